@@ -1,0 +1,60 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let package = Package(
+    name: "DrillDown",
+    platforms: [.macOS(.v14)],
+    products: [
+        .library(name: "DrillDownCore", targets: ["DrillDownCore"]),
+        .library(name: "DrillDownFormats", targets: ["DrillDownFormats"]),
+        .executable(name: "drilldown", targets: ["drilldown"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache.git", from: "2.1.1"),
+    ],
+    targets: [
+        // The UI-agnostic model: tree store, paths, navigation, outline, presentation, search.
+        .target(name: "DrillDownCore", path: "Sources/DrillDownCore"),
+        // Readers and writers of documents: JSON, property lists (XML, binary, OpenStep), YAML.
+        .target(
+            name: "DrillDownFormats",
+            dependencies: ["DrillDownCore", .product(name: "Yams", package: "Yams")],
+            path: "Sources/DrillDownFormats"
+        ),
+        // The web front end (Hummingbird 2 + Mustache).
+        .target(
+            name: "DrillDownWeb",
+            dependencies: [
+                "DrillDownCore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Mustache", package: "swift-mustache"),
+            ],
+            path: "Sources/DrillDownWeb",
+            resources: [.copy("Resources")]
+        ),
+        // The terminal front end.
+        .target(name: "DrillDownTerminal", dependencies: ["DrillDownCore"], path: "Sources/DrillDownTerminal"),
+        // The command-line tool that wires sources and front ends together.
+        .executableTarget(
+            name: "drilldown",
+            dependencies: [
+                "DrillDownCore", "DrillDownFormats", "DrillDownWeb", "DrillDownTerminal",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Sources/drilldown",
+            resources: [.copy("Bundled")]
+        ),
+        .testTarget(name: "DrillDownCoreTests", dependencies: ["DrillDownCore"]),
+        .testTarget(name: "DrillDownFormatsTests", dependencies: ["DrillDownCore", "DrillDownFormats"]),
+        .testTarget(
+            name: "DrillDownWebTests",
+            dependencies: [
+                "DrillDownWeb", "DrillDownCore", "DrillDownFormats",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]
+        ),
+    ]
+)

@@ -1,0 +1,235 @@
+/// The tree shown inside one list (seed 003): which nodes are expanded, and the exact mapping
+/// between visible row numbers and nodes.
+///
+/// Every node that has an expanded child keeps a Fenwick tree over its children's row weights
+/// (1 + the rows its expanded subtree shows), laid out in one flat array at the children's own
+/// contiguous id range. Expanding or collapsing updates one weight per visible ancestor; a row
+/// lookup descends one Fenwick tree per level. Nothing walks the visible rows.
+///
+/// A collapsed node keeps its descendants' expanded state, so reopening it restores them.
+///
+/// ```swift
+/// var outline = Outline(source: source)
+/// outline.expand(source.node(at: [1])!)
+/// outline.visibleCount            // root's children + the rows under 1
+/// outline.node(atRow: 2)          // the second child of 1
+/// ```
+public struct Outline: Sendable {
+    /// The tree.
+    public let source: any Source
+    var expandedFlags: [Bool] = []
+    var segmentReady: [Bool] = []
+    var fenwick: [Int32] = []
+
+    /// An outline with everything collapsed.
+    public init(source: any Source) { self.source = source }
+
+    mutating func allocate() {
+        guard expandedFlags.isEmpty else { return }
+        let n = source.capacity
+        expandedFlags = [Bool](repeating: false, count: n)
+        segmentReady = [Bool](repeating: false, count: n)
+        fenwick = [Int32](repeating: 0, count: n)
+    }
+
+    /// Whether `id` is expanded. The root always is.
+    /// - Complexity: O(1)
+    public func isExpanded(_ id: NodeID) -> Bool {
+        id == source.root || (!expandedFlags.isEmpty && expandedFlags[id.index])
+    }
+
+    /// Whether `id` shows as a row: all its ancestors below the root are expanded.
+    /// - Complexity: O(depth)
+    public func isVisible(_ id: NodeID) -> Bool {
+        guard id != source.root else { return false }
+        var n = id
+        while let p = source.parent(of: n) {
+            if !isExpanded(p) { return false }
+            n = p
+        }
+        return true
+    }
+
+    // MARK: Fenwick segments
+
+    /// Sum of the first `count` weights of `node`'s children (rows before child `count`).
+    func prefix(_ node: NodeID, _ count: Int) -> Int {
+        guard !segmentReady.isEmpty, segmentReady[node.index] else { return count }
+        let base = Int(source.children(of: node).lowerBound) - 1
+        var sum = 0
+        var j = count
+        while j > 0 {
+            sum += Int(fenwick[base + j])
+            j &= j - 1
+        }
+        return sum
+    }
+
+    /// The rows `node` shows below itself when expanded.
+    func rows(below node: NodeID) -> Int { prefix(node, source.childCount(of: node)) }
+
+    mutating func prepareSegment(_ node: NodeID) {
+        guard !segmentReady[node.index] else { return }
+        let range = source.children(of: node)
+        let base = Int(range.lowerBound) - 1
+        for j in 1 ... range.count { fenwick[base + j] = Int32(j & -j) }
+        segmentReady[node.index] = true
+    }
+
+    mutating func add(_ node: NodeID, child position: Int, _ delta: Int) {
+        let range = source.children(of: node)
+        let base = Int(range.lowerBound) - 1
+        var j = position + 1
+        while j <= range.count {
+            fenwick[base + j] += Int32(delta)
+            j += j & -j
+        }
+    }
+
+    /// Applies a change of `delta` rows under `node` to every ancestor that shows it.
+    mutating func propagate(from node: NodeID, _ delta: Int) {
+        var x = node
+        while let p = source.parent(of: x) {
+            prepareSegment(p)
+            add(p, child: source.children(of: p).position(of: x) ?? 0, delta)
+            if p == source.root || !expandedFlags[p.index] { return }
+            x = p
+        }
+    }
+
+    // MARK: Expanding and collapsing
+
+    /// Expands `id` (no effect on leaves or already expanded nodes).
+    /// - Complexity: O(depth × log width)
+    public mutating func expand(_ id: NodeID) {
+        guard id != source.root, source.childCount(of: id) > 0 else { return }
+        allocate()
+        guard !expandedFlags[id.index] else { return }
+        expandedFlags[id.index] = true
+        propagate(from: id, rows(below: id))
+    }
+
+    /// Collapses `id`, keeping its descendants' state for when it reopens.
+    /// - Complexity: O(depth × log width)
+    public mutating func collapse(_ id: NodeID) {
+        guard id != source.root, !expandedFlags.isEmpty, expandedFlags[id.index] else { return }
+        propagate(from: id, -rows(below: id))
+        expandedFlags[id.index] = false
+    }
+
+    /// Expands a collapsed node, collapses an expanded one.
+    public mutating func toggle(_ id: NodeID) {
+        if isExpanded(id) { collapse(id) } else { expand(id) }
+    }
+
+    /// Expands every ancestor of `id` so that it shows as a row.
+    /// - Complexity: O(depth² × log width)
+    public mutating func reveal(_ id: NodeID) {
+        for a in source.lineage(of: id).dropLast() where a != source.root { expand(a) }
+    }
+
+    /// Collapses everything.
+    /// - Complexity: O(n)
+    public mutating func collapseAll() {
+        expandedFlags = []
+        segmentReady = []
+        fenwick = []
+    }
+
+    /// Expands every node that has children.
+    /// - Complexity: O(n)
+    public mutating func expandAll() {
+        collapseAll()
+        allocate()
+        // Post-order without recursion: children's row counts are known before their parent's segment is built.
+        var total = [Int32](repeating: 0, count: source.capacity)
+        var stack: [(NodeID, Bool)] = [(source.root, false)]
+        while let (n, done) = stack.popLast() {
+            let range = source.children(of: n)
+            if range.isEmpty { continue }
+            if !done {
+                stack.append((n, true))
+                for c in range where !source.children(of: c).isEmpty { stack.append((c, false)) }
+                continue
+            }
+            let base = Int(range.lowerBound) - 1
+            let k = range.count
+            var sum: Int32 = 0
+            fenwick.withUnsafeMutableBufferPointer { fen in
+                for j in 1 ... k {
+                    fen[base + j] = 1 + total[base + j]
+                    sum += fen[base + j]
+                }
+                for j in 1 ... k {
+                    let up = j + (j & -j)
+                    if up <= k { fen[base + up] += fen[base + j] }
+                }
+            }
+            total[n.index] = sum
+            segmentReady[n.index] = true
+            if n != source.root { expandedFlags[n.index] = true }
+        }
+    }
+
+    // MARK: Rows ⇄ nodes
+
+    /// The number of visible rows.
+    /// - Complexity: O(log width of the root level)
+    public var visibleCount: Int { rows(below: source.root) }
+
+    /// The node shown at `row`, or `nil` past the end.
+    /// - Complexity: O(depth × log width)
+    public func node(atRow row: Int) -> NodeID? {
+        guard row >= 0 else { return nil }
+        var n = source.root
+        var r = row
+        while true {
+            let range = source.children(of: n)
+            if segmentReady.isEmpty || !segmentReady[n.index] {
+                return r < range.count ? range[r] : nil
+            }
+            let k = range.count
+            let base = Int(range.lowerBound) - 1
+            var pos = 0
+            var rem = r
+            var step = 1
+            while step * 2 <= k { step *= 2 }
+            while step > 0 {
+                if pos + step <= k, Int(fenwick[base + pos + step]) <= rem {
+                    pos += step
+                    rem -= Int(fenwick[base + pos])
+                }
+                step /= 2
+            }
+            guard pos < k else { return nil }
+            if rem == 0 { return range[pos] }
+            n = range[pos]
+            r = rem - 1
+        }
+    }
+
+    /// The row at which `id` shows, or `nil` when an ancestor is collapsed.
+    /// - Complexity: O(depth × log width)
+    public func row(of id: NodeID) -> Int? {
+        guard isVisible(id) else { return nil }
+        let chain = source.lineage(of: id)
+        var row = 0
+        for level in 1 ..< chain.count {
+            let parent = chain[level - 1]
+            row += prefix(parent, source.children(of: parent).position(of: chain[level]) ?? 0)
+            if level < chain.count - 1 { row += 1 }
+        }
+        return row
+    }
+
+    /// The node at `row` with its depth (1 for the root's children), for indentation.
+    public func entry(atRow row: Int) -> (id: NodeID, depth: Int)? {
+        guard let id = node(atRow: row) else { return nil }
+        return (id, source.depth(of: id))
+    }
+
+    /// The expanded nodes, in id order (for saving the state, e.g. in a URL).
+    public var expandedNodes: [NodeID] {
+        expandedFlags.indices.filter { expandedFlags[$0] }.map { NodeID($0) }
+    }
+}

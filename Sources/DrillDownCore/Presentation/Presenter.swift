@@ -1,0 +1,109 @@
+/// Applies a ``Schema`` to a ``Source``: resolves each node's kind and renders rows and details.
+///
+/// One presenter serves every front end, so the web app, terminal UI and CLI agree on titles,
+/// subtitles, what drills and what opens a detail view.
+public struct Presenter: Sendable {
+    /// The data.
+    public let source: any Source
+    /// The presentation schema (empty when none was given).
+    public let schema: Schema
+
+    /// Creates a presenter.
+    public init(source: any Source, schema: Schema = Schema()) {
+        self.source = source
+        self.schema = schema
+    }
+
+    /// The root level's title: the schema's, else the source's.
+    public var rootTitle: String { schema.title ?? source.rootTitle }
+
+    /// The title of the screen that lists `id`'s children (or shows its detail).
+    public func screenTitle(of id: NodeID) -> String { id == source.root ? rootTitle : row(for: id).title }
+
+    /// The kind of `id`: its `kind` attribute naming a known kind, else its parent kind's
+    /// `childKind`, else the schema's root kind for first-level rows, else the first kind whose
+    /// `match` keys are all present.
+    /// - Complexity: O(depth) in the worst case.
+    public func kind(of id: NodeID) -> Template? {
+        if schema.kinds.isEmpty || id == source.root { return nil }
+        if let explicit = source.attribute("kind", of: id)?.text, let t = schema.template(named: explicit) { return t }
+        if let p = source.parent(of: id) {
+            if p == source.root {
+                if let rk = schema.rootKind, let t = schema.template(named: rk) { return t }
+            } else if let pk = kind(of: p), let ck = pk.childKind, let t = schema.template(named: ck) {
+                return t
+            }
+        }
+        return schema.kinds.first { t in !t.match.isEmpty && t.match.allSatisfy { source.attribute($0, of: id) != nil } }
+    }
+
+    /// The raw text a template placeholder reads for `id`.
+    func lookup(_ key: String, of id: NodeID) -> String? {
+        if let a = source.attribute(key, of: id) { return a.text }
+        switch key.lowercased() {
+        case "title": return source.title(of: id)
+        case "value": return source.value(of: id)?.text
+        default: return nil
+        }
+    }
+
+    /// The row for `id`, at `path` when the caller knows it (saves a walk to the root).
+    public func row(for id: NodeID, path: TreePath? = nil) -> Row {
+        let template = kind(of: id)
+        let count = source.childCount(of: id)
+        var title = template?.title?.render { lookup($0, of: id) } ?? ""
+        if title.isEmpty { title = source.title(of: id) }
+        var subtitle = template?.subtitle?.render { lookup($0, of: id) } ?? ""
+        if template?.subtitle == nil {
+            if let v = source.value(of: id), source.title(of: id) != v.text {
+                subtitle = v.kind == .null ? "null" : v.text
+            } else if count > 0, template == nil, source.value(of: id) == nil, isGeneric {
+                subtitle = count == 1 ? "1 item" : "\(count) items"
+            }
+        }
+        let image = template?.image?.render { lookup($0, of: id) }
+        let select = template?.select ?? .drill
+        let drills = select == .drill && count > 0
+        let controls = (template?.controls ?? []).map { c in
+            BoundControl(control: c, value: c.kind == .button ? "" : (source.attribute(c.target, of: id)?.text ?? (c.kind == .switch ? "false" : "\(c.min)")))
+        }
+        return Row(
+            id: id, path: path ?? source.path(of: id), kind: template?.kind, title: title, subtitle: subtitle,
+            image: image.flatMap { $0.isEmpty ? nil : $0 }, drills: drills,
+            hasDetailButton: template?.accessory == .detail, select: select, childCount: count, controls: controls)
+    }
+
+    var isGeneric: Bool { (source as? DocumentSource)?.mode == .generic }
+
+    /// The rows of the level under `id`, from `offset`, at most `limit` of them.
+    /// - Complexity: O(limit), whatever the level's width.
+    public func rows(of id: NodeID, offset: Int = 0, limit: Int = .max) -> [Row] {
+        let range = source.children(of: id)
+        let lo = max(0, min(offset, range.count))
+        let hi = limit >= range.count - lo ? range.count : lo + limit
+        let base = id == source.root ? TreePath.root : source.path(of: id)
+        return (lo ..< hi).map { row(for: range[$0], path: base.appending($0)) }
+    }
+
+    /// The detail view of `id`.
+    public func detail(of id: NodeID) -> Detail {
+        let template = kind(of: id)
+        let fields = source.attributes(of: id).map { a -> (String, String) in
+            var text = a.value.text
+            for f in template?.formats[a.key] ?? inferredFormats(a.key, template) { text = f.format(text) }
+            return (a.key, text)
+        }
+        return Detail(row: row(for: id), fields: fields, value: source.value(of: id))
+    }
+
+    /// Formatters that templates apply to an attribute in their subtitle, reused in the detail view.
+    func inferredFormats(_ key: String, _ template: Template?) -> [Formatter] {
+        guard let template else { return [] }
+        for t in [template.subtitle, template.title].compactMap({ $0 }) {
+            for case .field(let k, let fs) in t.parts where k.caseInsensitiveCompare(key) == .orderedSame && !fs.isEmpty { return fs }
+        }
+        return []
+    }
+}
+
+import Foundation

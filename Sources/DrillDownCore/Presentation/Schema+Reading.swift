@@ -1,0 +1,112 @@
+extension Schema {
+    /// Reads a schema from a parsed YAML/JSON document.
+    public init(tree: TreeStore, file: String = "schema") throws(SchemaError) {
+        self.init()
+        let root = tree.root
+        guard tree.kind(of: root) == .object else {
+            throw SchemaError(file: file, field: "(top level)", message: "expected a mapping with 'kinds'")
+        }
+        func member(_ id: NodeID, _ key: String) -> NodeID? { tree.member(of: id, lowercasedKeys: [Array(key.lowercased().utf8)]) }
+        func text(_ id: NodeID?, _ field: String) throws(SchemaError) -> String? {
+            guard let id else { return nil }
+            guard let v = tree.value(of: id), v.kind != .null else {
+                throw SchemaError(file: file, field: field, message: "expected a text value")
+            }
+            return v.text
+        }
+        func textTemplate(_ id: NodeID?, _ field: String) throws(SchemaError) -> TextTemplate? {
+            guard let s = try text(id, field) else { return nil }
+            do { return try TextTemplate(s) } catch { throw SchemaError(file: file, field: field, message: error.message) }
+        }
+        func number(_ id: NodeID?, _ field: String, _ fallback: Double) throws(SchemaError) -> Double {
+            guard let s = try text(id, field) else { return fallback }
+            guard let d = Double(s) else { throw SchemaError(file: file, field: field, message: "expected a number, found '\(s)'") }
+            return d
+        }
+        title = try text(member(root, "title"), "title")
+        rootKind = try text(member(root, "root"), "root")
+        if let keys = member(root, "titleKeys") {
+            titleKeys = tree.children(of: keys).compactMap { tree.value(of: $0)?.text }
+        }
+        if let actions = member(root, "actions") {
+            for action in tree.children(of: actions) {
+                var spec: [String: String] = [:]
+                for field in tree.children(of: action) { spec[tree.title(of: field)] = tree.value(of: field)?.text ?? "" }
+                self.actions[tree.title(of: action)] = spec
+            }
+        }
+        guard let kindsNode = member(root, "kinds") else { return }
+        guard tree.kind(of: kindsNode) == .object else {
+            throw SchemaError(file: file, field: "kinds", message: "expected a mapping from kind names to templates")
+        }
+        for kindNode in tree.children(of: kindsNode) {
+            let name = tree.title(of: kindNode)
+            let f = "kinds.\(name)"
+            guard tree.kind(of: kindNode) == .object else {
+                throw SchemaError(file: file, field: f, message: "expected a mapping (title, subtitle, image, select, …)")
+            }
+            var t = Template(kind: name)
+            t.title = try textTemplate(member(kindNode, "title"), f + ".title")
+            t.subtitle = try textTemplate(member(kindNode, "subtitle"), f + ".subtitle")
+            t.image = try textTemplate(member(kindNode, "image"), f + ".image")
+            t.children = try text(member(kindNode, "children"), f + ".children")
+            t.childKind = try text(member(kindNode, "childKind"), f + ".childKind")
+            if let s = try text(member(kindNode, "select"), f + ".select") {
+                guard let sel = Selection(s) else {
+                    throw SchemaError(file: file, field: f + ".select", message: "expected drill, detail, action:NAME or none, found '\(s)'")
+                }
+                t.select = sel
+            }
+            if let s = try text(member(kindNode, "accessory"), f + ".accessory") {
+                guard let acc = Accessory(rawValue: s.lowercased()) else {
+                    throw SchemaError(file: file, field: f + ".accessory", message: "expected automatic, none or detail, found '\(s)'")
+                }
+                t.accessory = acc
+            }
+            if let m = member(kindNode, "match") {
+                t.match = tree.kind(of: m) == .array ? tree.children(of: m).compactMap { tree.value(of: $0)?.text } : [tree.value(of: m)?.text ?? ""]
+            }
+            if let formats = member(kindNode, "formats") {
+                for entry in tree.children(of: formats) {
+                    let names = (tree.value(of: entry)?.text ?? "").split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+                    var list: [Formatter] = []
+                    for n in names {
+                        guard let fm = Formatter(rawValue: n.lowercased()) else {
+                            throw SchemaError(file: file, field: f + ".formats." + tree.title(of: entry), message: "unknown formatter '\(n)'")
+                        }
+                        list.append(fm)
+                    }
+                    t.formats[tree.title(of: entry)] = list
+                }
+            }
+            if let controls = member(kindNode, "controls") {
+                for (i, c) in tree.children(of: controls).enumerated() {
+                    let cf = "\(f).controls[\(i)]"
+                    guard let kindMember = tree.children(of: c).first(where: { Control.Kind(rawValue: tree.title(of: $0).lowercased()) != nil }),
+                        let kind = Control.Kind(rawValue: tree.title(of: kindMember).lowercased())
+                    else {
+                        throw SchemaError(file: file, field: cf, message: "expected one of switch, slider, stepper, button")
+                    }
+                    let label = try text(kindMember, cf) ?? ""
+                    let target = kind == .button ? (try text(member(c, "action"), cf + ".action") ?? label.lowercased()) : label
+                    t.controls.append(Control(
+                        kind: kind, target: target, label: label,
+                        min: try number(member(c, "min"), cf + ".min", 0),
+                        max: try number(member(c, "max"), cf + ".max", kind == .stepper ? 10 : 100),
+                        step: try number(member(c, "step"), cf + ".step", 1)))
+                }
+            }
+            kinds.append(t)
+        }
+        if let rootKind, template(named: rootKind) == nil {
+            throw SchemaError(file: file, field: "root", message: "names kind '\(rootKind)', which 'kinds' does not define")
+        }
+        for t in kinds {
+            if let ck = t.childKind, template(named: ck) == nil {
+                throw SchemaError(file: file, field: "kinds.\(t.kind).childKind", message: "names kind '\(ck)', which 'kinds' does not define")
+            }
+        }
+    }
+}
+
+import Foundation

@@ -1,0 +1,132 @@
+/// A title (and optionally value) search over a whole tree.
+public struct SearchQuery: Sendable, Equatable {
+    /// The text to find, as a case-insensitive substring (ASCII letters fold).
+    public var text: String
+    /// Whether attribute and leaf values are searched too, not only titles.
+    public var includeValues: Bool
+    /// The most hits to return (all are counted).
+    public var limit: Int
+
+    /// Creates a query.
+    public init(_ text: String, includeValues: Bool = false, limit: Int = 100) {
+        self.text = text
+        self.includeValues = includeValues
+        self.limit = limit
+    }
+}
+
+/// The outcome of a search: the first hits in document order and how many there are in all.
+public struct SearchResult: Sendable, Equatable {
+    /// Matching nodes in document order, at most the query's limit.
+    public var hits: [NodeID]
+    /// The number of matching nodes.
+    public var total: Int
+}
+
+extension DocumentSource {
+    /// Finds nodes whose title (or, with `includeValues`, a value) contains the query text.
+    ///
+    /// Walks the tree depth-first comparing raw UTF-8 bytes: no string is made per node.
+    /// - Complexity: O(n × query length)
+    public func search(_ query: SearchQuery) -> SearchResult {
+        let needle = Array(query.text.lowercased().utf8)
+        guard !needle.isEmpty else { return SearchResult(hits: [], total: 0) }
+        var hits: [NodeID] = []
+        var total = 0
+        let outline: Bool = if case .outline = mode { true } else { false }
+        tree.text.withUnsafeBufferPointer { text in
+            func contains(_ bytes: ArraySlice<UInt8>) -> Bool {
+                Self.contains(text, bytes.startIndex, bytes.endIndex, needle)
+            }
+            func matches(_ id: NodeID) -> Bool {
+                if outline {
+                    if !tree.kind(of: id).isContainer { return contains(tree.valueBytes(of: id)) }
+                    if let t = tree.member(of: id, lowercasedKeys: titleKeys), contains(tree.valueBytes(of: t)) { return true }
+                    if query.includeValues {
+                        for m in tree.children(of: id) where !tree.kind(of: m).isContainer && !isStructural(m, of: id) {
+                            if contains(tree.valueBytes(of: m)) { return true }
+                        }
+                    }
+                    return false
+                }
+                if contains(tree.keyBytes(of: id)) { return true }
+                return query.includeValues && contains(tree.valueBytes(of: id))
+            }
+            var stack: [NodeRange] = [children(of: root)]
+            var cursor: [Int] = [0]
+            while let range = stack.last {
+                let i = cursor[cursor.count - 1]
+                if i == range.count {
+                    stack.removeLast()
+                    cursor.removeLast()
+                    continue
+                }
+                cursor[cursor.count - 1] = i + 1
+                let id = range[i]
+                if matches(id) {
+                    total += 1
+                    if hits.count < query.limit { hits.append(id) }
+                }
+                let sub = children(of: id)
+                if !sub.isEmpty {
+                    stack.append(sub)
+                    cursor.append(0)
+                }
+            }
+        }
+        return SearchResult(hits: hits, total: total)
+    }
+
+    /// Whether `text[lo..<hi]` contains `needle` (already lowercased), folding ASCII case.
+    static func contains(_ text: UnsafeBufferPointer<UInt8>, _ lo: Int, _ hi: Int, _ needle: [UInt8]) -> Bool {
+        let m = needle.count
+        if hi - lo < m { return false }
+        let first = needle[0]
+        var i = lo
+        let last = hi - m
+        while i <= last {
+            var b = text[i]
+            if b >= 65 && b <= 90 { b |= 0x20 }
+            if b == first {
+                var j = 1
+                while j < m {
+                    var c = text[i + j]
+                    if c >= 65 && c <= 90 { c |= 0x20 }
+                    if c != needle[j] { break }
+                    j += 1
+                }
+                if j == m { return true }
+            }
+            i += 1
+        }
+        return false
+    }
+}
+
+extension Source {
+    /// Finds nodes whose title (or a value) contains the query text, in document order.
+    ///
+    /// Uses the byte-level search of ``DocumentSource`` when the source is one.
+    /// - Complexity: O(n × query length)
+    public func find(_ query: SearchQuery) -> SearchResult {
+        if let document = self as? DocumentSource { return document.search(query) }
+        let needle = query.text.lowercased()
+        guard !needle.isEmpty else { return SearchResult(hits: [], total: 0) }
+        var hits: [NodeID] = []
+        var total = 0
+        var stack: [NodeID] = children(of: root).reversed()
+        while let id = stack.popLast() {
+            var hit = title(of: id).lowercased().contains(needle)
+            if !hit, query.includeValues {
+                hit = (value(of: id)?.text.lowercased().contains(needle) ?? false)
+                    || attributes(of: id).contains { $0.value.text.lowercased().contains(needle) }
+            }
+            if hit {
+                total += 1
+                if hits.count < query.limit { hits.append(id) }
+            }
+            stack.append(contentsOf: children(of: id).reversed())
+        }
+        return SearchResult(hits: hits, total: total)
+    }
+}
