@@ -1,0 +1,81 @@
+import ArgumentParser
+import DrillDownCore
+import DrillDownFormats
+import Foundation
+
+/// The data file and how to read it: shared by every command that reads data.
+struct DataOptions: ParsableArguments {
+    @Argument(help: "A property list (XML, binary or OpenStep), JSON or YAML file.", completion: .file())
+    var file: String
+
+    @Option(name: .long, help: "A presentation schema (YAML or JSON): per-kind titles, subtitles, images, controls.")
+    var schema: String?
+
+    @Option(name: .long, help: "The key that holds a row's title (outline convention; default Title, then name).")
+    var titleKey: String?
+
+    @Option(name: .long, help: "The key that holds a row's children (outline convention; default Children, then items).")
+    var childrenKey: String?
+
+    @Flag(name: .long, help: "Browse the document generically, like a JSON viewer, even if it follows the outline convention.")
+    var generic = false
+
+    @Option(name: .long, help: "The input format when content and extension are not enough: json, yaml, plist, bplist, openstep.")
+    var format: DocumentFormat?
+
+    /// Loads the file (and schema) into a presenter.
+    func load() throws -> LoadedData {
+        try LoadedData.load(
+            file: file, schemaFile: schema, titleKey: titleKey, childrenKey: childrenKey, generic: generic, format: format)
+    }
+}
+
+extension DocumentFormat: ExpressibleByArgument {}
+
+/// A data file loaded and ready for every front end.
+struct LoadedData {
+    /// The file as given.
+    var file: String
+    /// The folder images are served from.
+    var folder: URL
+    /// The document tree.
+    var tree: TreeStore
+    /// The format it was read in.
+    var format: DocumentFormat
+    /// Schema + source.
+    var presenter: Presenter
+    /// Seconds spent reading and parsing.
+    var loadSeconds: Double
+
+    var source: any Source { presenter.source }
+
+    static func load(
+        file: String, schemaFile: String?, titleKey: String?, childrenKey: String?, generic: Bool, format: DocumentFormat?
+    ) throws -> LoadedData {
+        var schema = Schema()
+        if let schemaFile {
+            let parsed: (tree: TreeStore, format: DocumentFormat)
+            do { parsed = try DocumentReader.read(contentsOf: schemaFile) } catch { throw BadInput(error.description) }
+            do { schema = try Schema(tree: parsed.tree, file: schemaFile) } catch { throw BadInput(error.description) }
+        }
+        let start = DispatchTime.now().uptimeNanoseconds
+        let read: (tree: TreeStore, format: DocumentFormat)
+        do { read = try DocumentReader.read(contentsOf: file, format: format) } catch { throw BadInput(error.description) }
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        let keys = OutlineKeys.standard.preferring(
+            title: (titleKey.map { [$0] } ?? []) + schema.titleKeys,
+            children: (childrenKey.map { [$0] } ?? []) + schema.childrenKeys)
+        let name = URL(fileURLWithPath: file).lastPathComponent
+        let source = DocumentSource(tree: read.tree, mode: generic ? .generic : nil, keys: keys, name: name)
+        let folder = URL(fileURLWithPath: file).deletingLastPathComponent().standardizedFileURL
+        return LoadedData(
+            file: file, folder: folder, tree: read.tree, format: read.format,
+            presenter: Presenter(source: source, schema: schema), loadSeconds: seconds)
+    }
+
+    /// Resolves a user-written PATH (TreePath or titles) or fails with exit status 1.
+    func resolve(_ path: String?) throws -> NodeID {
+        guard let path else { return source.root }
+        do { return try source.resolve(path) } catch { throw BadInput("\(file): \(error.description)") }
+    }
+}

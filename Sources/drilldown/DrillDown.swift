@@ -1,0 +1,47 @@
+import ArgumentParser
+import Foundation
+
+/// `drilldown`: browse any hierarchical data set as drill-down table views.
+@main
+struct DrillDown: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "drilldown",
+        abstract: "Browse property lists, JSON and YAML as drill-down table views.",
+        discussion: """
+            PATH arguments accept a TreePath (3.0.0: the first child of the first child of the fourth row)
+            or a '/'-separated list of titles ("Item 4/Screen G"). Exit status: 0 ok, 1 bad input, 2 usage.
+            """,
+        subcommands: [Ls.self, TreeCommand.self, Show.self, Find.self, Convert.self, Stats.self, Serve.self, Browse.self]
+    )
+
+    /// Runs a command, mapping bad input to exit status 1 and usage errors to 2.
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if var async = command as? AsyncParsableCommand {
+                try await async.run()
+            } else {
+                try command.run()
+            }
+        } catch let error as BadInput {
+            FileHandle.standardError.write(Data("drilldown: \(error.message)\n".utf8))
+            Foundation.exit(1)
+        } catch {
+            let code = exitCode(for: error)
+            if code == .success || code.rawValue == 0 {
+                exit(withError: error)
+            } else if code == .validationFailure || code.rawValue == 64 {
+                FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+                Foundation.exit(2)
+            } else {
+                exit(withError: error)
+            }
+        }
+    }
+}
+
+/// A problem with the user's data or arguments' content: printed as one line, exit status 1.
+struct BadInput: Error {
+    var message: String
+    init(_ message: String) { self.message = message }
+}
