@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Runs every test: Swift unit/server tests, then end-to-end tests that drive the real
+# `drilldown` binary (CLI), a real browser (Playwright + Debian's Chromium) and a real
+# terminal (tmux). Installs what it needs when missing; safe to run twice.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+
+log() { printf '\n==> %s\n' "$*"; }
+
+# --- tools -------------------------------------------------------------------------------
+apt_packages=()
+command -v chromium >/dev/null 2>&1 || apt_packages+=(chromium)
+command -v tmux >/dev/null 2>&1 || apt_packages+=(tmux)
+command -v jq >/dev/null 2>&1 || apt_packages+=(jq)
+if [ ${#apt_packages[@]} -gt 0 ]; then
+  log "installing ${apt_packages[*]} (apt-get)"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${apt_packages[@]}" >/dev/null
+fi
+
+venv="$root/.venv-e2e"
+if ! "$venv/bin/python" -c 'import playwright, pytest, pytest_playwright' >/dev/null 2>&1; then
+  log "installing playwright, pytest, pytest-playwright (pip, into .venv-e2e)"
+  python3 -m venv "$venv"
+  "$venv/bin/pip" install -q playwright pytest pytest-playwright
+fi
+
+# --- Swift -------------------------------------------------------------------------------
+log "swift build"
+swift build --product drilldown
+export DRILLDOWN_BIN="$root/.build/debug/drilldown"
+
+log "swift test (Swift Testing: core, formats, web, terminal)"
+swift test
+
+# --- end to end --------------------------------------------------------------------------
+mkdir -p artifacts
+log "end-to-end: CLI, web (Chromium), terminal (tmux)"
+"$venv/bin/python" -m pytest e2e -q -p no:cacheprovider

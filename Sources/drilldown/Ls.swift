@@ -1,0 +1,52 @@
+import ArgumentParser
+import DrillDownCore
+
+/// `drilldown ls FILE [PATH]`: one level, as its list screen shows it.
+struct Ls: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "List one level: its title, back label and rows (› marks rows that drill).")
+
+    @OptionGroup var data: DataOptions
+    @Argument(help: "The level: a TreePath (3.0) or titles (\"Item 4/Screen G\"); the root when omitted.")
+    var path: String?
+    @Option(name: .long, help: "Skip this many rows.") var offset = 0
+    @Option(name: .long, help: "Show at most this many rows.") var limit = Int.max
+    @OptionGroup var output: OutputOptions
+
+    func run() throws {
+        let loaded = try data.load()
+        let id = try loaded.resolve(path)
+        var nav = Navigator(presenter: loaded.presenter)
+        nav.open(id)
+        if nav.top.isDetail {
+            try Show.print(loaded: loaded, navigator: nav, json: output.json)
+            return
+        }
+        let presenter = loaded.presenter
+        let total = loaded.source.childCount(of: id)
+        let rows = presenter.rows(of: id, offset: max(0, offset), limit: max(0, limit))
+        if output.json {
+            struct Level: Encodable {
+                var title: String, backLabel: String?, path: String, titlePath: String, total: Int, offset: Int, rows: [RowJSON]
+            }
+            try Out.json(Level(
+                title: nav.title, backLabel: nav.backLabel, path: nav.path.description,
+                titlePath: loaded.source.titlePath(of: id), total: total, offset: max(0, offset), rows: rows.map(RowJSON.init)))
+            return
+        }
+        var out = Out()
+        out.line(nav.title)
+        out.line(nav.backLabel.map { "‹ \($0)" } ?? "(root)")
+        if rows.isEmpty { out.line("  No items") }
+        let pathWidth = rows.map { $0.path.description.count }.max() ?? 0
+        let titleWidth = min(48, rows.map { $0.title.count }.max() ?? 0)
+        for row in rows {
+            var line = "  " + padded(row.path.description, pathWidth) + "  " + padded(row.title, titleWidth)
+            if !row.subtitle.isEmpty { line += "  " + row.subtitle }
+            if row.drills { line += "  ›" } else if case .action(let name) = row.select { line += "  ▶ \(name)" }
+            out.line(line)
+        }
+        if rows.count < total { out.line("  … \(total) rows in all") }
+        out.flush()
+    }
+}

@@ -1,0 +1,53 @@
+import ArgumentParser
+import DrillDownCore
+
+/// `drilldown show FILE PATH`: a node's detail view.
+struct Show: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Show a node's detail: title, path, attributes and value.")
+
+    @OptionGroup var data: DataOptions
+    @Argument(help: "The node: a TreePath (3.0.0.0.0) or titles (\"Item 4/Screen G\").")
+    var path: String
+    @OptionGroup var output: OutputOptions
+
+    func run() throws {
+        let loaded = try data.load()
+        let id = try loaded.resolve(path)
+        var nav = Navigator(presenter: loaded.presenter)
+        nav.open(id, detail: true)
+        try Self.print(loaded: loaded, navigator: nav, json: output.json)
+    }
+
+    /// Prints the detail view of the navigator's top node.
+    static func print(loaded: LoadedData, navigator nav: Navigator, json: Bool) throws {
+        let id = nav.top.node
+        let detail = loaded.presenter.detail(of: id)
+        let source = loaded.source
+        if json {
+            struct Field: Encodable { var key: String, value: String }
+            struct DetailJSON: Encodable {
+                var title: String, backLabel: String?, path: String, titlePath: String, kind: String?, subtitle: String?
+                var image: String?, children: Int, value: String?, valueKind: String?, fields: [Field], breadcrumbs: [String]
+            }
+            try Out.json(DetailJSON(
+                title: detail.row.title, backLabel: nav.backLabel, path: nav.path.description,
+                titlePath: source.titlePath(of: id), kind: detail.row.kind,
+                subtitle: detail.row.subtitle.isEmpty ? nil : detail.row.subtitle, image: detail.row.image,
+                children: detail.row.childCount, value: detail.value?.text, valueKind: detail.value?.kind.description,
+                fields: detail.fields.map { Field(key: $0.0, value: $0.1) }, breadcrumbs: nav.breadcrumbs.map(\.title)))
+            return
+        }
+        var out = Out()
+        out.line(detail.row.title)
+        out.line(nav.backLabel.map { "‹ \($0)" } ?? "(root)")
+        out.line("path: \(nav.path.description.isEmpty ? "(root)" : nav.path.description)  (\(source.titlePath(of: id)))")
+        if let kind = detail.row.kind { out.line("kind: \(kind)") }
+        if !detail.row.subtitle.isEmpty { out.line("subtitle: \(detail.row.subtitle)") }
+        if let image = detail.row.image { out.line("image: \(image)") }
+        if let value = detail.value { out.line("value (\(value.kind)): \(value.text)") }
+        let width = min(24, detail.fields.map { $0.0.count }.max() ?? 0)
+        for (key, value) in detail.fields { out.line("  \(padded(key, width))  \(value)") }
+        if detail.row.childCount > 0 { out.line("children: \(detail.row.childCount)") }
+        out.flush()
+    }
+}

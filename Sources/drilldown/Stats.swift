@@ -1,0 +1,61 @@
+import ArgumentParser
+import DrillDownCore
+import Foundation
+
+/// `drilldown stats FILE`: size, shape and load cost of a data set.
+struct Stats: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Count nodes, depth and the widest level; time the load and measure bytes per node.")
+
+    @OptionGroup var data: DataOptions
+    @OptionGroup var output: OutputOptions
+
+    func run() throws {
+        let loaded = try data.load()
+        let tree = loaded.tree
+        let bytes = (try? FileManager.default.attributesOfItem(atPath: data.file)[.size] as? Int) ?? 0
+        let rss = Self.peakResidentBytes()
+        struct StatsJSON: Encodable {
+            var file: String, format: String, mode: String, fileBytes: Int, nodes: Int, rows: Int, depth: Int, widestLevel: Int
+            var loadMilliseconds: Double, storeBytes: Int, bytesPerNode: Double, peakResidentBytes: Int
+        }
+        let source = loaded.source
+        var rowCount = 0
+        var stack = [source.root]
+        while let n = stack.popLast() {
+            let kids = source.children(of: n)
+            rowCount += kids.count
+            for c in kids where !source.children(of: c).isEmpty { stack.append(c) }
+        }
+        let mode: String = if let d = source as? DocumentSource, case .outline = d.mode { "outline" } else { "generic" }
+        let stats = StatsJSON(
+            file: data.file, format: loaded.format.rawValue, mode: mode, fileBytes: bytes, nodes: tree.count, rows: rowCount,
+            depth: tree.maxDepth(), widestLevel: tree.widestLevel(), loadMilliseconds: (loaded.loadSeconds * 1e5).rounded() / 100,
+            storeBytes: tree.memoryFootprint, bytesPerNode: (Double(tree.memoryFootprint) / Double(max(1, tree.count)) * 10).rounded() / 10,
+            peakResidentBytes: rss)
+        if output.json {
+            try Out.json(stats)
+            return
+        }
+        var out = Out()
+        out.line("file          \(stats.file) (\(stats.format), \(stats.fileBytes) bytes)")
+        out.line("reading       \(stats.mode)")
+        out.line("nodes         \(stats.nodes) (\(stats.rows) rows)")
+        out.line("depth         \(stats.depth)")
+        out.line("widest level  \(stats.widestLevel)")
+        out.line("load time     \(stats.loadMilliseconds) ms")
+        out.line("store         \(stats.storeBytes) bytes, \(stats.bytesPerNode) bytes/node")
+        out.line("peak RSS      \(stats.peakResidentBytes / 1_048_576) MB")
+        out.flush()
+    }
+
+    /// The process's peak resident set size (VmHWM on Linux).
+    static func peakResidentBytes() -> Int {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
+        for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
+            let kb = line.split(separator: " ").compactMap { Int($0) }.first ?? 0
+            return kb * 1024
+        }
+        return 0
+    }
+}

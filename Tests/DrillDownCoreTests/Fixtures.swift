@@ -1,0 +1,89 @@
+@testable import DrillDownCore
+
+/// A document literal for building trees in tests.
+indirect enum Doc {
+    case object([(String, Doc)])
+    case array([Doc])
+    case string(String)
+    case int(Int)
+    case bool(Bool)
+    case null
+
+    func emit(into b: inout TreeBuilder, key: String?) {
+        b.beginNode()
+        if let key { b.appendText(key) }
+        b.endKey()
+        switch self {
+        case .object(let members):
+            b.openContainer(.object)
+            for (k, v) in members { v.emit(into: &b, key: k) }
+            b.closeContainer()
+        case .array(let items):
+            b.openContainer(.array)
+            for v in items { v.emit(into: &b, key: nil) }
+            b.closeContainer()
+        case .string(let s):
+            b.appendText(s)
+            b.finishScalar(.string)
+        case .int(let i):
+            b.appendText(String(i))
+            b.finishScalar(.integer)
+        case .bool(let v):
+            b.appendText(v ? "true" : "false")
+            b.finishScalar(.bool)
+        case .null:
+            b.finishScalar(.null)
+        }
+    }
+
+    var tree: TreeStore {
+        var b = TreeBuilder()
+        emit(into: &b, key: nil)
+        return b.build()
+    }
+}
+
+/// A row dictionary of the outline convention.
+func row(_ title: String, _ children: [Doc] = [], _ extra: [(String, Doc)] = []) -> Doc {
+    var members: [(String, Doc)] = [("Title", .string(title))]
+    members += extra
+    if !children.isEmpty { members.append(("Children", .array(children))) }
+    return .object(members)
+}
+
+/// Seed 000's Data.plist.
+let seed000: Doc = .object([
+    ("Rows", .array([
+        row("Item 1", [row("Screen A")]),
+        row("Item 2", [row("Screen B", [row("Screen C")])]),
+        row("Item 3", [row("Screen D", [row("Screen E", [row("Screen F")])])]),
+        row("Item 4", [row("Screen G", [row("Screen H", [row("Screen I", [row("Screen J")])])])]),
+    ]))
+])
+
+func seedSource() -> DocumentSource { DocumentSource(tree: seed000.tree) }
+
+/// A small deterministic random generator for property tests.
+struct SplitMix: RandomNumberGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// A random generic tree of about `budget` nodes.
+func randomDoc(_ rng: inout SplitMix, budget: inout Int, depth: Int = 0) -> Doc {
+    budget -= 1
+    if budget <= 0 || depth > 6 || Int.random(in: 0 ..< 10, using: &rng) < 3 {
+        return .string("leaf \(Int.random(in: 0 ..< 1000, using: &rng))")
+    }
+    let n = Int.random(in: 0 ... 6, using: &rng)
+    var items: [Doc] = []
+    for _ in 0 ..< n where budget > 0 { items.append(randomDoc(&rng, budget: &budget, depth: depth + 1)) }
+    if Bool.random(using: &rng) { return .array(items) }
+    return .object(items.enumerated().map { ("k\($0.offset)", $0.element) })
+}
