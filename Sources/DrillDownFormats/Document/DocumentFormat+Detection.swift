@@ -1,0 +1,117 @@
+extension DocumentFormat {
+    /// The format of a document, judged by its content first and its file extension second.
+    ///
+    /// - `bplist` magic: a binary property list;
+    /// - `<?xml`, `<!DOCTYPE plist`, `<plist`, `<!--`: an XML property list;
+    /// - a `.yaml`/`.yml` extension: YAML (a superset of JSON, so JSON content reads the same);
+    /// - `[`: JSON; `(`, `<`, `//`, `/*`: OpenStep;
+    /// - `{`: JSON when its first member looks like `"key":` (or it is `{}`), OpenStep when it
+    ///   looks like `key =` or `"key" =`;
+    /// - `"`: OpenStep when the string is followed by `=` or `;` (a `.strings` file), else JSON;
+    /// - anything else: the extension's format, or YAML.
+    ///
+    /// ```swift
+    /// DocumentFormat.detect(Array("bplist00…".utf8), fileExtension: "json")   // .plistBinary
+    /// ```
+    /// - Complexity: O(1) for almost all inputs: it looks only at the first tokens.
+    public static func detect(_ bytes: [UInt8], fileExtension: String?) -> DocumentFormat {
+        bytes.withUnsafeBufferPointer { detect($0, fileExtension: fileExtension) }
+    }
+
+    /// The format of a document in `bytes`; see the `[UInt8]` overload.
+    public static func detect(_ bytes: UnsafeBufferPointer<UInt8>, fileExtension: String?) -> DocumentFormat {
+        let byExtension = fileExtension.flatMap(DocumentFormat.init(fileExtension:))
+        if bytes.starts(with: "bplist".utf8) { return .plistBinary }
+        var scan = Scanner(bytes)
+        scan.skipBOM()
+        scan.skipWhitespace()
+        if scan.startsWith("<?xml") || scan.startsWith("<!DOCTYPE plist") || scan.startsWith("<plist") || scan.startsWith("<!--") {
+            return .plistXML
+        }
+        if scan.utf16Order != nil { return byExtension ?? .plistXML }
+        if byExtension == .yaml { return .yaml }
+        guard let first = scan.peek() else { return byExtension ?? .json }
+        switch first {
+        case UInt8(ascii: "["): return .json
+        case UInt8(ascii: "("), UInt8(ascii: "<"): return .plistOpenStep
+        case UInt8(ascii: "/") where scan.peek(1) == UInt8(ascii: "/") || scan.peek(1) == UInt8(ascii: "*"):
+            return .plistOpenStep
+        case UInt8(ascii: "{"):
+            scan.advance()
+            scan.skipWhitespace()
+            guard let next = scan.peek() else { return .json }
+            if next == UInt8(ascii: "}") { return byExtension == .plistOpenStep ? .plistOpenStep : .json }
+            if next == UInt8(ascii: "\"") {
+                scan.skipQuoted()
+                scan.skipWhitespace()
+                return scan.peek() == UInt8(ascii: "=") || scan.peek() == UInt8(ascii: ";") ? .plistOpenStep : .json
+            }
+            if next == UInt8(ascii: "/") || Scanner.isOpenStepWordByte(next) { return .plistOpenStep }
+            return .json
+        case UInt8(ascii: "\""):
+            scan.skipQuoted()
+            scan.skipWhitespace()
+            if scan.peek() == UInt8(ascii: "=") || scan.peek() == UInt8(ascii: ";") { return .plistOpenStep }
+            return byExtension ?? .json
+        default:
+            return byExtension ?? .yaml
+        }
+    }
+}
+
+/// A forward cursor over the first bytes of a document, for format detection.
+private struct Scanner {
+    let bytes: UnsafeBufferPointer<UInt8>
+    var i = 0
+
+    init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+
+    /// `true` for big-endian, `false` for little-endian UTF-16 by byte-order mark.
+    var utf16Order: Bool? {
+        guard bytes.count >= 2 else { return nil }
+        if bytes[0] == 0xFE && bytes[1] == 0xFF { return true }
+        if bytes[0] == 0xFF && bytes[1] == 0xFE { return false }
+        return nil
+    }
+
+    func peek(_ ahead: Int = 0) -> UInt8? { i + ahead < bytes.count ? bytes[i + ahead] : nil }
+    mutating func advance() { i += 1 }
+
+    mutating func skipBOM() {
+        if bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF { i = 3 }
+    }
+
+    mutating func skipWhitespace() {
+        while let c = peek(), c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09 { i += 1 }
+    }
+
+    func startsWith(_ literal: String) -> Bool {
+        var k = i
+        for c in literal.utf8 {
+            guard k < bytes.count, bytes[k] == c else { return false }
+            k += 1
+        }
+        return true
+    }
+
+    /// Skips a double-quoted string (with backslash escapes) starting at the cursor.
+    mutating func skipQuoted() {
+        i += 1
+        while let c = peek() {
+            i += 1
+            if c == UInt8(ascii: "\\") { i += 1 } else if c == UInt8(ascii: "\"") { return }
+        }
+    }
+
+    /// Bytes of an unquoted OpenStep string.
+    static func isOpenStepWordByte(_ c: UInt8) -> Bool {
+        switch c {
+        case UInt8(ascii: "a") ... UInt8(ascii: "z"), UInt8(ascii: "A") ... UInt8(ascii: "Z"), UInt8(ascii: "0") ... UInt8(ascii: "9"):
+            true
+        case UInt8(ascii: "_"), UInt8(ascii: "$"), UInt8(ascii: "+"), UInt8(ascii: "/"), UInt8(ascii: ":"), UInt8(ascii: "."), UInt8(ascii: "-"):
+            true
+        default:
+            false
+        }
+    }
+}

@@ -1,0 +1,74 @@
+import DrillDownCore
+
+extension Array where Element == UInt8 {
+    /// Appends an ASCII literal.
+    @inline(__always)
+    mutating func append(ascii literal: StaticString) {
+        literal.withUTF8Buffer { append(contentsOf: $0) }
+    }
+
+    /// Appends `count` copies of `byte`.
+    @inline(__always)
+    mutating func append(repeating byte: UInt8, count: Int) {
+        for _ in 0 ..< count { append(byte) }
+    }
+
+    /// Appends the decimal digits of `value`.
+    mutating func append(decimal value: Int) {
+        append(contentsOf: String(value).utf8)
+    }
+}
+
+/// Text checks shared by the writers.
+enum ScalarText {
+    /// Whether `bytes` is a JSON number literal (`-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`).
+    static func isJSONNumber(_ bytes: ArraySlice<UInt8>) -> Bool {
+        var i = bytes.startIndex
+        let end = bytes.endIndex
+        func digits() -> Int {
+            let start = i
+            while i < end, bytes[i] >= 0x30 && bytes[i] <= 0x39 { i += 1 }
+            return i - start
+        }
+        if i < end, bytes[i] == 0x2D { i += 1 }
+        guard i < end else { return false }
+        if bytes[i] == 0x30 {
+            i += 1
+        } else if digits() == 0 {
+            return false
+        }
+        if i < end, bytes[i] == 0x2E {
+            i += 1
+            if digits() == 0 { return false }
+        }
+        if i < end, bytes[i] | 0x20 == 0x65 {
+            i += 1
+            if i < end, bytes[i] == 0x2B || bytes[i] == 0x2D { i += 1 }
+            if digits() == 0 { return false }
+        }
+        return i == end
+    }
+
+    /// Whether `bytes` is an optionally signed run of decimal digits.
+    static func isDecimalInteger(_ bytes: ArraySlice<UInt8>) -> Bool {
+        var i = bytes.startIndex
+        if i < bytes.endIndex, bytes[i] == 0x2D || bytes[i] == 0x2B { i += 1 }
+        guard i < bytes.endIndex else { return false }
+        return bytes[i...].allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
+    }
+
+    /// Whether a real's text lacks a fraction or exponent (so `1` must be written `1.0` to stay a real).
+    static func needsFraction(_ bytes: ArraySlice<UInt8>) -> Bool {
+        !bytes.contains { $0 == 0x2E || $0 | 0x20 == 0x65 || $0 | 0x20 == 0x6E || $0 | 0x20 == 0x69 }
+    }
+
+    /// The value of a real's text, accepting the spellings the readers produce (`inf`, `-inf`, `nan`).
+    static func double(_ bytes: ArraySlice<UInt8>) -> Double? {
+        Double(String(decoding: bytes, as: UTF8.self))
+    }
+
+    /// Whether a bool's text means true.
+    static func isTrue(_ bytes: ArraySlice<UInt8>) -> Bool {
+        Scalar(.bool, String(decoding: bytes, as: UTF8.self)).bool ?? false
+    }
+}
