@@ -49,6 +49,7 @@ let package = Package(
         ),
         .testTarget(name: "DrillDownCoreTests", dependencies: ["DrillDownCore"]),
         .testTarget(name: "DrillDownFormatsTests", dependencies: ["DrillDownCore", "DrillDownFormats"]),
+        .testTarget(name: "DrillDownTerminalTests", dependencies: ["DrillDownTerminal", "DrillDownCore"]),
         .testTarget(
             name: "DrillDownWebTests",
             dependencies: [

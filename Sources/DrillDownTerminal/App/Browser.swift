@@ -1,0 +1,231 @@
+import DrillDownCore
+
+/// The terminal UI as a value: every key goes through ``handle(_:)`` and every frame comes from
+/// ``render()``, so the whole screen model is testable without a terminal.
+///
+/// Navigation, the outline, search and templates all come from the core (``Navigator``,
+/// ``Outline``, ``Source/find(_:)``, ``Presenter``); the browser adds what a list on a screen
+/// needs: the selected row and scroll position of every screen, prompts, and layout.
+///
+/// ```swift
+/// var browser = Browser(presenter: presenter, width: 80, height: 24)
+/// browser.handle(.end)      // select Item 4
+/// browser.handle(.enter)    // drill into it
+/// browser.render().lines[1] // "Root › Item 4"
+/// ```
+public struct Browser: Sendable {
+    /// The three ways of showing the tree.
+    public enum Mode: Sendable, Equatable {
+        /// One level at a time (the default).
+        case drillDown
+        /// The tree inside one list.
+        case outline
+        /// Miller columns of the current path.
+        case columns
+    }
+
+    /// Something the event loop must do outside the screen model.
+    public enum Effect: Sendable, Equatable {
+        /// Put text on the clipboard (OSC 52).
+        case copy(String)
+        /// Stop the process (Ctrl-Z).
+        case suspend
+        /// Redraw everything (Ctrl-L).
+        case redraw
+    }
+
+    /// A line of feedback in the status bar, shown until the next key.
+    public struct Message: Sendable, Equatable {
+        /// The text.
+        public var text: String
+        /// Whether it reports a problem.
+        public var isError: Bool
+    }
+
+    /// Rows, titles and templates.
+    public let presenter: Presenter
+    /// The drill-down stack (shared by drill-down and columns modes).
+    public internal(set) var navigator: Navigator
+    /// The current mode.
+    public internal(set) var mode: Mode = .drillDown
+    /// Selection and scroll of each screen of the navigator's stack, restored when going back.
+    public internal(set) var positions: [ListPosition] = [ListPosition()]
+    /// The outline's expanded state.
+    public internal(set) var outline: Outline
+    /// Selection and scroll in outline mode.
+    public internal(set) var outlinePosition = ListPosition()
+    /// The node whose detail is shown over the outline, if any.
+    public internal(set) var outlineDetail: NodeID?
+    var outlineDetailScroll = 0
+    /// The open prompt, if any.
+    public internal(set) var prompt: Prompt?
+    /// The last search's hits, for `n` and `N`.
+    public internal(set) var matches: Matches?
+    /// Feedback for the status bar.
+    public internal(set) var message: Message?
+    /// Screen width in cells.
+    public internal(set) var width: Int
+    /// Screen height in cells.
+    public internal(set) var height: Int
+    /// Whether the user quit.
+    public internal(set) var isFinished = false
+    /// Work for the event loop, in order; take it with ``takeEffects()``.
+    public internal(set) var effects: [Effect] = []
+
+    /// The most search hits kept for the results list and `n`/`N`.
+    public static let searchLimit = 1000
+
+    /// A browser at the root level, in drill-down mode.
+    public init(presenter: Presenter, width: Int, height: Int) {
+        self.presenter = presenter
+        navigator = Navigator(presenter: presenter)
+        outline = Outline(source: presenter.source)
+        self.width = width
+        self.height = height
+    }
+
+    var source: any Source { presenter.source }
+
+    /// The rows a list can show: the screen minus the title bar, breadcrumbs and status line.
+    public var listHeight: Int { max(1, height - 3) }
+
+    /// Returns and clears the pending effects.
+    public mutating func takeEffects() -> [Effect] {
+        defer { effects = [] }
+        return effects
+    }
+
+    /// Adapts to a new terminal size, keeping every selection visible.
+    public mutating func resize(width: Int, height: Int) {
+        self.width = max(1, width)
+        self.height = max(1, height)
+        for k in positions.indices {
+            if case .level(let n) = navigator.stack[k] {
+                positions[k].reveal(count: source.childCount(of: n), visible: listHeight)
+            }
+        }
+        outlinePosition.reveal(count: outline.visibleCount, visible: listHeight)
+        if case .search(var s) = prompt {
+            s.position.reveal(count: s.hits.count, visible: listHeight)
+            prompt = .search(s)
+        }
+    }
+
+    /// Applies one key.
+    public mutating func handle(_ key: Key) {
+        message = nil
+        if prompt != nil {
+            handlePrompt(key)
+            return
+        }
+        switch key {
+        case .character("q"), .control("c"): isFinished = true
+        case .control("z"): effects.append(.suspend)
+        case .control("l"): effects.append(.redraw)
+        case .character(":"): prompt = .goTo(TextField())
+        case .character("/"): prompt = .search(SearchPrompt())
+        case .character("n"): jumpToMatch(by: 1)
+        case .character("N"): jumpToMatch(by: -1)
+        case .character("y"): copyPath()
+        case .character("o"): switchMode(to: mode == .outline ? .drillDown : .outline)
+        case .character("c"): switchMode(to: mode == .columns ? .drillDown : .columns)
+        default:
+            if mode == .outline { handleOutline(key) } else { handleDrillDown(key) }
+        }
+    }
+
+    /// The node the user is looking at: the selected row, or the node of a detail view.
+    public var currentNode: NodeID {
+        if mode == .outline { return outlineDetail ?? outline.node(atRow: outlinePosition.selected) ?? source.root }
+        switch navigator.top {
+        case .detail(let id): return id
+        case .level(let n):
+            let range = source.children(of: n)
+            let p = positions[positions.count - 1].selected
+            return p < range.count ? range[p] : n
+        }
+    }
+
+    mutating func copyPath() {
+        let id = currentNode
+        let path = source.path(of: id)
+        let titles = source.titlePath(of: id)
+        effects.append(.copy(path.isRoot ? "/" : path.description))
+        message = Message(text: path.isRoot ? "Path: the root (copied)" : "Path \(path) · \(titles) (copied)", isError: false)
+    }
+
+    mutating func switchMode(to newMode: Mode) {
+        let node = currentNode
+        let detail = mode == .outline ? outlineDetail != nil : navigator.top.isDetail
+        if newMode == .outline {
+            outlineDetail = nil
+            if node != source.root {
+                outline.reveal(node)
+                outlinePosition.select(outline.row(of: node) ?? 0, count: outline.visibleCount, visible: listHeight)
+                outlinePosition.center(count: outline.visibleCount, visible: listHeight)
+                if detail { outlineDetail = node }
+            }
+            mode = newMode
+        } else if mode == .outline {
+            mode = newMode
+            show(node, open: detail)
+        } else {
+            mode = newMode
+        }
+    }
+
+    /// Shows `id`: opened (its level, or its detail when it does not drill) when `open`, else selected in its parent's level.
+    mutating func show(_ id: NodeID, open: Bool) {
+        if mode == .outline {
+            outlineDetail = nil
+            outline.reveal(id)
+            if let row = outline.row(of: id) {
+                outlinePosition.select(row, count: outline.visibleCount, visible: listHeight)
+                outlinePosition.center(count: outline.visibleCount, visible: listHeight)
+            }
+            if open, id != source.root, !presenter.row(for: id).drills { outlineDetail = id }
+            return
+        }
+        guard id != source.root else {
+            navigator.popToRoot()
+            rebuildPositions(lastSelected: 0)
+            return
+        }
+        if open {
+            navigator.open(id)
+            rebuildPositions(lastSelected: 0)
+            return
+        }
+        let parent = source.parent(of: id) ?? source.root
+        navigator.open(parent)
+        if navigator.top != .level(parent) { navigator.open(id) }
+        rebuildPositions(lastSelected: source.position(of: id))
+    }
+
+    /// Recomputes every screen's selection from the stack after a jump, centring the selections.
+    mutating func rebuildPositions(lastSelected: Int) {
+        let stack = navigator.stack
+        positions = stack.indices.map { k in
+            var p = ListPosition()
+            guard case .level(let n) = stack[k] else { return p }
+            let count = source.childCount(of: n)
+            if k + 1 < stack.count {
+                p.selected = source.children(of: n).position(of: stack[k + 1].node) ?? 0
+            } else {
+                p.selected = min(lastSelected, max(0, count - 1))
+            }
+            p.center(count: count, visible: listHeight)
+            return p
+        }
+    }
+
+    mutating func setPosition(_ p: ListPosition) { positions[positions.count - 1] = p }
+
+    mutating func push() { positions.append(ListPosition()) }
+
+    mutating func back() {
+        if navigator.pop() { positions.removeLast() }
+    }
+
+    mutating func inform(_ text: String, error: Bool = false) { message = Message(text: text, isError: error) }
+}

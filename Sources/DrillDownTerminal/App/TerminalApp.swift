@@ -1,0 +1,75 @@
+import DrillDownCore
+import Foundation
+
+/// Runs a ``Browser`` on the real terminal: reads keys, applies them, renders and writes only
+/// the cells that changed, redraws on resize, and restores the terminal however it ends.
+///
+/// ```swift
+/// try TerminalApp(presenter: presenter).run()
+/// ```
+public struct TerminalApp {
+    /// What to browse.
+    public let presenter: Presenter
+    /// Environment variables consulted: `NO_COLOR`, `DRILLDOWN_TRACE_FRAMES`.
+    public let environment: [String: String]
+
+    /// How long a lone Esc waits for the rest of an escape sequence.
+    static let escapeTimeoutMilliseconds: Int32 = 25
+
+    /// Creates the app.
+    public init(presenter: Presenter, environment: [String: String] = ProcessInfo.processInfo.environment) {
+        self.presenter = presenter
+        self.environment = environment
+    }
+
+    /// Takes over the terminal until the user quits.
+    public func run() throws(TerminalError) {
+        let terminal = try RawTerminal()
+        let noColor = environment["NO_COLOR"].map { !$0.isEmpty } ?? false
+        let trace = environment["DRILLDOWN_TRACE_FRAMES"].flatMap { FrameTrace(path: $0) }
+        try terminal.enter()
+        defer { terminal.restore() }
+        let size = terminal.size()
+        var browser = Browser(presenter: presenter, width: size.width, height: size.height)
+        var renderer = Renderer(noColor: noColor)
+        var decoder = KeyDecoder()
+        terminal.write(renderer.render(browser.render()))
+        while !browser.isFinished {
+            let input = terminal.read(timeout: decoder.hasPending ? Self.escapeTimeoutMilliseconds : -1)
+            let start = FrameTrace.now()
+            var keys: [Key] = []
+            switch input {
+            case .bytes(let bytes): keys = decoder.feed(bytes)
+            case .timeout: keys = decoder.flush()
+            case .resized:
+                let size = terminal.size()
+                browser.resize(width: size.width, height: size.height)
+            case .closed: return
+            }
+            if keys.isEmpty, case .resized = input {} else if keys.isEmpty { continue }
+            for key in keys where !browser.isFinished { browser.handle(key) }
+            if browser.isFinished { break }
+            for effect in browser.takeEffects() {
+                switch effect {
+                case .copy(let text):
+                    terminal.write("\u{1B}]52;c;\(Data(text.utf8).base64EncodedString())\u{07}")
+                case .suspend:
+                    terminal.suspend()
+                    let size = terminal.size()
+                    browser.resize(width: size.width, height: size.height)
+                    renderer.invalidate()
+                case .redraw:
+                    renderer.invalidate()
+                }
+            }
+            let handled = FrameTrace.now()
+            let frame = browser.render()
+            let rendered = FrameTrace.now()
+            let output = renderer.render(frame)
+            terminal.write(output)
+            let written = FrameTrace.now()
+            trace?.record(
+                keys: keys, handle: handled - start, render: rendered - handled, write: written - rendered, bytes: output.utf8.count)
+        }
+    }
+}

@@ -1,0 +1,91 @@
+import DrillDownCore
+import DrillDownTerminal
+
+/// A document literal for building trees in tests.
+indirect enum Doc {
+    case object([(String, Doc)])
+    case array([Doc])
+    case string(String)
+    case int(Int)
+    case bool(Bool)
+
+    func emit(into b: inout TreeBuilder, key: String?) {
+        b.beginNode()
+        if let key { b.appendText(key) }
+        b.endKey()
+        switch self {
+        case .object(let members):
+            b.openContainer(.object)
+            for (k, v) in members { v.emit(into: &b, key: k) }
+            b.closeContainer()
+        case .array(let items):
+            b.openContainer(.array)
+            for v in items { v.emit(into: &b, key: nil) }
+            b.closeContainer()
+        case .string(let s):
+            b.appendText(s)
+            b.finishScalar(.string)
+        case .int(let i):
+            b.appendText(String(i))
+            b.finishScalar(.integer)
+        case .bool(let v):
+            b.appendText(v ? "true" : "false")
+            b.finishScalar(.bool)
+        }
+    }
+
+    var tree: TreeStore {
+        var b = TreeBuilder()
+        emit(into: &b, key: nil)
+        return b.build()
+    }
+}
+
+/// A row dictionary of the outline convention.
+func row(_ title: String, _ children: [Doc] = [], _ extra: [(String, Doc)] = []) -> Doc {
+    var members: [(String, Doc)] = [("Title", .string(title))]
+    members += extra
+    if !children.isEmpty { members.append(("Children", .array(children))) }
+    return .object(members)
+}
+
+/// Seed 000's Data.plist.
+let seed000: Doc = .object([
+    (
+        "Rows",
+        .array([
+            row("Item 1", [row("Screen A")]),
+            row("Item 2", [row("Screen B", [row("Screen C")])]),
+            row("Item 3", [row("Screen D", [row("Screen E", [row("Screen F")])])]),
+            row("Item 4", [row("Screen G", [row("Screen H", [row("Screen I", [row("Screen J")])])])]),
+        ])
+    )
+])
+
+func presenter(_ doc: Doc, schema: Doc? = nil) throws -> Presenter {
+    let source = DocumentSource(tree: doc.tree)
+    let parsed = try schema.map { try Schema(tree: $0.tree) } ?? Schema()
+    return Presenter(source: source, schema: parsed)
+}
+
+func browser(_ doc: Doc = seed000, width: Int = 60, height: Int = 16) throws -> Browser {
+    Browser(presenter: try presenter(doc), width: width, height: height)
+}
+
+extension Browser {
+    mutating func press(_ keys: Key...) {
+        for k in keys { handle(k) }
+    }
+
+    mutating func type(_ text: String) {
+        for c in text { handle(.character(c)) }
+    }
+
+    /// The rendered screen's lines with trailing spaces removed.
+    var screen: [String] { render().text.components(separatedBy: "\n") }
+}
+
+/// A generic document with one level of `n` rows (`row 0` … ), each a small object.
+func wideLevel(_ n: Int) -> Doc {
+    .object([("rows", .array((0 ..< n).map { .object([("name", .string("row \($0)")), ("size", .int($0))]) }))])
+}
