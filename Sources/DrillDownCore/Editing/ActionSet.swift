@@ -1,0 +1,146 @@
+import Foundation
+
+/// Code that computes an action's changes for the node at `path` in `document` (seed 004's
+/// row buttons): return the changes, or throw to refuse.
+public typealias ActionHandler = @Sendable (_ path: TreePath, _ document: DocumentSource) throws -> [Change]
+
+/// The named actions a document's rows can run, and what the controls inside rows do.
+///
+/// Actions come from the schema's `actions:` mapping, each a small declarative recipe:
+///
+/// ```yaml
+/// actions:
+///   play:    { increment: plays }          # +1 (or `by: 5`); a missing value counts as 0
+///   ping:    { setNow: lastPinged }        # the current time, ISO 8601 UTC
+///   like:    { toggle: favorite }          # true ⇄ false; missing counts as false
+///   archive: { set: "state=archived" }     # the value typed like `drilldown set` does
+/// ```
+///
+/// or from code, which wins over a schema action of the same name:
+///
+/// ```swift
+/// var actions = try ActionSet(schema: schema)
+/// actions.register("reset") { path, document in
+///     [.setAttribute(path, key: "plays", value: Scalar(.integer, "0"))]
+/// }
+/// let changes = try actions.changes(for: "play", at: [0, 3], in: source)
+/// ```
+public struct ActionSet: Sendable {
+    /// One declarative operation.
+    enum Operation: Sendable, Equatable {
+        case set(key: String, value: Scalar)
+        case toggle(String)
+        case increment(String, by: Double)
+        case setNow(String)
+    }
+
+    var declared: [String: [Operation]] = [:]
+    var handlers: [String: ActionHandler] = [:]
+
+    /// No actions.
+    public init() {}
+
+    /// The schema's declarative actions.
+    /// - Throws: ``EditError`` naming the action whose recipe is not understood.
+    public init(schema: Schema) throws(EditError) {
+        for (name, spec) in schema.actions {
+            var ops: [Operation] = []
+            let known: Set<String> = ["set", "toggle", "increment", "by", "setnow"]
+            if let unknown = spec.keys.sorted().first(where: { !known.contains($0.lowercased()) }) {
+                throw EditError("action '\(name)': unknown operation '\(unknown)' (expected set, toggle, increment [by], setNow)")
+            }
+            func field(_ key: String) -> String? {
+                spec.first { $0.key.lowercased() == key }.map { $0.value.trimmingCharacters(in: .whitespaces) }
+            }
+            if let s = field("set") {
+                guard let eq = s.firstIndex(of: "="), eq != s.startIndex else {
+                    throw EditError("action '\(name)': 'set' needs key=value, found '\(s)'")
+                }
+                ops.append(.set(key: String(s[..<eq]), value: Scalar(inferring: String(s[s.index(after: eq)...]))))
+            }
+            if let key = field("toggle"), !key.isEmpty { ops.append(.toggle(key)) }
+            if let key = field("increment"), !key.isEmpty {
+                let byText = field("by") ?? "1"
+                guard let by = Double(byText), by.isFinite else { throw EditError("action '\(name)': 'by' needs a number, found '\(byText)'") }
+                ops.append(.increment(key, by: by))
+            }
+            if let key = field("setnow"), !key.isEmpty { ops.append(.setNow(key)) }
+            guard !ops.isEmpty else { throw EditError("action '\(name)' does nothing (expected set, toggle, increment, setNow)") }
+            declared[name] = ops
+        }
+    }
+
+    /// Registers (or replaces) an action implemented in code.
+    public mutating func register(_ name: String, _ handler: @escaping ActionHandler) { handlers[name] = handler }
+
+    /// The names of every action, sorted.
+    public var names: [String] { Set(declared.keys).union(handlers.keys).sorted() }
+
+    /// The changes running action `name` on the node at `path` makes.
+    /// - Parameter now: the time `setNow` records.
+    /// - Throws: ``EditError`` for an unknown action, a missing node, a non-numeric value to
+    ///   increment, or whatever a registered handler throws (its description becomes the message).
+    public func changes(for name: String, at path: TreePath, in document: DocumentSource, now: Date = Date()) throws(EditError) -> [Change] {
+        guard let id = document.node(at: path) else { throw EditError("no node at TreePath \(path)", at: path) }
+        if let handler = handlers[name] {
+            do { return try handler(path, document) } catch let error as EditError { throw error } catch {
+                throw EditError("action '\(name)': \(error)", at: path)
+            }
+        }
+        guard let ops = declared[name] else {
+            let known = names.isEmpty ? "none are defined" : "known: " + names.joined(separator: ", ")
+            throw EditError("no action named '\(name)' (\(known))", at: path)
+        }
+        var changes: [Change] = []
+        for op in ops {
+            switch op {
+            case .set(let key, let value):
+                changes.append(.setAttribute(path, key: key, value: value))
+            case .toggle(let key):
+                changes.append(Self.toggling(key, of: id, at: path, in: document))
+            case .increment(let key, let by):
+                let current = document.attribute(key, of: id)
+                let base: Double
+                if let current {
+                    guard let n = current.number, current.kind != .bool else {
+                        throw EditError("action '\(name)': '\(key)' is '\(current.text)', not a number", at: path)
+                    }
+                    base = n
+                } else {
+                    base = 0
+                }
+                changes.append(.setAttribute(path, key: key, value: Scalar(number: base + by)))
+            case .setNow(let key):
+                changes.append(.setAttribute(path, key: key, value: Scalar(.date, Self.iso8601(now))))
+            }
+        }
+        return changes
+    }
+
+    /// The change that flips boolean attribute `key` (missing counts as false).
+    static func toggling(_ key: String, of id: NodeID, at path: TreePath, in document: DocumentSource) -> Change {
+        let on = document.attribute(key, of: id)?.bool ?? false
+        return .setAttribute(path, key: key, value: Scalar(.bool, on ? "false" : "true"))
+    }
+
+    /// `date` as ISO 8601 in UTC to the second, e.g. `2025-03-01T09:30:00Z`.
+    public static func iso8601(_ date: Date) -> String {
+        let seconds = Int64(date.timeIntervalSince1970.rounded(.down))
+        let days = seconds >= 0 ? seconds / 86400 : (seconds - 86399) / 86400
+        let secs = seconds - days * 86400
+        // Civil date from days since 1970-01-01 (H. Hinnant's algorithm).
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let d = doy - (153 * mp + 2) / 5 + 1
+        let m = mp < 10 ? mp + 3 : mp - 9
+        let y = yoe + era * 400 + (m <= 2 ? 1 : 0)
+        func two(_ v: Int64) -> String { v < 10 ? "0\(v)" : "\(v)" }
+        let year = String(y)
+        let paddedYear = String(repeating: "0", count: max(0, 4 - year.count)) + year
+        return "\(paddedYear)-\(two(m))-\(two(d))T\(two(secs / 3600)):\(two(secs / 60 % 60)):\(two(secs % 60))Z"
+    }
+}

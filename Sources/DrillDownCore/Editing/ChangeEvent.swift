@@ -1,0 +1,24 @@
+/// What a ``DocumentModel`` publishes after each applied step: what happened, where, and the
+/// document as it is now.
+public struct ChangeEvent: Sendable {
+    /// Why the document changed.
+    public enum Origin: String, Sendable, Equatable {
+        /// New changes were applied (an edit, an action, a control).
+        case apply
+        /// A step was undone: ``ChangeEvent/changes`` are the changes taken back.
+        case undo
+        /// An undone step was applied again.
+        case redo
+    }
+
+    /// Increases by one with every event of a model, starting at 1.
+    public var revision: Int
+    /// Why the document changed.
+    public var origin: Origin
+    /// The changes of the step, in the order they were first applied.
+    public var changes: [Change]
+    /// The path each change affected when it was first applied (see ``EditableDocument/apply(_:)``).
+    public var paths: [TreePath]
+    /// The document after the step: a snapshot to read without going back to the model.
+    public var source: DocumentSource
+}

@@ -1,0 +1,282 @@
+/// How each ``Change`` becomes validated ``Splice``s on the store.
+extension EditableDocument {
+    var isOutline: Bool {
+        if case .outline = mode { return true }
+        return false
+    }
+
+    /// Validates and applies `change`, returning the path of the affected node.
+    mutating func perform(_ change: Change, recording step: inout EditStep) throws(EditError) -> TreePath {
+        switch change {
+        case .insert(let new, let parent, let index):
+            let parentID = try node(at: parent)
+            let fragment = try newFragment(new, parent: parentID, at: parent)
+            return try insert(fragment, into: parentID, at: parent, index: index, recording: &step)
+        case .updateTitle(let path, let title):
+            try updateTitle(at: path, to: title, recording: &step)
+            return path
+        case .setAttribute(let path, let key, let value):
+            try setAttribute(at: path, key: key, value: value, recording: &step)
+            return path
+        case .delete(let path):
+            guard !path.isRoot else { throw EditError("the root cannot be deleted", at: path) }
+            let id = try node(at: path)
+            let list = tree.parent(of: id)!
+            let pos = tree.position(of: id)
+            splice(Splice(container: tree.storePath(of: list), range: pos ..< pos + 1, fragments: []), recording: &step)
+            return path
+        case .move(let path, let parent, let index):
+            return try move(path, into: parent, index: index, recording: &step)
+        }
+    }
+
+    /// The node at a source path, or an error naming how far the path got.
+    func node(at path: TreePath) throws(EditError) -> NodeID {
+        guard let id = source.node(at: path) else {
+            throw EditError("no node at TreePath \(path) (\(source.describeMiss(path)))", at: path)
+        }
+        return id
+    }
+
+    func name(of id: NodeID) -> String { id == source.root ? "the root" : "'\(source.title(of: id))'" }
+
+    static func checkTitle(_ title: String, at path: TreePath) throws(EditError) {
+        guard !title.allSatisfy(\.isWhitespace) else { throw EditError("a title cannot be empty", at: path) }
+    }
+
+    /// The keys that are structure, not attributes, in a row (or the root) in outline mode.
+    func structuralKeys(of id: NodeID) -> [[UInt8]] {
+        guard isOutline else { return [] }
+        return source.titleKeys + (id == source.root ? source.rowKeys : source.childKeys)
+    }
+
+    // MARK: Insert
+
+    /// The fragment a ``NewNode`` becomes under `parentID`.
+    func newFragment(_ node: NewNode, parent parentID: NodeID, at path: TreePath) throws(EditError) -> Fragment {
+        var members: [Fragment] = []
+        var seen = Set<String>()
+        for a in node.attributes {
+            guard !a.key.isEmpty else { throw EditError("an attribute needs a key", at: path) }
+            guard seen.insert(a.key.lowercased()).inserted else { throw EditError("attribute '\(a.key)' is given twice", at: path) }
+            try a.value.validate(at: path, key: a.key)
+            members.append(Fragment(key: a.key, scalar: a.value))
+        }
+        if isOutline {
+            try Self.checkTitle(node.title, at: path)
+            guard node.value == nil else {
+                throw EditError("a row of the outline convention is a dictionary: give attributes, not a value", at: path)
+            }
+            for a in node.attributes where (source.titleKeys + source.childKeys).contains(Array(a.key.lowercased().utf8)) {
+                throw EditError("'\(a.key)' is a structural key (title or children), not an attribute", at: path)
+            }
+            let titleKey = spelling(of: source.titleKeys, near: source.childList(of: parentID), default: "Title")
+            members.insert(Fragment(key: titleKey, scalar: Scalar(.string, node.title)), at: 0)
+            return Fragment(key: nil, container: .object, members: members)
+        }
+        let key: String? = tree.kind(of: parentID) == .object ? node.title : nil
+        if key != nil { try Self.checkTitle(node.title, at: path) }
+        if let value = node.value {
+            guard node.attributes.isEmpty else { throw EditError("a new node is either a value or has attributes, not both", at: path) }
+            try value.validate(at: path, key: node.title)
+            return Fragment(key: key, scalar: value)
+        }
+        return Fragment(key: key, container: .object, members: members)
+    }
+
+    /// Puts `fragment` among the children of the source node `parentID` (whose path is `path`).
+    /// Returns the new node's source path.
+    mutating func insert(
+        _ fragment: Fragment, into parentID: NodeID, at path: TreePath, index: Int?, recording step: inout EditStep
+    ) throws(EditError) -> TreePath {
+        func checkIndex(_ i: Int, _ count: Int) throws(EditError) {
+            guard i >= 0, i <= count else {
+                throw EditError("index \(i) is out of range: \(name(of: parentID)) has \(count) children (0…\(count) allowed)", at: path)
+            }
+        }
+        let resultStore: TreePath
+        if isOutline {
+            if let list = source.childList(of: parentID) {
+                let count = tree.childCount(of: list)
+                let i = index ?? count
+                try checkIndex(i, count)
+                let listPath = tree.storePath(of: list)
+                splice(Splice(container: listPath, range: i ..< i, fragments: [fragment.keyed(nil)]), recording: &step)
+                resultStore = listPath.appending(i)
+            } else {
+                guard tree.kind(of: parentID) == .object else {
+                    throw EditError("\(name(of: parentID)) is a plain value and cannot have children", at: path)
+                }
+                let keys = parentID == source.root ? source.rowKeys : source.childKeys
+                if let existing = tree.member(of: parentID, lowercasedKeys: keys) {
+                    let key = String(decoding: tree.keyBytes(of: existing), as: UTF8.self)
+                    throw EditError("its '\(key)' holds a \(tree.kind(of: existing)), not a list of rows", at: path)
+                }
+                try checkIndex(index ?? 0, 0)
+                let key = spelling(of: keys, near: source.parent(of: parentID).flatMap { source.childList(of: $0) },
+                                   default: parentID == source.root ? "Rows" : "Children")
+                let list = Fragment(key: key, container: .array, members: [fragment])
+                let m = tree.childCount(of: parentID)
+                let parentPath = tree.storePath(of: parentID)
+                splice(Splice(container: parentPath, range: m ..< m, fragments: [list]), recording: &step)
+                resultStore = parentPath.appending(m).appending(0)
+            }
+        } else {
+            let kind = tree.kind(of: parentID)
+            guard kind.isContainer else { throw EditError("\(name(of: parentID)) is a \(kind) value and cannot have children", at: path) }
+            let count = tree.childCount(of: parentID)
+            let i = index ?? count
+            try checkIndex(i, count)
+            var piece = fragment
+            if kind == .object {
+                guard let key = fragment.key else { throw EditError("a member of an object needs a key", at: path) }
+                if tree.children(of: parentID).contains(where: { tree.keyBytes(of: $0).elementsEqual(key) }) {
+                    throw EditError("\(name(of: parentID)) already has a member '\(String(decoding: key, as: UTF8.self))'", at: path)
+                }
+            } else {
+                piece = fragment.keyed(nil)
+            }
+            let parentPath = tree.storePath(of: parentID)
+            splice(Splice(container: parentPath, range: i ..< i, fragments: [piece]), recording: &step)
+            resultStore = parentPath.appending(i)
+        }
+        return source.path(of: tree.storeNode(at: resultStore)!)
+    }
+
+    /// The spelling of the first of `keys` used by a row in `list`, else anywhere in the document,
+    /// else `fallback`'s when `keys` starts with its lowercase form, else the first key.
+    func spelling(of keys: [[UInt8]], near list: NodeID?, default fallback: String) -> String {
+        func found(in ids: some Sequence<NodeID>) -> String? {
+            for id in ids where tree.kind(of: id) == .object {
+                if let m = tree.member(of: id, lowercasedKeys: keys) { return String(decoding: tree.keyBytes(of: m), as: UTF8.self) }
+            }
+            return nil
+        }
+        if let list, let hit = found(in: tree.children(of: list)) { return hit }
+        if let hit = found(in: (0 ..< tree.count).lazy.map { NodeID($0) }) { return hit }
+        guard let first = keys.first else { return fallback }
+        return first == Array(fallback.lowercased().utf8) ? fallback : String(decoding: first, as: UTF8.self)
+    }
+
+    // MARK: Title
+
+    mutating func updateTitle(at path: TreePath, to title: String, recording step: inout EditStep) throws(EditError) {
+        try Self.checkTitle(title, at: path)
+        let id = try node(at: path)
+        let kind = tree.kind(of: id)
+        guard isOutline else {
+            guard let p = tree.parent(of: id) else { throw EditError("the root has no title to change in generic mode", at: path) }
+            guard tree.kind(of: p) == .object else {
+                throw EditError("an array element is titled by its position; it has no key to rename", at: path)
+            }
+            let key = Array(title.utf8)
+            if tree.children(of: p).contains(where: { $0 != id && tree.keyBytes(of: $0).elementsEqual(key) }) {
+                throw EditError("\(name(of: p)) already has a member '\(title)'", at: path)
+            }
+            let pos = tree.position(of: id)
+            let renamed = tree.fragment(at: id).keyed(key)
+            splice(Splice(container: tree.storePath(of: p), range: pos ..< pos + 1, fragments: [renamed]), recording: &step)
+            return
+        }
+        let value = Scalar(.string, title)
+        switch kind {
+        case .object:
+            let rowPath = tree.storePath(of: id)
+            if let member = tree.member(of: id, lowercasedKeys: source.titleKeys) {
+                guard !tree.kind(of: member).isContainer else {
+                    throw EditError("its title key holds a \(tree.kind(of: member)), not a title", at: path)
+                }
+                let pos = tree.position(of: member)
+                let piece = Fragment(key: Array(tree.keyBytes(of: member)), tree: Fragment(key: nil, scalar: value).tree)
+                splice(Splice(container: rowPath, range: pos ..< pos + 1, fragments: [piece]), recording: &step)
+            } else {
+                let key = spelling(of: source.titleKeys, near: tree.parent(of: id), default: "Title")
+                splice(Splice(container: rowPath, range: 0 ..< 0, fragments: [Fragment(key: key, scalar: value)]), recording: &step)
+            }
+        case .array:
+            throw EditError("\(name(of: id)) is a list without a title key", at: path)
+        default:
+            let list = tree.parent(of: id)!
+            let pos = tree.position(of: id)
+            let piece = Fragment(key: nil, scalar: value)
+            splice(Splice(container: tree.storePath(of: list), range: pos ..< pos + 1, fragments: [piece]), recording: &step)
+        }
+    }
+
+    // MARK: Attributes
+
+    mutating func setAttribute(at path: TreePath, key: String, value: Scalar?, recording step: inout EditStep) throws(EditError) {
+        let id = try node(at: path)
+        guard tree.kind(of: id) == .object else {
+            throw EditError("\(name(of: id)) is a \(tree.kind(of: id)), not a dictionary, and has no attributes", at: path)
+        }
+        guard !key.isEmpty else { throw EditError("an attribute needs a key", at: path) }
+        let lowered = Array(key.lowercased().utf8)
+        if structuralKeys(of: id).contains(lowered) {
+            throw EditError("'\(key)' is a structural key (title or children), not an attribute", at: path)
+        }
+        let exact = Array(key.utf8)
+        let members = tree.children(of: id)
+        let existing = members.first { tree.keyBytes(of: $0).elementsEqual(exact) }
+            ?? members.first { tree.keyEquals($0, lowercased: lowered) }
+        if let existing, tree.kind(of: existing).isContainer {
+            throw EditError("'\(key)' holds a \(tree.kind(of: existing)); only scalar attributes can be set", at: path)
+        }
+        let rowPath = tree.storePath(of: id)
+        guard let value else {
+            guard let existing else { throw EditError("\(name(of: id)) has no attribute '\(key)'", at: path) }
+            let pos = tree.position(of: existing)
+            splice(Splice(container: rowPath, range: pos ..< pos + 1, fragments: []), recording: &step)
+            return
+        }
+        try value.validate(at: path, key: key)
+        if let existing {
+            let pos = tree.position(of: existing)
+            let piece = Fragment(key: Array(tree.keyBytes(of: existing)), tree: Fragment(key: nil, scalar: value).tree)
+            splice(Splice(container: rowPath, range: pos ..< pos + 1, fragments: [piece]), recording: &step)
+        } else {
+            var pos = members.count
+            if isOutline, let list = source.childList(of: id), list != id { pos = tree.position(of: list) }
+            splice(Splice(container: rowPath, range: pos ..< pos, fragments: [Fragment(key: key, scalar: value)]), recording: &step)
+        }
+    }
+
+    // MARK: Move
+
+    mutating func move(_ path: TreePath, into parent: TreePath, index: Int?, recording step: inout EditStep) throws(EditError) -> TreePath {
+        guard !path.isRoot else { throw EditError("the root cannot be moved", at: path) }
+        let id = try node(at: path)
+        let destination = try node(at: parent)
+        guard !parent.hasPrefix(path) else {
+            throw EditError("cannot move \(name(of: id)) into itself or its own subtree (\(parent.isRoot ? "the root" : parent.description))", at: path)
+        }
+        let sameParent = source.parent(of: id) == destination
+        let count = source.childCount(of: destination) - (sameParent ? 1 : 0)
+        if let index, index < 0 || index > count {
+            throw EditError("index \(index) is out of range: \(name(of: destination)) would have \(count) other children (0…\(count) allowed)", at: parent)
+        }
+        if !isOutline {
+            let kind = tree.kind(of: destination)
+            guard kind.isContainer else { throw EditError("\(name(of: destination)) is a \(kind) value and cannot have children", at: parent) }
+        } else if source.childList(of: destination) == nil, tree.kind(of: destination) != .object {
+            throw EditError("\(name(of: destination)) is a plain value and cannot have children", at: parent)
+        }
+        var piece = tree.fragment(at: id)
+        if !isOutline, tree.kind(of: destination) == .object, piece.key == nil {
+            piece = piece.keyed(Array(source.title(of: id).utf8))
+        }
+        let removed = tree.storePath(of: id)
+        var destinationPath = tree.storePath(of: destination).indices
+        let level = removed.depth - 1
+        if destinationPath.count > level, Array(destinationPath.prefix(level)) == removed.parent.indices,
+            destinationPath[level] > removed.indices[level]
+        {
+            destinationPath[level] -= 1
+        }
+        let list = tree.parent(of: id)!
+        let pos = tree.position(of: id)
+        splice(Splice(container: tree.storePath(of: list), range: pos ..< pos + 1, fragments: []), recording: &step)
+        let newDestination = tree.storeNode(at: TreePath(destinationPath))!
+        return try insert(piece, into: newDestination, at: source.path(of: newDestination), index: index, recording: &step)
+    }
+}

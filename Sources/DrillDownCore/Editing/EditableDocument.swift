@@ -1,0 +1,123 @@
+/// A document that can be edited: the current ``TreeStore`` read through a ``DocumentSource``,
+/// plus undo and redo history.
+///
+/// Apply ``Change``s addressed by TreePaths; each one is validated first and either applied
+/// whole or not at all (an ``EditError`` says why). Every change produces a new, immutable
+/// tree, so a ``DocumentSource`` taken before a change stays valid and unchanged: snapshots are
+/// free to hand to other threads.
+///
+/// ```swift
+/// var doc = EditableDocument(source: DocumentSource(tree: tree))
+/// let path = try doc.apply(.insert(NewNode(title: "Item 5"), parent: .root, index: nil))  // [4]
+/// try doc.apply(.setAttribute(path, key: "plays", value: Scalar(.integer, "0")))
+/// doc.undo()                                        // the attribute is gone again
+/// doc.redo()
+/// try DocumentWriter.write(doc.tree, to: file, format: format)   // with DrillDownFormats
+/// ```
+///
+/// For a document shared between front ends, wrap it in a ``DocumentModel``.
+///
+/// - Complexity: every change replays the whole tree through a ``TreeBuilder``: O(n) time and
+///   a new O(n) tree per change (a move or an insert that creates a children array is one
+///   replay; a move is two). Reading stays O(1) per node as before.
+public struct EditableDocument: Sendable {
+    /// The current document, read with the document's mode. A snapshot: later changes make new ones.
+    public private(set) var source: DocumentSource
+    /// Changes that ``undo()`` can take back, oldest first.
+    public private(set) var undoHistory: [EditStep] = []
+    /// Changes that ``redo()`` can apply again, the next one last.
+    public private(set) var redoHistory: [EditStep] = []
+    /// How many steps ``undo()`` can go back; older steps are forgotten.
+    public var historyLimit: Int = 500
+
+    /// Starts editing the document behind `source`, keeping its reading mode and name.
+    public init(source: DocumentSource) { self.source = source }
+
+    /// Starts editing `tree`, read with `mode` (inferred when `nil`, as ``DocumentSource`` does).
+    public init(tree: TreeStore, mode: ReadingMode? = nil, name: String = "") {
+        self.init(source: DocumentSource(tree: tree, mode: mode, name: name))
+    }
+
+    /// The current tree.
+    public var tree: TreeStore { source.tree }
+    /// How the tree is read: the outline convention or generic.
+    public var mode: ReadingMode { source.mode }
+    /// Whether there is a step to undo.
+    public var canUndo: Bool { !undoHistory.isEmpty }
+    /// Whether there is a step to redo.
+    public var canRedo: Bool { !redoHistory.isEmpty }
+
+    /// Applies one change and returns the path of the node it affected: the new node for an
+    /// insert, its new place for a move, the path it had for a delete, else the node's path.
+    /// Clears the redo history.
+    /// - Throws: ``EditError`` when the change is invalid; the document is then unchanged.
+    /// - Complexity: O(n)
+    @discardableResult
+    public mutating func apply(_ change: Change) throws(EditError) -> TreePath {
+        try apply([change])[0]
+    }
+
+    /// Applies changes in order as one undoable step (all or nothing), returning each one's path.
+    ///
+    /// Each change's paths are read in the tree as the previous changes left it.
+    /// - Complexity: O(n) per change.
+    @discardableResult
+    public mutating func apply(_ changes: [Change]) throws(EditError) -> [TreePath] {
+        guard !changes.isEmpty else { throw EditError("no change to apply") }
+        var work = self
+        var step = EditStep(changes: changes, paths: [], forward: [], inverse: [])
+        for change in changes {
+            step.paths.append(try work.perform(change, recording: &step))
+        }
+        step.inverse.reverse()
+        work.undoHistory.append(step)
+        if work.undoHistory.count > historyLimit { work.undoHistory.removeFirst(work.undoHistory.count - historyLimit) }
+        work.redoHistory.removeAll()
+        self = work
+        return step.paths
+    }
+
+    /// Takes back the latest step and returns it, or `nil` when there is nothing to undo.
+    /// - Complexity: O(n) per change in the step.
+    @discardableResult
+    public mutating func undo() -> EditStep? {
+        guard let step = undoHistory.popLast() else { return nil }
+        for splice in step.inverse { replace(with: tree.applying(splice).tree) }
+        redoHistory.append(step)
+        return step
+    }
+
+    /// Applies the latest undone step again and returns it, or `nil` when there is nothing to redo.
+    /// - Complexity: O(n) per change in the step.
+    @discardableResult
+    public mutating func redo() -> EditStep? {
+        guard let step = redoHistory.popLast() else { return nil }
+        for splice in step.forward { replace(with: tree.applying(splice).tree) }
+        undoHistory.append(step)
+        return step
+    }
+
+    /// Applies a splice to the current tree, recording it and its inverse in `step`.
+    mutating func splice(_ splice: Splice, recording step: inout EditStep) {
+        let (newTree, inverse) = tree.applying(splice)
+        step.forward.append(splice)
+        step.inverse.append(inverse)
+        replace(with: newTree)
+    }
+
+    mutating func replace(with newTree: TreeStore) {
+        source = DocumentSource(tree: newTree, mode: source.mode, name: source.name)
+    }
+}
+
+/// One undoable step: the changes applied together and the paths they produced.
+public struct EditStep: Sendable {
+    /// The changes, in the order they were applied.
+    public var changes: [Change]
+    /// The path each change affected (see ``EditableDocument/apply(_:)``).
+    public var paths: [TreePath]
+    /// The splices that redo the step.
+    var forward: [Splice]
+    /// The splices that undo it, in the order to apply them.
+    var inverse: [Splice]
+}
