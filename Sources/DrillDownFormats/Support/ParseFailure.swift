@@ -7,6 +7,8 @@ struct ParseFailure: Error, Sendable {
     var message: String
     /// Whether the format has lines (text) or only byte offsets (binary).
     var hasLines: Bool = true
+    /// A line and column already known (for input that was transcoded before parsing).
+    var knownLocation: (line: Int, column: Int)?
 
     init(offset: Int, _ message: String, hasLines: Bool = true) {
         self.offset = offset
@@ -17,6 +19,7 @@ struct ParseFailure: Error, Sendable {
     /// The error for `file`, with the line and column computed from `bytes`.
     func formatError(file: String, bytes: UnsafeBufferPointer<UInt8>) -> FormatError {
         guard hasLines else { return FormatError(file: file, message: message) }
+        if let (line, column) = knownLocation { return FormatError(file: file, line: line, column: column, message: message) }
         let (line, column) = SourceLocation.lineAndColumn(of: offset, in: bytes)
         return FormatError(file: file, line: line, column: column, message: message)
     }

@@ -1,0 +1,111 @@
+import DrillDownCore
+
+/// Writes a ``TreeStore`` as an XML property list the way Apple's tools do: the standard header
+/// and DOCTYPE, one element per line, tabs for indentation.
+///
+/// Null has no property-list representation, so a null node is an error naming its path.
+/// Characters XML 1.0 cannot hold literally (control characters other than tab and newline,
+/// carriage returns) are written as character references.
+///
+/// - Complexity: O(n) in the size of the tree; no recursion.
+enum XMLPropertyListWriter {
+    static let header = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+        <plist version="1.0">
+
+        """
+
+    static func data(_ tree: TreeStore) throws(WriteFailure) -> [UInt8] {
+        var out: [UInt8] = Array(header.utf8)
+        out.reserveCapacity(tree.count * 40)
+        for event in TreeWalk(tree) {
+            switch event {
+            case .scalar(let id, let depth), .open(let id, let depth):
+                if let parent = tree.parent(of: id), tree.kind(of: parent) == .object {
+                    out.append(repeating: 0x09, count: depth)
+                    out.append(ascii: "<key>")
+                    escape(tree.keyBytes(of: id), to: &out)
+                    out.append(ascii: "</key>\n")
+                }
+                out.append(repeating: 0x09, count: depth)
+                try element(id, of: tree, to: &out)
+                out.append(0x0A)
+            case .close(let id, let depth):
+                guard tree.childCount(of: id) > 0 else { continue }
+                out.append(repeating: 0x09, count: depth)
+                out.append(ascii: tree.kind(of: id) == .object ? "</dict>\n" : "</array>\n")
+            }
+        }
+        out.append(ascii: "</plist>\n")
+        return out
+    }
+
+    private static func element(_ id: NodeID, of tree: TreeStore, to out: inout [UInt8]) throws(WriteFailure) {
+        let value = tree.valueBytes(of: id)
+        switch tree.kind(of: id) {
+        case .object: out.append(ascii: tree.childCount(of: id) == 0 ? "<dict/>" : "<dict>")
+        case .array: out.append(ascii: tree.childCount(of: id) == 0 ? "<array/>" : "<array>")
+        case .string:
+            out.append(ascii: "<string>")
+            escape(value, to: &out)
+            out.append(ascii: "</string>")
+        case .integer:
+            guard let text = PropertyListNumbers.integer(String(decoding: value, as: UTF8.self)) else {
+                throw WriteFailure("'\(String(decoding: value, as: UTF8.self))' is not an integer (at \(tree.describePath(id)))")
+            }
+            out.append(ascii: "<integer>")
+            out.append(contentsOf: text.utf8)
+            out.append(ascii: "</integer>")
+        case .real:
+            out.append(ascii: "<real>")
+            out.append(contentsOf: realText(value).utf8)
+            out.append(ascii: "</real>")
+        case .bool: out.append(ascii: ScalarText.isTrue(value) ? "<true/>" : "<false/>")
+        case .date:
+            guard let text = PropertyListDate.normalize(value) else {
+                throw WriteFailure("'\(String(decoding: value, as: UTF8.self))' is not an ISO 8601 date (at \(tree.describePath(id)))")
+            }
+            out.append(ascii: "<date>")
+            out.append(contentsOf: text.utf8)
+            out.append(ascii: "</date>")
+        case .data:
+            out.append(ascii: "<data>")
+            out.append(contentsOf: value)
+            out.append(ascii: "</data>")
+        case .null:
+            throw WriteFailure("property lists have no null; the value at \(tree.describePath(id)) is null")
+        }
+    }
+
+    /// A real's text as property lists spell it (`+infinity`, `-infinity`, `nan`).
+    static func realText(_ value: ArraySlice<UInt8>) -> String {
+        let text = String(decoding: value, as: UTF8.self)
+        switch text {
+        case "inf": return "+infinity"
+        case "-inf": return "-infinity"
+        default: return ScalarText.needsFraction(value) ? text + ".0" : text
+        }
+    }
+
+    /// Appends `bytes` as XML character data.
+    static func escape(_ bytes: ArraySlice<UInt8>, to out: inout [UInt8]) {
+        var runStart = bytes.startIndex
+        for i in bytes.indices {
+            let c = bytes[i]
+            guard c == 0x3C || c == 0x3E || c == 0x26 || (c < 0x20 && c != 0x0A && c != 0x09) else { continue }
+            out.append(contentsOf: bytes[runStart ..< i])
+            runStart = i + 1
+            switch c {
+            case 0x3C: out.append(ascii: "&lt;")
+            case 0x3E: out.append(ascii: "&gt;")
+            case 0x26: out.append(ascii: "&amp;")
+            default:
+                out.append(ascii: "&#")
+                out.append(decimal: Int(c))
+                out.append(0x3B)
+            }
+        }
+        out.append(contentsOf: bytes[runStart...])
+    }
+}
