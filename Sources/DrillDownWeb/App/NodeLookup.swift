@@ -1,0 +1,46 @@
+import Foundation
+import DrillDownCore
+
+/// Turns the path part of a URL into a node: a TreePath (`3.0.0`) or a title path (`Item 4/Screen G`).
+enum NodeLookup {
+    /// The longest path accepted, in bytes.
+    static let maxLength = 4096
+
+    /// The node named by `raw` (percent-encoded, as it appears in the URL).
+    ///
+    /// - Throws: ``WebError`` 400 for a malformed path (bad escapes, control characters, a
+    ///   dotted path that is not a TreePath such as `3..0`), 404 when no node has that path.
+    /// - Complexity: O(depth) for TreePaths, O(depth × width) for title paths.
+    static func node(_ raw: Substring, in source: any Source) throws(WebError) -> (id: NodeID, isCanonical: Bool) {
+        guard raw.utf8.count <= maxLength else { throw .badRequest("The path is longer than \(maxLength) bytes.") }
+        guard let text = String(raw).removingPercentEncoding else {
+            throw .badRequest("The path '\(raw)' has an invalid %-escape.")
+        }
+        return try node(decoded: text, in: source)
+    }
+
+    /// The node named by an already decoded path.
+    static func node(decoded text: String, in source: any Source) throws(WebError) -> (id: NodeID, isCanonical: Bool) {
+        guard !text.unicodeScalars.contains(where: { $0.value < 32 || $0.value == 127 }) else {
+            throw .badRequest("The path contains control characters.")
+        }
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        if trimmed.isEmpty || trimmed == "/" { return (source.root, trimmed.isEmpty) }
+        let looksNumeric = trimmed.utf8.allSatisfy { ($0 >= 48 && $0 <= 57) || $0 == UInt8(ascii: ".") }
+        if looksNumeric {
+            guard let path = TreePath(trimmed) else {
+                throw .badRequest("'\(trimmed)' is not a TreePath: use dot-separated row numbers such as 3.0.0.")
+            }
+            guard let id = source.node(at: path) else {
+                do throws(PathError) { _ = try source.resolve(trimmed) } catch { throw .notFound(error.message) }
+                throw .notFound("No node at TreePath \(path).")
+            }
+            return (id, trimmed == text)
+        }
+        do throws(PathError) {
+            return (try source.resolve(trimmed), false)
+        } catch {
+            throw .notFound(error.message)
+        }
+    }
+}

@@ -1,0 +1,18 @@
+import Hummingbird
+
+/// A request that cannot be answered, with the status and the message people see.
+///
+/// Handlers throw it; ``ErrorPageMiddleware`` turns it into an HTML page or, under `/api/`,
+/// into JSON `{"error": "..."}`.
+struct WebError: Error, Sendable {
+    /// The response status.
+    var status: HTTPResponse.Status
+    /// What went wrong, for people.
+    var message: String
+    /// Extra response headers (e.g. `Allow` on a 405).
+    var headers: HTTPFields = [:]
+
+    static func notFound(_ message: String) -> WebError { WebError(status: .notFound, message: message) }
+    static func badRequest(_ message: String) -> WebError { WebError(status: .badRequest, message: message) }
+    static func forbidden(_ message: String) -> WebError { WebError(status: .forbidden, message: message) }
+}

@@ -1,0 +1,32 @@
+import Hummingbird
+
+/// Turns every failure into a friendly answer: an HTML error page with a way home, or JSON
+/// `{"error": "..."}` for `/api/` requests, always with the right status.
+struct ErrorPageMiddleware<Context: RequestContext>: RouterMiddleware {
+    let site: Site
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch let error as WebError {
+            return try respond(to: request, error)
+        } catch let error as HTTPError {
+            let message = error.body ?? (error.status == .notFound ? "There is nothing at this address." : error.status.reasonPhrase)
+            return try respond(to: request, WebError(status: error.status, message: message, headers: error.headers))
+        } catch {
+            context.logger.error("request failed: \(error)")
+            return try respond(to: request, WebError(status: .internalServerError, message: "Something went wrong on the server."))
+        }
+    }
+
+    func respond(to request: Request, _ error: WebError) throws -> Response {
+        var response: Response
+        if request.uri.path.hasPrefix("/api/") {
+            response = try Responses.json(["error": error.message], status: error.status)
+        } else {
+            response = Responses.html(ErrorPage(site: site, error: error).render(), status: error.status)
+        }
+        for field in error.headers { response.headers.append(field) }
+        return response
+    }
+}

@@ -1,0 +1,309 @@
+// DrillDown web app: progressive enhancement only. Every screen works without this script.
+// Adds: keyboard navigation, copy buttons for paths, in-place outline expand/collapse, and a
+// virtualized list for large levels (at most ~200 row elements in the DOM, whatever the level size).
+(function () {
+  "use strict";
+
+  var screen = document.body.dataset.screen;
+
+  function isTyping(target) {
+    return target && (target.tagName === "INPUT" || target.tagName === "TEXTAREA" || target.isContentEditable);
+  }
+
+  // ---- Items that arrow keys move between -------------------------------------------------
+  function items() {
+    var root = document.querySelector("#rows, #tree, #results");
+    if (screen === "columns") {
+      var active = document.activeElement && document.activeElement.closest(".column");
+      var columns = document.querySelectorAll(".column");
+      root = active || columns[Math.max(0, columns.length - (document.querySelector(".column-detail") ? 2 : 1))];
+    }
+    return root ? Array.prototype.slice.call(root.querySelectorAll("a.cell")) : [];
+  }
+
+  function focusItem(el) {
+    if (!el) return;
+    el.focus();
+    el.scrollIntoView({ block: "nearest" });
+  }
+
+  function goBack() {
+    var back = document.getElementById("back");
+    if (back) back.click(); else if (history.length > 1) history.back();
+  }
+
+  // ---- Copy buttons for the path bar -----------------------------------------------------
+  function addCopyButtons() {
+    ["tree-path", "title-path"].forEach(function (id) {
+      var input = document.getElementById(id);
+      if (!input) return;
+      var button = document.createElement("button");
+      button.type = "button";
+      button.className = "button copy-button";
+      button.textContent = "Copy";
+      button.setAttribute("aria-label", "Copy " + (id === "tree-path" ? "TreePath" : "title path"));
+      button.addEventListener("click", function () {
+        input.select();
+        var done = function () { button.textContent = "Copied"; setTimeout(function () { button.textContent = "Copy"; }, 1200); };
+        if (navigator.clipboard && window.isSecureContext) navigator.clipboard.writeText(input.value).then(done, done);
+        else { try { document.execCommand("copy"); } catch (e) { /* selection stays for manual copy */ } done(); }
+      });
+      input.parentNode.querySelector("span").appendChild(button);
+      input.addEventListener("focus", function () { input.select(); });
+    });
+  }
+
+  // ---- Outline: in-place expand and collapse ---------------------------------------------
+  function treeItem(el) { return el && el.closest('[role="treeitem"]'); }
+
+  function toggleInPlace(link, keepFocusPath) {
+    var href = link.getAttribute("href");
+    return fetch(href, { headers: { Accept: "text/html" } }).then(function (r) {
+      if (!r.ok) throw new Error(r.status);
+      return r.text();
+    }).then(function (html) {
+      var doc = new DOMParser().parseFromString(html, "text/html");
+      ["#tree", "#pager", ".outline-count"].forEach(function (sel) {
+        var now = document.querySelector(sel), next = doc.querySelector(sel);
+        if (now && next) now.replaceWith(document.importNode(next, true));
+        else if (now) now.remove();
+        else if (next) document.querySelector("#tree").after(document.importNode(next, true));
+      });
+      history.replaceState(null, "", href.split("#")[0]);
+      if (keepFocusPath !== undefined) {
+        var item = document.getElementById("n-" + keepFocusPath);
+        focusItem(item && item.querySelector("a.cell"));
+      }
+    }).catch(function () { location.href = href; });
+  }
+
+  function setUpOutline() {
+    var main = document.getElementById("main");
+    main.addEventListener("click", function (event) {
+      var link = event.target.closest("a.disclosure");
+      if (!link || event.metaKey || event.ctrlKey || event.shiftKey) return;
+      event.preventDefault();
+      toggleInPlace(link, treeItem(link).dataset.path);
+    });
+    var focused = document.querySelector(".treeitem.focused a.cell");
+    if (focused) focusItem(focused);
+  }
+
+  function outlineKey(event, cell) {
+    var item = treeItem(cell);
+    if (!item) return false;
+    var disclosure = item.querySelector("a.disclosure");
+    var expanded = item.getAttribute("aria-expanded");
+    if (event.key === "ArrowRight" || event.key === " ") {
+      if (expanded === "false") { toggleInPlace(disclosure, item.dataset.path); return true; }
+      if (event.key === " ") return true;
+      if (expanded === "true") {
+        var next = item.nextElementSibling;
+        if (next) focusItem(next.querySelector("a.cell"));
+        return true;
+      }
+      return false;
+    }
+    if (event.key === "ArrowLeft") {
+      if (expanded === "true") { toggleInPlace(disclosure, item.dataset.path); return true; }
+      var level = Number(item.getAttribute("aria-level"));
+      for (var p = item.previousElementSibling; p; p = p.previousElementSibling) {
+        if (Number(p.getAttribute("aria-level")) < level) { focusItem(p.querySelector("a.cell")); return true; }
+      }
+      return true;
+    }
+    return false;
+  }
+
+  // ---- Virtualized level list --------------------------------------------------------------
+  function setUpVirtualList(list) {
+    var total = Number(list.dataset.total), api = list.dataset.api, pageSize = 100;
+    var rowHeight = parseFloat(getComputedStyle(document.documentElement).getPropertyValue("--row-h")) || 56;
+    var maxHeight = 8000000;
+    var scale = Math.min(1, maxHeight / (total * rowHeight));
+    var cache = new Map(), pending = new Map(), rendered = new Map();
+    var overscan = 15, cacheLimit = 4000;
+
+    // Server-rendered rows seed the cache.
+    var start = Number(list.dataset.offset) || 0;
+    Array.prototype.forEach.call(list.children, function (li, k) { cache.set(start + k, li.cloneNode(true)); });
+    list.textContent = "";
+    list.classList.add("virtual");
+    list.style.height = Math.round(total * rowHeight * scale) + "px";
+    list.setAttribute("aria-rowcount", String(total));
+    var pager = document.getElementById("pager");
+    if (pager) pager.hidden = true;
+
+    function makeRow(row) {
+      var li = document.createElement("li");
+      li.className = "row" + (row.href ? "" : " disabled");
+      li.id = "n-" + row.path;
+      li.dataset.path = row.path;
+      var cell = document.createElement(row.href ? "a" : "span");
+      cell.className = "cell";
+      if (row.href) cell.href = row.href; else cell.setAttribute("aria-disabled", "true");
+      if (row.image) {
+        var img = document.createElement("img");
+        img.className = "thumb"; img.src = row.image; img.alt = ""; img.width = 44; img.height = 44;
+        cell.appendChild(img);
+      }
+      var text = document.createElement("span");
+      text.className = "text";
+      var title = document.createElement("span");
+      title.className = "row-title"; title.textContent = row.title;
+      text.appendChild(title);
+      if (row.subtitle) {
+        var sub = document.createElement("span");
+        sub.className = "row-subtitle"; sub.textContent = row.subtitle;
+        text.appendChild(sub);
+      }
+      cell.appendChild(text);
+      if (row.drills) {
+        var chev = document.createElement("span");
+        chev.className = "chevron"; chev.setAttribute("aria-hidden", "true");
+        cell.appendChild(chev);
+      }
+      li.appendChild(cell);
+      if (row.detailButton) {
+        var info = document.createElement("a");
+        info.className = "info"; info.href = "/d/" + row.path; info.textContent = "i";
+        info.setAttribute("aria-label", "Details of " + row.title);
+        li.appendChild(info);
+      }
+      return li;
+    }
+
+    function fetchPage(page) {
+      if (pending.has(page)) return;
+      pending.set(page, true);
+      fetch(api + "?offset=" + page * pageSize + "&limit=" + pageSize).then(function (r) { return r.json(); }).then(function (data) {
+        (data.rows || []).forEach(function (row, k) { cache.set(page * pageSize + k, makeRow(row)); });
+        if (cache.size > cacheLimit) {
+          var drop = cache.size - cacheLimit, it = cache.keys();
+          while (drop-- > 0) cache.delete(it.next().value);
+        }
+        pending.delete(page);
+        render();
+      }).catch(function () { pending.delete(page); });
+    }
+
+    function listTop() { return list.getBoundingClientRect().top + window.scrollY; }
+
+    function windowRange() {
+      var pos = Math.max(0, window.scrollY - listTop());
+      var exact = Math.min(total - 1, pos / (rowHeight * scale));
+      var first = Math.floor(exact);
+      var visible = Math.ceil(window.innerHeight / rowHeight) + 1;
+      return { pos: pos, first: first, frac: exact - first, from: Math.max(0, first - overscan), to: Math.min(total, first + visible + overscan) };
+    }
+
+    var focusWanted = null;
+    function render() {
+      var w = windowRange();
+      rendered.forEach(function (el, i) {
+        if (i < w.from || i >= w.to) { el.remove(); rendered.delete(i); }
+      });
+      for (var i = w.from; i < w.to; i++) {
+        var top = scale === 1 ? i * rowHeight : w.pos + (i - w.first - w.frac) * rowHeight;
+        var el = rendered.get(i);
+        if (!el) {
+          var proto = cache.get(i);
+          if (!proto) { fetchPage(Math.floor(i / pageSize)); continue; }
+          el = proto.cloneNode(true);
+          el.dataset.index = String(i);
+          el.setAttribute("aria-rowindex", String(i + 1));
+          rendered.set(i, el);
+          list.appendChild(el);
+        }
+        el.style.top = Math.round(top) + "px";
+      }
+      if (focusWanted !== null && rendered.has(focusWanted)) {
+        var cell = rendered.get(focusWanted).querySelector(".cell");
+        focusWanted = null;
+        if (cell) cell.focus({ preventScroll: true });
+      }
+    }
+
+    function scrollToIndex(i, align) {
+      var y = listTop() + i * rowHeight * scale;
+      if (align === "bottom") y -= window.innerHeight - rowHeight - 8;
+      else y -= document.querySelector(".navbar").offsetHeight + 8;
+      window.scrollTo(0, Math.max(0, y));
+    }
+
+    var ticking = false, urlTimer = null;
+    window.addEventListener("scroll", function () {
+      if (!ticking) { ticking = true; requestAnimationFrame(function () { ticking = false; render(); }); }
+      clearTimeout(urlTimer);
+      urlTimer = setTimeout(function () {
+        var first = windowRange().first;
+        var url = location.pathname + (first > 0 ? "?offset=" + first : "");
+        history.replaceState(null, "", url);
+      }, 300);
+    }, { passive: true });
+    window.addEventListener("resize", render);
+
+    list.moveFocus = function (delta) {
+      var current = document.activeElement && document.activeElement.closest("li[data-index]");
+      var i = current ? Number(current.dataset.index) + delta : windowRange().first;
+      i = Math.max(0, Math.min(total - 1, i));
+      var el = rendered.get(i);
+      var rect = el && el.getBoundingClientRect();
+      var navBottom = document.querySelector(".navbar").getBoundingClientRect().bottom;
+      if (!el || rect.top < navBottom || rect.bottom > window.innerHeight) scrollToIndex(i, delta > 0 ? "bottom" : "top");
+      focusWanted = i;
+      render();
+    };
+
+    if (start > 0) scrollToIndex(start, "top");
+    render();
+  }
+
+  // ---- Keyboard -------------------------------------------------------------------------
+  document.addEventListener("keydown", function (event) {
+    if (event.altKey || event.ctrlKey || event.metaKey) return;
+    var target = event.target;
+    if (isTyping(target)) {
+      if (event.key === "Escape") target.blur();
+      return;
+    }
+    var key = event.key;
+    if (key === "/") {
+      var search = document.getElementById("search");
+      if (search) { event.preventDefault(); search.focus(); search.select(); }
+      return;
+    }
+    var cell = target.closest && target.closest("a.cell");
+    if (screen === "outline" && cell && outlineKey(event, cell)) { event.preventDefault(); return; }
+    var virtual = document.querySelector("#rows.virtual");
+    if (key === "ArrowDown" || key === "ArrowUp") {
+      event.preventDefault();
+      if (virtual) { virtual.moveFocus(key === "ArrowDown" ? 1 : -1); return; }
+      var list = items();
+      var i = list.indexOf(cell);
+      if (i < 0) focusItem(key === "ArrowDown" ? list[0] : list[list.length - 1]);
+      else focusItem(list[Math.max(0, Math.min(list.length - 1, i + (key === "ArrowDown" ? 1 : -1)))]);
+      return;
+    }
+    if (key === "ArrowRight" && cell) {
+      event.preventDefault();
+      cell.click();
+      return;
+    }
+    if (key === "ArrowLeft" || key === "Backspace" || key === "Escape") {
+      event.preventDefault();
+      goBack();
+    }
+  });
+
+  addCopyButtons();
+  if (screen === "outline") setUpOutline();
+  var big = document.querySelector("#rows[data-virtual]");
+  if (big) setUpVirtualList(big);
+  if (screen === "columns") {
+    var columns = document.getElementById("columns");
+    if (columns) columns.scrollLeft = columns.scrollWidth;
+    var selected = document.querySelectorAll(".column .row.selected");
+    Array.prototype.forEach.call(selected, function (row) { row.scrollIntoView({ block: "nearest", inline: "nearest" }); });
+  }
+})();

@@ -1,0 +1,62 @@
+/// `GET /api/level/PATH`: one page of a level.
+struct LevelJSON: Encodable {
+    var title: String
+    var backLabel: String?
+    var path: String
+    var titlePath: String
+    var total: Int
+    var offset: Int
+    var limit: Int
+    var rows: [RowJSON]
+}
+
+/// `GET /api/node/PATH`: a node's detail.
+struct NodeJSON: Encodable {
+    struct Field: Encodable { var key: String, value: String }
+    struct Crumb: Encodable { var title: String, path: String }
+    var title: String
+    var backLabel: String?
+    var path: String
+    var titlePath: String
+    var kind: String?
+    var subtitle: String?
+    var image: String?
+    var children: Int
+    var drills: Bool
+    var value: String?
+    var valueKind: String?
+    var fields: [Field]
+    var breadcrumbs: [Crumb]
+}
+
+/// `GET /api/search?q=`: the first hits and the total.
+struct SearchJSON: Encodable {
+    struct Hit: Encodable {
+        var path: String
+        var titlePath: String
+        var title: String
+        var subtitle: String?
+        var drills: Bool
+        var href: String
+    }
+    var query: String
+    var total: Int
+    var hits: [Hit]
+}
+
+/// `GET /api/outline?open=`: one page of the outline's visible rows.
+struct OutlineJSON: Encodable {
+    struct Entry: Encodable {
+        var path: String
+        var title: String
+        var subtitle: String?
+        var depth: Int
+        var children: Int
+        var expanded: Bool
+        var href: String?
+    }
+    var state: String
+    var total: Int
+    var offset: Int
+    var rows: [Entry]
+}

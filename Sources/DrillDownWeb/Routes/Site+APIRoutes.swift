@@ -1,0 +1,70 @@
+import Foundation
+import DrillDownCore
+import Hummingbird
+
+/// The JSON API: the same data as the pages. Paths are TreePaths or title paths; errors are
+/// `{"error": "..."}` with the matching status.
+///
+/// - `GET /api/level/PATH?offset=0&limit=100`
+/// - `GET /api/node/PATH`
+/// - `GET /api/search?q=TEXT&limit=100&values=1`
+/// - `GET /api/outline?open=1,1.0&offset=0&limit=500` (or `all=1&closed=...`)
+extension Site {
+    func addAPIRoutes(to router: Router<BasicRequestContext>) {
+        router.get("/api/level") { request, _ in try level(source.root, request) }
+        router.get("/api/level/**") { request, _ in
+            try level(try NodeLookup.node(request.uri.path.dropFirst(11), in: source).id, request)
+        }
+        router.get("/api/node") { _, _ in try Responses.json(node(source.root)) }
+        router.get("/api/node/**") { request, _ in
+            try Responses.json(node(try NodeLookup.node(request.uri.path.dropFirst(10), in: source).id))
+        }
+        router.get("/api/search") { request, _ in
+            let query = Query(request.uri.query)
+            let text = (query["q"] ?? "").trimmingCharacters(in: .whitespaces)
+            guard !text.isEmpty else { throw WebError.badRequest("Give the text to find as ?q=.") }
+            guard text.utf8.count <= 200 else { throw WebError.badRequest("The search text is longer than 200 bytes.") }
+            let limit = min(try query.int("limit", default: options.searchLimit), options.maxAPILimit)
+            let found = SearchPage.hits(site: self, text: text, includeValues: query["values"] == "1", limit: limit)
+            return try Responses.json(SearchJSON(query: text, total: found.total, hits: found.hits.map {
+                .init(path: $0.row.path.description, titlePath: $0.titlePath, title: $0.row.title,
+                      subtitle: $0.row.subtitle.isEmpty ? nil : $0.row.subtitle, drills: $0.row.drills, href: $0.href)
+            }))
+        }
+        router.get("/api/outline") { request, _ in
+            let query = Query(request.uri.query)
+            let state = try OutlineState(query: query)
+            let limit = min(try query.int("limit", default: options.outlinePageSize), options.maxAPILimit)
+            let slice = OutlinePage.slice(site: self, state: state, offset: try query.int("offset", default: 0), focus: nil, limit: limit)
+            return try Responses.json(OutlineJSON(state: state.queryString, total: slice.total, offset: slice.offset, rows: slice.entries.map {
+                .init(path: $0.row.path.description, title: $0.row.title, subtitle: $0.row.subtitle.isEmpty ? nil : $0.row.subtitle,
+                      depth: $0.depth, children: $0.row.childCount, expanded: $0.expanded, href: Links.destination(of: $0.row))
+            }))
+        }
+    }
+
+    func level(_ id: NodeID, _ request: Request) throws -> Response {
+        let query = Query(request.uri.query)
+        let offset = try query.int("offset", default: 0)
+        let limit = min(try query.int("limit", default: options.pageSize), options.maxAPILimit)
+        let path = source.path(of: id)
+        let rows = presenter.rows(of: id, offset: offset, limit: limit)
+        return try Responses.json(LevelJSON(
+            title: presenter.screenTitle(of: id), backLabel: id == source.root ? nil : presenter.screenTitle(of: source.parent(of: id)!),
+            path: path.description, titlePath: source.titlePath(of: id), total: source.childCount(of: id),
+            offset: offset, limit: limit, rows: rows.map(RowJSON.init)))
+    }
+
+    func node(_ id: NodeID) -> NodeJSON {
+        var nav = Navigator(presenter: presenter)
+        nav.open(id, detail: id != source.root)
+        let detail = presenter.detail(of: id)
+        return NodeJSON(
+            title: presenter.screenTitle(of: id), backLabel: nav.backLabel, path: source.path(of: id).description,
+            titlePath: source.titlePath(of: id), kind: detail.row.kind,
+            subtitle: detail.row.subtitle.isEmpty ? nil : detail.row.subtitle, image: Links.image(detail.row.image),
+            children: detail.row.childCount, drills: detail.row.drills, value: detail.value?.text,
+            valueKind: detail.value?.kind.description, fields: detail.fields.map { .init(key: $0.0, value: $0.1) },
+            breadcrumbs: nav.breadcrumbs.map { .init(title: $0.title, path: $0.path.description) })
+    }
+}

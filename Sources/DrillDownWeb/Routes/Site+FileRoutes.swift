@@ -1,0 +1,64 @@
+import Foundation
+import Hummingbird
+
+/// `/static/NAME`: the app's own stylesheet and script. `/files/RELATIVE`: images from the data's
+/// folder, and only from there.
+extension Site {
+    /// Image types served from the data folder; anything else could run script on this origin.
+    static let imageTypes: [String: String] = [
+        "png": "image/png", "jpg": "image/jpeg", "jpeg": "image/jpeg", "gif": "image/gif", "webp": "image/webp",
+        "avif": "image/avif", "bmp": "image/bmp", "ico": "image/x-icon", "svg": "image/svg+xml",
+    ]
+
+    func addFileRoutes(to router: Router<BasicRequestContext>) {
+        router.get("/static/:name") { request, context in
+            let name = context.parameters.get("name") ?? ""
+            guard let file = assets.files[name] else { throw WebError.notFound("There is no static file '\(name)'.") }
+            if request.headers[.ifNoneMatch] == file.etag {
+                return Response(status: .notModified, headers: [.eTag: file.etag])
+            }
+            return Response(
+                status: .ok,
+                headers: [.contentType: file.contentType, .eTag: file.etag, .cacheControl: "public, max-age=86400"],
+                body: .init(byteBuffer: file.body))
+        }
+        router.get("/files/**") { request, context in
+            let url = try dataFile(String(request.uri.path.dropFirst(7)))
+            let type = Self.imageTypes[url.pathExtension.lowercased()]!
+            var headers: HTTPFields = [.contentType: type, .cacheControl: "public, max-age=3600"]
+            if type == "image/svg+xml" { headers[.contentSecurityPolicy] = "default-src 'none'; style-src 'unsafe-inline'; sandbox" }
+            let body = try await FileIO().loadFile(path: url.path, context: context)
+            return Response(status: .ok, headers: headers, body: body)
+        }
+    }
+
+    /// The file `raw` (percent-encoded, relative to the data folder) names, if it may be served.
+    ///
+    /// - Throws: ``WebError`` 403 for absolute paths, `..` segments and symlinks that leave the
+    ///   folder; 404 for anything missing, hidden or not an image.
+    func dataFile(_ raw: String) throws(WebError) -> URL {
+        guard let folder = dataFolder else { throw .notFound("This data set has no files.") }
+        guard raw.utf8.count <= 1024, let relative = raw.removingPercentEncoding, !relative.isEmpty else {
+            throw .badRequest("Malformed file path.")
+        }
+        guard !relative.hasPrefix("/"), !relative.contains("\\"), !relative.contains("\0") else {
+            throw .forbidden("Only files inside the data folder are served.")
+        }
+        let segments = relative.split(separator: "/", omittingEmptySubsequences: false)
+        guard !segments.contains(where: { $0 == ".." }) else { throw .forbidden("Only files inside the data folder are served.") }
+        guard !segments.contains(where: { $0.isEmpty || $0.hasPrefix(".") }) else { throw .notFound("No such file.") }
+        guard let ext = segments.last?.split(separator: ".").last, segments.last!.contains("."),
+            Self.imageTypes[ext.lowercased()] != nil
+        else { throw .notFound("Only images are served from the data folder.") }
+        let root = folder.resolvingSymlinksInPath().standardizedFileURL.path
+        let target = folder.appendingPathComponent(relative).resolvingSymlinksInPath().standardizedFileURL
+        guard target.path.hasPrefix(root.hasSuffix("/") ? root : root + "/") else {
+            throw .forbidden("Only files inside the data folder are served.")
+        }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: target.path, isDirectory: &isDirectory), !isDirectory.boolValue else {
+            throw .notFound("No such file: \(relative)")
+        }
+        return target
+    }
+}

@@ -1,0 +1,57 @@
+import DrillDownCore
+import Hummingbird
+
+/// The HTML screens: `/` and `/l/PATH` levels, `/d/PATH` details, `/outline`, `/columns/PATH`,
+/// `/search?q=`, and `/go?path=` which opens any TreePath or title path.
+extension Site {
+    func addPageRoutes(to router: Router<BasicRequestContext>) {
+        router.get("/") { request, _ in
+            let query = Query(request.uri.query)
+            return Responses.html(LevelPage(site: self, id: source.root, offset: try query.int("offset", default: 0)).render())
+        }
+        router.get("/l/**") { request, _ in
+            let (id, canonical) = try NodeLookup.node(request.uri.path.dropFirst(3), in: source)
+            let path = source.path(of: id)
+            var nav = Navigator(presenter: presenter)
+            nav.open(id)
+            if nav.top.isDetail { return Responses.redirect(Links.detail(path)) }
+            if !canonical { return Responses.redirect(Links.level(path)) }
+            let query = Query(request.uri.query)
+            return Responses.html(LevelPage(site: self, id: id, offset: try query.int("offset", default: 0)).render())
+        }
+        router.get("/d/**") { request, _ in
+            let (id, canonical) = try NodeLookup.node(request.uri.path.dropFirst(3), in: source)
+            if !canonical { return Responses.redirect(Links.detail(source.path(of: id))) }
+            return Responses.html(DetailPage(site: self, id: id).render())
+        }
+        router.get("/outline") { request, _ in
+            let query = Query(request.uri.query)
+            let state = try OutlineState(query: query)
+            let offset: Int? = query["offset"] == nil ? nil : try query.int("offset", default: 0)
+            var focus: NodeID?
+            if let text = query["focus"], !text.isEmpty { focus = try NodeLookup.node(decoded: text, in: source).id }
+            return Responses.html(OutlinePage(site: self, state: state, offset: offset, focus: focus).render())
+        }
+        router.get("/columns") { _, _ in
+            Responses.html(ColumnsPage(site: self, id: source.root).render())
+        }
+        router.get("/columns/**") { request, _ in
+            let (id, canonical) = try NodeLookup.node(request.uri.path.dropFirst(9), in: source)
+            if !canonical { return Responses.redirect(Links.columns(source.path(of: id))) }
+            return Responses.html(ColumnsPage(site: self, id: id).render())
+        }
+        router.get("/search") { request, _ in
+            let query = Query(request.uri.query)
+            let text = String((query["q"] ?? "").prefix(200))
+            return Responses.html(SearchPage(site: self, text: text, includeValues: query["values"] == "1").render())
+        }
+        router.get("/go") { request, _ in
+            let query = Query(request.uri.query)
+            let (id, _) = try NodeLookup.node(decoded: query["path"] ?? "", in: source)
+            var nav = Navigator(presenter: presenter)
+            nav.open(id)
+            let path = source.path(of: id)
+            return Responses.redirect(nav.top.isDetail ? Links.detail(path) : Links.level(path))
+        }
+    }
+}

@@ -1,0 +1,79 @@
+import DrillDownCore
+import Foundation
+import Hummingbird
+import Logging
+
+/// The web front end: serves a data set as iOS-like drill-down table views, an outline, columns,
+/// search and a JSON API, read-only, from one process.
+///
+/// ```swift
+/// let server = try WebServer(presenter: presenter, dataFolder: folder)
+/// try await server.run(host: "127.0.0.1", port: 8080)   // prints http://127.0.0.1:8080/
+/// ```
+///
+/// For in-process tests build the router and drive it with HummingbirdTesting:
+/// ```swift
+/// let app = Application(router: try WebServer(presenter: p, dataFolder: nil).makeRouter())
+/// try await app.test(.router) { client in ... }
+/// ```
+public struct WebServer: Sendable {
+    /// Tunables of the web app; the defaults suit every data size.
+    public struct Options: Sendable {
+        /// Rows a level page renders at once when the level is large.
+        public var pageSize = 100
+        /// Levels with more rows than this are paginated (and virtualized by the script).
+        public var virtualThreshold = 200
+        /// Rows an outline page renders at once.
+        public var outlinePageSize = 500
+        /// The most rows one API request returns.
+        public var maxAPILimit = 1000
+        /// The largest request body accepted, in bytes (the server is read-only).
+        public var maxBodyBytes = 16 * 1024
+        /// The most search hits listed.
+        public var searchLimit = 100
+
+        /// The defaults.
+        public init() {}
+    }
+
+    let site: Site
+
+    /// Creates the server for `presenter`'s data; images are served from `dataFolder` only
+    /// (`nil`: no files are served).
+    /// - Throws: when the bundled templates cannot be read or parsed.
+    public init(presenter: Presenter, dataFolder: URL?, options: Options = Options()) throws {
+        site = Site(presenter: presenter, dataFolder: dataFolder, options: options, assets: try Assets.load())
+    }
+
+    /// The router with every route and middleware, for ``run(host:port:)`` and in-process tests.
+    public func makeRouter() -> Router<BasicRequestContext> {
+        site.makeRouter()
+    }
+
+    /// An application bound to `host:port` (0 picks a free port) that calls `onRunning` with the
+    /// URL it listens on.
+    public func makeApplication(
+        host: String = "127.0.0.1", port: Int = 8080, onRunning: @escaping @Sendable (String) -> Void = { _ in }
+    ) -> some ApplicationProtocol {
+        var logger = Logger(label: "drilldown.web")
+        logger.logLevel = .warning
+        let shownHost = host.contains(":") ? "[\(host)]" : host
+        return Application(
+            router: makeRouter(),
+            configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "DrillDown"),
+            onServerRunning: { channel in
+                let actual = channel.localAddress?.port ?? port
+                onRunning("http://\(shownHost):\(actual)/")
+            },
+            logger: logger)
+    }
+
+    /// Serves until interrupted (SIGINT/SIGTERM); prints `http://HOST:PORT/` on standard output
+    /// once the port is open.
+    public func run(host: String = "127.0.0.1", port: Int = 8080) async throws {
+        let app = makeApplication(host: host, port: port) { url in
+            FileHandle.standardOutput.write(Data("DrillDown is serving \(url)\n".utf8))
+        }
+        try await app.runService()
+    }
+}
