@@ -22,7 +22,7 @@ struct LevelPage {
         let rows = site.presenter.rows(of: id, offset: start, limit: paged ? site.options.pageSize : total)
         var extra: [String: Any] = [
             "rows": rows.map(RowView.context), "total": total, "path": path.description,
-            "api": "/api/level/\(path)", "offset": start,
+            "api": path.isRoot ? "/api/level" : "/api/level/\(path)", "offset": start,
         ]
         if total == 0 { extra["empty"] = true }
         if paged {

@@ -22,6 +22,7 @@ extension Site {
                 headers: [.contentType: file.contentType, .eTag: file.etag, .cacheControl: "public, max-age=86400"],
                 body: .init(byteBuffer: file.body))
         }
+        router.get("/favicon.ico") { _, _ in Response(status: .noContent, headers: [.cacheControl: "public, max-age=86400"]) }
         router.get("/files/**") { request, context in
             let url = try dataFile(String(request.uri.path.dropFirst(7)))
             let type = Self.imageTypes[url.pathExtension.lowercased()]!

@@ -1,0 +1,268 @@
+"""The web app end to end: the real `drilldown serve` binary and headless chromium."""
+import re
+import time
+
+from playwright.sync_api import expect
+
+from conftest import BIG_ROWS, SCRIPT_TITLE
+
+SEED_PATH = ["Item 4", "Screen G", "Screen H", "Screen I", "Screen J"]
+
+
+def title(page):
+    return page.locator("#title")
+
+
+def back_label(page):
+    return page.locator("#back .back-label")
+
+
+def open_row(page, text):
+    page.locator("#rows a.cell", has=page.locator(".row-title", has_text=re.compile(f"^{re.escape(text)}$"))).click()
+
+
+def open_result(page, text):
+    page.locator("#results a.cell", has=page.locator(".row-title", has_text=re.compile(f"^{re.escape(text)}$"))).click()
+
+
+def drill_seed_000(page, shot=None, prefix="seed"):
+    """Item 4 › Screen G › H › I › J › detail, checking each title and back label."""
+    expect(title(page)).to_have_text("Root")
+    expect(page.locator("#back")).to_have_count(0)
+    for i in range(1, 5):
+        expect(page.locator("#rows .row-title").nth(i - 1)).to_have_text(f"Item {i}")
+    if shot:
+        shot(f"{prefix}-0-root")
+    previous = "Root"
+    for depth, name in enumerate(SEED_PATH, start=1):
+        open_row(page, name)
+        expect(title(page)).to_have_text(name)
+        expect(back_label(page)).to_have_text(previous)
+        previous = name
+        if shot:
+            shot(f"{prefix}-{depth}-{name.replace(' ', '-').lower()}")
+    expect(page.locator("#detail-title")).to_have_text("Screen J")
+    expect(page).to_have_url(re.compile(r"/d/3\.0\.0\.0\.0$"))
+
+
+def back_five_times(page):
+    for expected in ["Screen I", "Screen H", "Screen G", "Item 4", "Root"]:
+        page.locator("#back").click()
+        expect(title(page)).to_have_text(expected)
+    expect(page.locator("#back")).to_have_count(0)
+
+
+def test_seed_000_drill_down_and_back(page, seed_server, shot):
+    page.goto(seed_server.url)
+    drill_seed_000(page, shot)
+    back_five_times(page)
+
+
+def test_deep_link_and_reload(page, seed_server, shot):
+    page.goto(seed_server.url + "l/3.0.0")
+    expect(title(page)).to_have_text("Screen H")
+    expect(back_label(page)).to_have_text("Screen G")
+    expect(page.locator("#tree-path")).to_have_value("3.0.0")
+    expect(page.locator("#title-path")).to_have_value("Item 4/Screen G/Screen H")
+    page.reload()
+    expect(title(page)).to_have_text("Screen H")
+    page.goto(seed_server.url + "d/3.0.0.0.0")
+    expect(page.locator("#detail-title")).to_have_text("Screen J")
+    crumbs = page.locator(".breadcrumbs a")
+    expect(crumbs).to_have_text(["Root", "Item 4", "Screen G", "Screen H", "Screen I", "Screen J"])
+    shot("detail-deep-link")
+    page.goto(seed_server.url + "l/Item%204/Screen%20G")
+    expect(page).to_have_url(re.compile(r"/l/3\.0$"))
+    page.goto(seed_server.url + "l/9.9")
+    expect(page.locator("#error-message")).to_contain_text("the root has 4 children")
+    shot("not-found")
+
+
+def test_browser_back_button(page, seed_server):
+    page.goto(seed_server.url)
+    open_row(page, "Item 4")
+    open_row(page, "Screen G")
+    expect(title(page)).to_have_text("Screen G")
+    page.go_back()
+    expect(title(page)).to_have_text("Item 4")
+    page.go_back()
+    expect(title(page)).to_have_text("Root")
+    page.go_forward()
+    expect(title(page)).to_have_text("Item 4")
+
+
+def tree_titles(page):
+    return page.locator("#tree [role=treeitem] .row-title")
+
+
+def test_outline_expand_collapse_in_place(page, seed_server, shot):
+    page.goto(seed_server.url + "outline")
+    expect(page.locator("#tree")).to_have_attribute("role", "tree")
+    expect(tree_titles(page)).to_have_text(["Item 1", "Item 2", "Item 3", "Item 4"])
+    page.evaluate("window.__stillHere = true")
+    page.locator("#n-1 a.disclosure").click()
+    expect(tree_titles(page)).to_have_text(["Item 1", "Item 2", "Screen B", "Item 3", "Item 4"])
+    expect(page.locator("#n-1")).to_have_attribute("aria-expanded", "true")
+    expect(page).to_have_url(re.compile(r"/outline\?open=1$"))
+    page.locator("#n-1\\.0 a.disclosure").click()
+    expect(page.locator("#n-1\\.0\\.0")).to_have_attribute("aria-level", "3")
+    expect(page).to_have_url(re.compile(r"/outline\?open=1,1\.0$"))
+    assert page.evaluate("window.__stillHere") is True, "expanding reloaded the page"
+    shot("outline-expanded")
+    page.locator("#n-1 a.disclosure").click()
+    expect(tree_titles(page)).to_have_text(["Item 1", "Item 2", "Item 3", "Item 4"])
+    page.locator("#n-1 a.disclosure").click()
+    expect(tree_titles(page)).to_have_text(["Item 1", "Item 2", "Screen B", "Screen C", "Item 3", "Item 4"])
+    page.reload()
+    expect(tree_titles(page)).to_have_text(["Item 1", "Item 2", "Screen B", "Screen C", "Item 3", "Item 4"])
+    page.locator("#expand-all").click()
+    expect(tree_titles(page)).to_have_count(14)
+    expect(page.locator("#n-3\\.0\\.0\\.0\\.0")).to_have_attribute("aria-level", "5")
+    shot("outline-all")
+    page.locator("#collapse-all").click()
+    expect(tree_titles(page)).to_have_count(4)
+
+
+def test_outline_keyboard(page, seed_server):
+    page.goto(seed_server.url + "outline")
+    page.locator("#n-0 a.cell").focus()
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("ArrowRight")
+    expect(page.locator("#n-1")).to_have_attribute("aria-expanded", "true")
+    page.keyboard.press("ArrowRight")
+    expect(page.locator("#n-1\\.0 a.cell")).to_be_focused()
+    page.keyboard.press("ArrowLeft")
+    expect(page.locator("#n-1 a.cell")).to_be_focused()
+    page.keyboard.press("ArrowLeft")
+    expect(page.locator("#n-1")).to_have_attribute("aria-expanded", "false")
+
+
+def test_columns(page, seed_server, shot):
+    page.goto(seed_server.url + "columns")
+    page.locator(".column a.cell", has_text="Item 4").click()
+    expect(page.locator(".column")).to_have_count(2)
+    for name in SEED_PATH:
+        page.locator(".column a.cell", has_text=name).last.click()
+    expect(page).to_have_url(re.compile(r"/columns/3\.0\.0\.0\.0$"))
+    expect(page.locator(".column:not(.column-detail)")).to_have_count(5)
+    expect(page.locator(".column .row.selected .row-title")).to_have_text(SEED_PATH)
+    expect(page.locator(".column-detail .column-title")).to_have_text("Screen J")
+    shot("columns")
+
+
+def test_search_and_open_a_result(page, seed_server, shot):
+    page.goto(seed_server.url + "l/1")
+    page.keyboard.press("/")
+    expect(page.locator("#search")).to_be_focused()
+    page.keyboard.type("screen")
+    page.keyboard.press("Enter")
+    expect(page.locator("#summary")).to_have_text("10 matches")
+    expect(page.locator("#results .result-path").nth(6)).to_have_text("Item 4/Screen G")
+    expect(page.locator("#results .tree-path").nth(6)).to_have_text("3.0")
+    shot("search")
+    open_result(page, "Screen J")
+    expect(page.locator("#detail-title")).to_have_text("Screen J")
+    page.go_back()
+    open_result(page, "Screen G")
+    expect(title(page)).to_have_text("Screen G")
+
+
+def test_keyboard_navigation(page, seed_server):
+    page.goto(seed_server.url)
+    page.keyboard.press("ArrowDown")
+    expect(page.locator("#n-0 a.cell")).to_be_focused()
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("ArrowDown")
+    expect(page.locator("#n-3 a.cell")).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(title(page)).to_have_text("Item 4")
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("ArrowRight")
+    expect(title(page)).to_have_text("Screen G")
+    page.keyboard.press("Backspace")
+    expect(title(page)).to_have_text("Item 4")
+    page.keyboard.press("Escape")
+    expect(title(page)).to_have_text("Root")
+
+
+def test_without_javascript(browser, seed_server):
+    context = browser.new_context(java_script_enabled=False)
+    page = context.new_page()
+    try:
+        page.goto(seed_server.url)
+        drill_seed_000(page)
+        back_five_times(page)
+        page.goto(seed_server.url + "outline")
+        page.locator("#n-1 a.disclosure").click()
+        expect(page).to_have_url(re.compile(r"/outline\?open=1#n-1$"))
+        expect(tree_titles(page)).to_have_text(["Item 1", "Item 2", "Screen B", "Item 3", "Item 4"])
+        page.locator("#search").fill("screen h")
+        page.locator("#search").press("Enter")
+        expect(page.locator("#results .row-title")).to_have_text(["Screen H"])
+    finally:
+        context.close()
+
+
+def test_big_level_is_virtualized(page, big_server, shot):
+    started = time.monotonic()
+    page.goto(big_server.url + "l/0")
+    expect(page.locator("#rows.virtual")).to_have_count(1)
+    expect(page.locator("#rows .row-title").first).to_have_text("Row 0")
+    opened = time.monotonic() - started
+    assert opened < 5, f"opening a 100 000-row level took {opened:.1f} s"
+    assert page.locator("#rows li").count() <= 200
+    expect(page.locator("#pager")).to_be_hidden()
+    shot("big-level-top", full_page=False)
+    for fraction in [0.25, 0.5, 0.999, 1.0, 0.0]:
+        page.evaluate(f"window.scrollTo(0, (document.documentElement.scrollHeight - innerHeight) * {fraction})")
+        index = int((BIG_ROWS - 1) * fraction) if fraction < 1 else BIG_ROWS - 1
+        page.wait_for_function(
+            "n => [...document.querySelectorAll('#rows .row-title')].some(e => Math.abs(+e.textContent.slice(4) - n) < 40)",
+            arg=index)
+        count = page.locator("#rows li").count()
+        assert 0 < count <= 200, f"{count} row elements in the DOM"
+    page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+    expect(page.locator("#rows .row-title", has_text=re.compile(rf"^Row {BIG_ROWS - 1}$"))).to_be_visible()
+    shot("big-level-bottom", full_page=False)
+    page.locator("#rows .row-title", has_text=re.compile(rf"^Row {BIG_ROWS - 1}$")).click()
+    expect(page.locator("#detail-title")).to_have_text(f"Row {BIG_ROWS - 1}")
+
+
+def test_script_title_is_text(page, big_server, shot):
+    dialogs = []
+    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    page.goto(big_server.url)
+    expect(page.locator("#rows .row-title").nth(1)).to_have_text(SCRIPT_TITLE)
+    page.locator("#rows a.cell").nth(1).click()
+    expect(page.locator("#detail-title")).to_have_text(SCRIPT_TITLE)
+    expect(page.locator("#fields .field-value")).to_have_text("<b>not bold</b>")
+    expect(page.locator("#fields b")).to_have_count(0)
+    page.goto(big_server.url + "search?q=" + "%3Cscript%3E")
+    expect(page.locator("#results .row-title")).to_have_text([SCRIPT_TITLE])
+    shot("script-title")
+    assert dialogs == []
+
+
+def test_music_library_song_detail_and_back(page, music_server, shot):
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(music_server.url)
+    expect(title(page)).to_have_text("Music")
+    shot("music-root")
+    open_row(page, "Miles Davis")
+    expect(page.locator("#rows img.thumb").first).to_have_attribute("src", re.compile(r"^/files/art/.+\.png$"))
+    assert page.evaluate("document.querySelector('#rows img.thumb').naturalWidth") > 0
+    shot("music-albums")
+    open_row(page, "Kind of Blue")
+    expect(back_label(page)).to_have_text("Miles Davis")
+    expect(page.locator("#rows .row-subtitle").first).to_have_text(re.compile(r"^\d+:\d\d$"))
+    shot("music-songs")
+    open_row(page, "So What")
+    expect(page.locator("#detail-title")).to_have_text("So What")
+    expect(page.locator("#fields")).to_contain_text("9:22")
+    shot("music-song-detail")
+    page.locator("#back").click()
+    expect(title(page)).to_have_text("Kind of Blue")
+    page.emulate_media(color_scheme="dark")
+    page.set_viewport_size({"width": 1280, "height": 800})
+    shot("music-songs-dark-desktop")
