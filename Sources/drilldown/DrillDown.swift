@@ -11,7 +11,7 @@ struct DrillDown: AsyncParsableCommand {
             PATH arguments accept a TreePath (3.0.0: the first child of the first child of the fourth row)
             or a '/'-separated list of titles ("Item 4/Screen G"). Exit status: 0 ok, 1 bad input, 2 usage.
             """,
-        subcommands: [Ls.self, TreeCommand.self, Show.self, Find.self, Convert.self, Stats.self, Serve.self, Browse.self, Bench.self]
+        subcommands: [Ls.self, TreeCommand.self, Show.self, Find.self, Add.self, SetCommand.self, Rm.self, Mv.self, Run.self, Convert.self, Stats.self, Serve.self, Browse.self, Bench.self]
     )
 
     /// Runs a command, mapping bad input to exit status 1 and usage errors to 2.

@@ -206,5 +206,12 @@ struct EditingChangeTests {
         #expect(Scalar(inferring: "nan") == Scalar(.string, "nan"))
         #expect(Scalar(inferring: "1.0.0") == Scalar(.string, "1.0.0"))
         #expect(Scalar(inferring: "") == Scalar(.string, ""))
+        #expect(Scalar(inferring: "07") == Scalar(.string, "07"))
+        #expect(Scalar(inferring: "0") == Scalar(.integer, "0"))
+        #expect(Scalar(inferring: "-1e3") == Scalar(.real, "-1e3"))
+        #expect(Scalar(inferring: ".5") == Scalar(.string, ".5"))
+        #expect(Scalar(inferring: "1.") == Scalar(.string, "1."))
+        #expect(Scalar(inferring: "+1") == Scalar(.string, "+1"))
+        #expect(Scalar(inferring: "0.25") == Scalar(.real, "0.25"))
     }
 }

@@ -1,6 +1,6 @@
 extension Scalar {
     /// A scalar typed the way people type values: `42` an integer, `2.5` or `1e3` a real,
-    /// `true`/`false` a boolean, anything else a string.
+    /// `true`/`false` a boolean, anything else (`07`, `1.0.0`, `nan`) a string.
     ///
     /// ```swift
     /// Scalar(inferring: "60")      // .integer "60"
@@ -27,15 +27,40 @@ extension Scalar {
         }
     }
 
+    /// `-?(0|[1-9][0-9]*)`: an integer as JSON writes it (so `07` stays a string).
     static func isInteger(_ text: String) -> Bool {
-        var digits = Substring(text)
-        if digits.first == "-" { digits = digits.dropFirst() }
-        return !digits.isEmpty && digits.utf8.count <= 30 && digits.utf8.allSatisfy { $0 >= 48 && $0 <= 57 }
+        var digits = Substring(text).utf8[...]
+        if digits.first == 45 { digits = digits.dropFirst() }
+        guard let first = digits.first, digits.count <= 30, digits.allSatisfy({ $0 >= 48 && $0 <= 57 }) else { return false }
+        return first != 48 || digits.count == 1
     }
 
+    /// A finite number with a fraction or an exponent, in JSON's grammar (`2.5`, `-1e3`; not `.5`, `1.`, `+1`).
     static func isReal(_ text: String) -> Bool {
         guard let d = Double(text), d.isFinite else { return false }
-        return text.utf8.allSatisfy { ($0 >= 48 && $0 <= 57) || $0 == 46 || $0 == 45 || $0 == 43 || $0 == 101 || $0 == 69 }
+        let bytes = Array(text.utf8)
+        var i = bytes.first == 45 ? 1 : 0
+        func digits() -> Int {
+            let start = i
+            while i < bytes.count, bytes[i] >= 48, bytes[i] <= 57 { i += 1 }
+            return i - start
+        }
+        let whole = i
+        let n = digits()
+        guard n > 0, bytes[whole] != 48 || n == 1 else { return false }
+        var isReal = false
+        if i < bytes.count, bytes[i] == 46 {
+            i += 1
+            guard digits() > 0 else { return false }
+            isReal = true
+        }
+        if i < bytes.count, bytes[i] == 101 || bytes[i] == 69 {
+            i += 1
+            if i < bytes.count, bytes[i] == 43 || bytes[i] == 45 { i += 1 }
+            guard digits() > 0 else { return false }
+            isReal = true
+        }
+        return isReal && i == bytes.count
     }
 
     /// Checks that the text is a well-formed value of the kind, so every writer can write it.
@@ -44,7 +69,7 @@ extension Scalar {
         switch kind {
         case .object, .array: ok = false
         case .integer: ok = Self.isInteger(text)
-        case .real: ok = Self.isReal(text)
+        case .real: ok = Self.isReal(text) || Self.isInteger(text)
         case .bool: ok = text == "true" || text == "false"
         case .null: ok = text.isEmpty
         case .string, .date, .data: ok = true

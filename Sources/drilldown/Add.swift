@@ -1,0 +1,43 @@
+import ArgumentParser
+import DrillDownCore
+
+/// `drilldown add FILE PARENT TITLE`: add a node and print its TreePath.
+struct Add: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Add a node under PARENT and print its TreePath; the file is rewritten atomically in its own format.",
+        discussion: """
+            In the outline convention the new row is {Title: TITLE, attributes…}, added to the parent's children
+            (a children list is created when the parent has none). In generic mode TITLE is the new member's key
+            in an object (ignored in an array); the node is an object of the attributes, or the --value scalar.
+            """)
+
+    @OptionGroup var data: DataOptions
+    @Argument(help: "The parent: a TreePath (3.0) or titles (\"Item 4/Screen G\"); \"\" for the root.")
+    var parent: String
+    @Argument(help: "The new node's title.")
+    var title: String
+    @Option(name: .long, help: "Insert at this position among the parent's children (default: last).")
+    var at: Int?
+    @Option(name: .long, parsing: .singleValue, help: "An attribute key=value (repeatable); 42, 2.5, true/false keep their kinds.")
+    var attr: [String] = []
+    @Option(name: .long, help: "Generic mode: add this scalar instead of an object.")
+    var value: String?
+    @Flag(name: .long, help: "Keep every value a string (no number or boolean typing).")
+    var string = false
+    @OptionGroup var output: OutputOptions
+
+    func validate() throws {
+        for a in attr { _ = try EditedFile.assignment(a, asString: string) }
+    }
+
+    func run() throws {
+        var file = try EditedFile(data)
+        let parentPath = try file.path(parent)
+        let node = NewNode(
+            title: title, attributes: try attr.map { try EditedFile.assignment($0, asString: string) },
+            value: value.map { string ? Scalar(.string, $0) : Scalar(inferring: $0) })
+        let path = try file.apply([.insert(node, parent: parentPath, index: at)])[0]
+        try file.save()
+        try file.report(path, json: output.json)
+    }
+}

@@ -1,0 +1,59 @@
+import ArgumentParser
+import DrillDownCore
+import DrillDownFormats
+import Foundation
+
+/// A data file opened for editing by `add`, `set`, `rm`, `mv` and `run`: loaded with the shared
+/// ``DataOptions``, changed through the core's ``EditableDocument``, written back atomically in
+/// the format it was read in.
+struct EditedFile {
+    var loaded: LoadedData
+    var document: EditableDocument
+
+    init(_ data: DataOptions) throws {
+        loaded = try data.load()
+        guard let source = loaded.source as? DocumentSource else { throw BadInput("\(data.file): this source cannot be edited") }
+        document = EditableDocument(source: source)
+    }
+
+    var source: DocumentSource { document.source }
+
+    /// The TreePath of a user-written PATH (TreePath or titles); exit status 1 when it names nothing.
+    func path(_ text: String) throws -> TreePath { source.path(of: try loaded.resolve(text)) }
+
+    /// Applies the changes as one step; an invalid change is bad input (exit status 1).
+    @discardableResult
+    mutating func apply(_ changes: [Change]) throws -> [TreePath] {
+        do { return try document.apply(changes) } catch { throw BadInput("\(loaded.file): \(error.description)") }
+    }
+
+    /// Writes the document back in its own format, atomically.
+    func save() throws {
+        do { try DocumentWriter.write(document.tree, to: loaded.file, format: loaded.format) } catch { throw BadInput(error.description) }
+    }
+
+    /// Prints the resulting TreePath (empty for the root), or a JSON object with its title path too.
+    func report(_ path: TreePath, json: Bool, title: String? = nil) throws {
+        let shownTitle = title ?? source.node(at: path).map { source.levelTitle(of: $0) } ?? ""
+        if json {
+            struct Result: Encodable { var path: String, titlePath: String?, title: String, file: String, format: String }
+            let titlePath = source.node(at: path).map { source.titlePath(of: $0) }
+            try Out.json(Result(
+                path: path.description, titlePath: title == nil ? titlePath : nil, title: shownTitle,
+                file: loaded.file, format: loaded.format.rawValue))
+        } else {
+            var out = Out()
+            out.line(path.description)
+            out.flush()
+        }
+    }
+
+    /// `key=value` parsed into an attribute, typed (`60` an integer, `true` a boolean) unless `asString`.
+    static func assignment(_ text: String, asString: Bool) throws -> Attribute {
+        guard let eq = text.firstIndex(of: "="), eq != text.startIndex else {
+            throw ValidationError("expected key=value, found '\(text)'")
+        }
+        let value = String(text[text.index(after: eq)...])
+        return Attribute(key: String(text[..<eq]), value: asString ? Scalar(.string, value) : Scalar(inferring: value))
+    }
+}

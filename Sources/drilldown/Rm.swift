@@ -1,0 +1,22 @@
+import ArgumentParser
+import DrillDownCore
+
+/// `drilldown rm FILE PATH`: delete a node and everything below it.
+struct Rm: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Delete a node and its subtree, printing the TreePath it had; the file is rewritten atomically in its own format.")
+
+    @OptionGroup var data: DataOptions
+    @Argument(help: "The node: a TreePath (3.0) or titles (\"Item 4/Screen G\").")
+    var path: String
+    @OptionGroup var output: OutputOptions
+
+    func run() throws {
+        var file = try EditedFile(data)
+        let target = try file.path(path)
+        let title = file.source.node(at: target).map { file.source.title(of: $0) } ?? ""
+        let removed = try file.apply([.delete(target)])[0]
+        try file.save()
+        try file.report(removed, json: output.json, title: title)
+    }
+}

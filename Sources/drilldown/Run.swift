@@ -1,0 +1,35 @@
+import ArgumentParser
+import DrillDownCore
+
+/// `drilldown run FILE PATH ACTION --schema S`: run a schema action (seed 004's play, ping) on a node.
+struct Run: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Run a named action from the schema's 'actions:' on a node and print its TreePath.",
+        discussion: """
+            Actions are declared in the schema, e.g. `play: { increment: plays }`, `ping: { setNow: lastPinged }`,
+            `like: { toggle: favorite }`, `archive: { set: "state=archived" }`. The file is rewritten atomically
+            in its own format.
+            """)
+
+    @OptionGroup var data: DataOptions
+    @Argument(help: "The node: a TreePath (0.3) or titles (\"Sounds/Ringtone\").")
+    var path: String
+    @Argument(help: "The action's name, e.g. play.")
+    var action: String
+    @OptionGroup var output: OutputOptions
+
+    func run() throws {
+        var file = try EditedFile(data)
+        let target = try file.path(path)
+        let changes: [Change]
+        do {
+            let actions = try ActionSet(schema: file.loaded.presenter.schema)
+            changes = try actions.changes(for: action, at: target, in: file.source)
+        } catch {
+            throw BadInput("\(file.loaded.file): \(error.description)")
+        }
+        try file.apply(changes)
+        try file.save()
+        try file.report(target, json: output.json)
+    }
+}
