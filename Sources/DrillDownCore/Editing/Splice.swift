@@ -58,46 +58,52 @@ extension TreeStore {
         var b = TreeBuilder(expectedNodes: count + added, expectedTextBytes: text.count + addedText)
         let targetIsObject = kind(of: target) == .object
 
-        enum Item { case node(Int32), fragment(Int), close }
-        var stack: [Item] = [.node(0)]
-        while let item = stack.popLast() {
-            switch item {
-            case .close:
-                b.closeContainer()
-            case .fragment(let i):
-                let f = splice.fragments[i]
-                b.append(f.tree, f.tree.root, key: targetIsObject ? (f.key ?? []) : [])
-            case .node(let raw):
-                let n = NodeID(raw)
-                b.beginNode()
-                if let p = parent(of: n), kind(of: p) == .object { b.text.append(contentsOf: keyBytes(of: n)) }
-                b.endKey()
-                let k = kind(of: n)
-                guard k.isContainer else {
-                    b.text.append(contentsOf: valueBytes(of: n))
-                    b.finishScalar(k)
-                    continue
-                }
-                b.openContainer(k)
-                stack.append(.close)
-                let range = children(of: n)
-                if n == target {
-                    var c = range.count
-                    while c > splice.range.upperBound {
-                        c -= 1
-                        stack.append(.node(range.lowerBound + Int32(c)))
+        enum Item { case node(Int32, keyed: Bool), fragment(Int), close }
+        var stack: [Item] = [.node(0, keyed: false)]
+        stack.reserveCapacity(1024)
+        text.withUnsafeBufferPointer { bytes in
+            while let item = stack.popLast() {
+                switch item {
+                case .close:
+                    b.closeContainer()
+                case .fragment(let i):
+                    let f = splice.fragments[i]
+                    b.append(f.tree, f.tree.root, key: targetIsObject ? (f.key ?? []) : [])
+                case .node(let raw, let keyed):
+                    let i = Int(raw)
+                    let start = Int(textStart[i]), keyLength = Int(titleLength[i])
+                    b.beginNode()
+                    if keyed { b.appendText(UnsafeBufferPointer(rebasing: bytes[start ..< start + keyLength])) }
+                    b.endKey()
+                    let k = ValueKind(rawValue: kinds[i]) ?? .null
+                    guard k.isContainer else {
+                        let valueStart = start + keyLength
+                        b.appendText(UnsafeBufferPointer(rebasing: bytes[valueStart ..< valueStart + Int(valueLength[i])]))
+                        b.finishScalar(k)
+                        continue
                     }
-                    for i in splice.fragments.indices.reversed() { stack.append(.fragment(i)) }
-                    c = splice.range.lowerBound
-                    while c > 0 {
-                        c -= 1
-                        stack.append(.node(range.lowerBound + Int32(c)))
-                    }
-                } else {
-                    var c = range.upperBound
-                    while c > range.lowerBound {
-                        c -= 1
-                        stack.append(.node(c))
+                    b.openContainer(k)
+                    stack.append(.close)
+                    let first = firstChild[i], count = Int(childCounts[i])
+                    let childKeyed = k == .object
+                    if i == target.index {
+                        var c = count
+                        while c > splice.range.upperBound {
+                            c -= 1
+                            stack.append(.node(first + Int32(c), keyed: childKeyed))
+                        }
+                        for f in splice.fragments.indices.reversed() { stack.append(.fragment(f)) }
+                        c = splice.range.lowerBound
+                        while c > 0 {
+                            c -= 1
+                            stack.append(.node(first + Int32(c), keyed: childKeyed))
+                        }
+                    } else {
+                        var c = first + Int32(count)
+                        while c > first {
+                            c -= 1
+                            stack.append(.node(c, keyed: childKeyed))
+                        }
                     }
                 }
             }
