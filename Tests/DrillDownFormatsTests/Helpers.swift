@@ -1,0 +1,56 @@
+import DrillDownCore
+@testable import DrillDownFormats
+import Foundation
+import Testing
+
+/// Reads `text` as a document named `file`.
+func read(_ text: String, as format: DocumentFormat? = nil, file: String = "test") throws(FormatError) -> TreeValue {
+    TreeValue(try DocumentReader.read(bytes: Array(text.utf8), file: file, format: format).tree)
+}
+
+/// Reads `bytes` as a document named `file`.
+func read(bytes: [UInt8], as format: DocumentFormat? = nil, file: String = "test") throws(FormatError) -> TreeValue {
+    TreeValue(try DocumentReader.read(bytes: bytes, file: file, format: format).tree)
+}
+
+/// The error reading `bytes` gives, or `nil` when it reads.
+func readError(bytes: [UInt8], as format: DocumentFormat? = nil, file: String = "test") -> FormatError? {
+    do {
+        _ = try DocumentReader.read(bytes: bytes, file: file, format: format)
+        return nil
+    } catch {
+        return error
+    }
+}
+
+/// The error reading `text` gives, or `nil` when it reads.
+func readError(_ text: String, as format: DocumentFormat? = nil, file: String = "test") -> FormatError? {
+    readError(bytes: Array(text.utf8), as: format, file: file)
+}
+
+/// Writes `value` in `format` and reads it back.
+func roundTrip(_ value: TreeValue, _ format: DocumentFormat) throws(FormatError) -> TreeValue {
+    let bytes = try DocumentWriter.data(value.store, format: format)
+    return try read(bytes: bytes, as: format)
+}
+
+/// How a format keeps a value's kinds: JSON turns dates and data into strings; OpenStep keeps
+/// only strings and data.
+func expected(_ value: TreeValue, in format: DocumentFormat) -> TreeValue {
+    switch format {
+    case .json:
+        value.mapScalars { kind, text in kind == .date || kind == .data ? (.string, text) : (kind, text) }
+    case .plistOpenStep:
+        value.mapScalars { kind, text in
+            switch kind {
+            case .data: (.data, text)
+            case .real: (.string, ScalarText.needsFraction(ArraySlice(text.utf8)) ? text + ".0" : text)
+            default: (.string, text)
+            }
+        }
+    case .plistXML, .plistBinary, .yaml:
+        value.mapScalars { kind, text in
+            kind == .string && (format == .plistXML) ? (kind, text.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")) : (kind, text)
+        }
+    }
+}
