@@ -13,7 +13,7 @@ struct EditedFile {
     init(_ data: DataOptions) throws {
         loaded = try data.load()
         guard let source = loaded.source as? DocumentSource else { throw BadInput("\(data.file): this source cannot be edited") }
-        document = EditableDocument(source: source)
+        document = EditableDocument(source: source, schema: loaded.presenter.schema)
     }
 
     var source: DocumentSource { document.source }

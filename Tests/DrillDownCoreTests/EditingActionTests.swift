@@ -128,4 +128,16 @@ struct EditingActionTests {
         try doc.apply(try actions.changes(operating: play, with: .press, at: [0, 4], in: doc.source))
         #expect(doc.source.attribute("plays", of: doc.source.node(at: [0, 4])!) == Scalar(.integer, "1"))
     }
+
+    @Test("the schema's controls constrain attribute types: switches take booleans, sliders numbers in range")
+    func schemaTypes() throws {
+        var doc = EditableDocument(source: sounds(), schema: try soundsSchema())
+        #expect(throws: EditError.self) { try doc.apply(.setAttribute([0, 0], key: "enabled", value: Scalar(.string, "maybe"))) }
+        #expect(throws: EditError.self) { try doc.apply(.setAttribute([0, 2], key: "volume", value: Scalar(.integer, "150"))) }
+        #expect(throws: EditError.self) { try doc.apply(.setAttribute([0, 2], key: "Volume", value: Scalar(.string, "loud"))) }
+        try doc.apply(.setAttribute([0, 0], key: "enabled", value: Scalar(.bool, "false")))
+        try doc.apply(.setAttribute([0, 2], key: "volume", value: Scalar(.real, "42.5")))
+        try doc.apply(.setAttribute([0, 3], key: "enabled", value: Scalar(.string, "n/a")))  // a sound has no switch
+        #expect(doc.source.attribute("volume", of: doc.source.node(at: [0, 2])!) == Scalar(.real, "42.5"))
+    }
 }

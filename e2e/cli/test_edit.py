@@ -130,6 +130,18 @@ def test_run_play_and_ping_on_the_sounds_example(drilldown, sounds):
     assert "<date>" in plist.read_text(), "setNow writes a property-list date"
 
 
+def test_the_schema_keeps_control_attributes_typed(drilldown, sounds):
+    plist, schema = sounds
+    before = plist.read_bytes()
+    proc = drilldown("set", plist, "Sounds/Vibrate on Ring", "enabled=maybe", "--schema", schema, check=1)
+    assert "switch" in proc.stderr and "true or false" in proc.stderr
+    proc = drilldown("set", plist, "Sounds/Ringer and Alerts", "volume=150", "--schema", schema, check=1)
+    assert "from 0 to 100" in proc.stderr
+    assert plist.read_bytes() == before
+    drilldown("set", plist, "0.2", "volume=40", "--schema", schema, check=0)
+    assert fields(drilldown, plist, "0.2", "--schema", schema)["volume"] == "40"
+
+
 @pytest.mark.parametrize("args, message", [
     (["add", "{f}", "9", "x"], "no node"),
     (["add", "{f}", "", "x", "--at", "9"], "out of range"),

@@ -9,7 +9,7 @@ import Foundation
 ///
 /// ```swift
 /// let model = DocumentModel(
-///     document: EditableDocument(source: source),
+///     document: EditableDocument(source: source, schema: schema),
 ///     actions: try ActionSet(schema: schema),
 ///     save: { tree in try DocumentWriter.write(tree, to: file, format: format) })
 /// Task {

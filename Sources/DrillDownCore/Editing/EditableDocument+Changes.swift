@@ -230,6 +230,7 @@ extension EditableDocument {
             return
         }
         try value.validate(at: path, key: key)
+        try checkSchemaType(of: id, key: key, value: value, at: path)
         if let existing {
             let pos = tree.position(of: existing)
             let piece = Fragment(key: Array(tree.keyBytes(of: existing)), tree: Fragment(key: nil, scalar: value).tree)

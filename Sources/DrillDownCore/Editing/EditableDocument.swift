@@ -29,13 +29,20 @@ public struct EditableDocument: Sendable {
     public private(set) var redoHistory: [EditStep] = []
     /// How many steps ``undo()`` can go back; older steps are forgotten.
     public var historyLimit: Int = 500
+    /// The presentation schema whose row controls constrain attribute types: a switch's attribute
+    /// stays a boolean, a slider's or stepper's a number within its bounds. Empty by default.
+    public var schema = Schema()
 
-    /// Starts editing the document behind `source`, keeping its reading mode and name.
-    public init(source: DocumentSource) { self.source = source }
+    /// Starts editing the document behind `source`, keeping its reading mode and name; `schema`
+    /// constrains the attributes its row controls edit.
+    public init(source: DocumentSource, schema: Schema = Schema()) {
+        self.source = source
+        self.schema = schema
+    }
 
     /// Starts editing `tree`, read with `mode` (inferred when `nil`, as ``DocumentSource`` does).
-    public init(tree: TreeStore, mode: ReadingMode? = nil, name: String = "") {
-        self.init(source: DocumentSource(tree: tree, mode: mode, name: name))
+    public init(tree: TreeStore, mode: ReadingMode? = nil, name: String = "", schema: Schema = Schema()) {
+        self.init(source: DocumentSource(tree: tree, mode: mode, name: name), schema: schema)
     }
 
     /// The current tree.

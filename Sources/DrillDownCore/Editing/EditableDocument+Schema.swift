@@ -1,0 +1,24 @@
+/// Keeping attribute values to the types the schema's row controls give them.
+extension EditableDocument {
+    /// Refuses a value the node's kind cannot show: a switch's attribute must stay a boolean, a
+    /// slider's or stepper's a number within its `min…max`. Kinds come from ``Presenter/kind(of:)``.
+    func checkSchemaType(of id: NodeID, key: String, value: Scalar, at path: TreePath) throws(EditError) {
+        guard !schema.kinds.isEmpty, let template = Presenter(source: source, schema: schema).kind(of: id) else { return }
+        let lowered = key.lowercased()
+        for control in template.controls where control.kind != .button && control.target.lowercased() == lowered {
+            switch control.kind {
+            case .switch:
+                guard value.kind == .bool else {
+                    throw EditError("'\(key)' is a switch of kind '\(template.kind)': it takes true or false, not '\(value.text)'", at: path)
+                }
+            default:
+                let low = Swift.min(control.min, control.max), high = Swift.max(control.min, control.max)
+                guard value.kind == .integer || value.kind == .real, let n = value.number, n >= low, n <= high else {
+                    throw EditError(
+                        "'\(key)' is a \(control.kind.rawValue) of kind '\(template.kind)': it takes a number from \(Scalar(number: low)) to \(Scalar(number: high)), not '\(value.text)'",
+                        at: path)
+                }
+            }
+        }
+    }
+}
