@@ -6,8 +6,8 @@ struct Add: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Add a node under PARENT and print its TreePath; the file is rewritten atomically in its own format.",
         discussion: """
-            In the outline convention the new row is {Title: TITLE, attributes…}, added to the parent's children
-            (a children list is created when the parent has none). In generic mode TITLE is the new member's key
+            In the outline convention the new row is {Title: TITLE, attributes…}, added to the parent's children \
+            (a children list is created when the parent has none). In generic mode TITLE is the new member's key \
             in an object (ignored in an array); the node is an object of the attributes, or the --value scalar.
             """)
 

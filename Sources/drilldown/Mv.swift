@@ -6,7 +6,7 @@ struct Mv: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Move a node to another parent, or one place up or down among its siblings, printing its new TreePath.",
         discussion: """
-            --at counts positions after the node has left its old place (default: last). The file is
+            --at counts positions after the node has left its old place (default: last). The file is \
             rewritten atomically in its own format.
             """)
 

@@ -6,8 +6,8 @@ struct Run: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Run a named action from the schema's 'actions:' on a node and print its TreePath.",
         discussion: """
-            Actions are declared in the schema, e.g. `play: { increment: plays }`, `ping: { setNow: lastPinged }`,
-            `like: { toggle: favorite }`, `archive: { set: "state=archived" }`. The file is rewritten atomically
+            Actions are declared in the schema, e.g. `play: { increment: plays }`, `ping: { setNow: lastPinged }`, \
+            `like: { toggle: favorite }`, `archive: { set: "state=archived" }`. The file is rewritten atomically \
             in its own format.
             """)
 

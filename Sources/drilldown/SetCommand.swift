@@ -7,7 +7,7 @@ struct SetCommand: ParsableCommand {
         commandName: "set",
         abstract: "Change a node's title or attributes and print its TreePath; the file is rewritten atomically in its own format.",
         discussion: """
-            Values are typed: 42 stays an integer, 2.5 a real, true/false a boolean; --string keeps them text.
+            Values are typed: 42 stays an integer, 2.5 a real, true/false a boolean; --string keeps them text. \
             All the changes are applied together or not at all.
             """)
 
