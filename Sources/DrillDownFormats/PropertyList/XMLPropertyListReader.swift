@@ -104,9 +104,10 @@ struct XMLPropertyListParser {
                 let keyStart = builder.text.count
                 if !tag.isEmpty { try text(of: tag) }
                 builder.endKey()
-                guard let valueTag = try nextTag(context: "<dict>"), !valueTag.isClose else {
+                let next = try nextTag(context: "<dict>")
+                guard let valueTag = next, !valueTag.isClose else {
                     let key = String(decoding: builder.text[keyStart...], as: UTF8.self)
-                    throw failure(at: p, "expected a value after <key>\(key)</key>, found \(p == end ? "end of input" : "a closing tag")")
+                    throw failure(at: next?.offset ?? (p - base), "expected a value after <key>\(key)</key>, found \(next?.display ?? "end of input")")
                 }
                 try value(valueTag)
             } else {
