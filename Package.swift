@@ -14,6 +14,7 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache.git", from: "2.1.1"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
     ],
     targets: [
         // The UI-agnostic model: tree store, paths, navigation, outline, presentation, search.
@@ -23,6 +24,12 @@ let package = Package(
             name: "DrillDownFormats",
             dependencies: ["DrillDownCore", .product(name: "Yams", package: "Yams")],
             path: "Sources/DrillDownFormats"
+        ),
+        // The SQLite store (GRDB): a tree table for any document, relational mappings of existing databases.
+        .target(
+            name: "DrillDownStore",
+            dependencies: ["DrillDownCore", .product(name: "GRDB", package: "GRDB.swift")],
+            path: "Sources/DrillDownStore"
         ),
         // The web front end (Hummingbird 2 + Mustache).
         .target(
@@ -41,7 +48,7 @@ let package = Package(
         .executableTarget(
             name: "drilldown",
             dependencies: [
-                "DrillDownCore", "DrillDownFormats", "DrillDownWeb", "DrillDownTerminal",
+                "DrillDownCore", "DrillDownFormats", "DrillDownStore", "DrillDownWeb", "DrillDownTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/drilldown",
@@ -49,6 +56,7 @@ let package = Package(
         ),
         .testTarget(name: "DrillDownCoreTests", dependencies: ["DrillDownCore"]),
         .testTarget(name: "DrillDownFormatsTests", dependencies: ["DrillDownCore", "DrillDownFormats"]),
+        .testTarget(name: "DrillDownStoreTests", dependencies: ["DrillDownStore", "DrillDownCore"]),
         .testTarget(name: "DrillDownTerminalTests", dependencies: ["DrillDownTerminal", "DrillDownCore"]),
         .testTarget(
             name: "DrillDownWebTests",

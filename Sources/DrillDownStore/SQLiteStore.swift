@@ -1,0 +1,2 @@
+import DrillDownCore
+import GRDB
