@@ -35,22 +35,14 @@ func roundTrip(_ value: TreeValue, _ format: DocumentFormat) throws(FormatError)
 }
 
 /// How a format keeps a value's kinds: JSON turns dates and data into strings; OpenStep keeps
-/// only strings and data.
+/// only strings and data (other scalars keep their text).
 func expected(_ value: TreeValue, in format: DocumentFormat) -> TreeValue {
     switch format {
     case .json:
         value.mapScalars { kind, text in kind == .date || kind == .data ? (.string, text) : (kind, text) }
     case .plistOpenStep:
-        value.mapScalars { kind, text in
-            switch kind {
-            case .data: (.data, text)
-            case .real: (.string, ScalarText.needsFraction(ArraySlice(text.utf8)) ? text + ".0" : text)
-            default: (.string, text)
-            }
-        }
+        value.mapScalars { kind, text in kind == .data ? (.data, text) : (.string, text) }
     case .plistXML, .plistBinary, .yaml:
-        value.mapScalars { kind, text in
-            kind == .string && (format == .plistXML) ? (kind, text.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")) : (kind, text)
-        }
+        value
     }
 }

@@ -5,8 +5,8 @@ import DrillDownCore
 ///
 /// Supports `<plist>`, `<dict>`, `<key>`, `<array>`, `<string>`, `<integer>` (decimal or `0x` hex),
 /// `<real>`, `<true/>`, `<false/>`, `<date>` (ISO 8601), `<data>` (base64), the five named
-/// entities and numeric character references, CDATA sections, comments, processing instructions
-/// and a DOCTYPE. UTF-8 input (UTF-16 with a byte-order mark is transcoded first). Nesting is
+/// entities and numeric character references (including `&#0;`, which our writer uses for NUL),
+/// CDATA sections, comments, processing instructions and a DOCTYPE. UTF-8 input (UTF-16 with a byte-order mark is transcoded first). Nesting is
 /// tracked on the heap up to ``maxDepth`` levels.
 ///
 /// - Complexity: O(n) in the input size.
@@ -358,7 +358,7 @@ struct XMLPropertyListParser {
         } else if name.first == 0x23 {
             let isHex = name.count > 1 && (name[1] == 0x78 || name[1] == 0x58)
             let digits = String(decoding: name.dropFirst(isHex ? 2 : 1), as: UTF8.self)
-            guard let value = UInt32(digits, radix: isHex ? 16 : 10), value > 0, value <= 0x10FFFF,
+            guard let value = UInt32(digits, radix: isHex ? 16 : 10), value <= 0x10FFFF,
                   !(0xD800 ... 0xDFFF).contains(value) else {
                 throw failure(at: start, "invalid character reference &\(String(decoding: name, as: UTF8.self));")
             }
