@@ -1,5 +1,5 @@
 import DrillDownCore
-import DrillDownTerminal
+@testable import DrillDownTerminal
 
 /// A document literal for building trees in tests.
 indirect enum Doc {
@@ -74,11 +74,21 @@ func browser(_ doc: Doc = seed000, width: Int = 60, height: Int = 16) throws -> 
 
 extension Browser {
     mutating func press(_ keys: Key...) {
-        for k in keys { handle(k) }
+        for k in keys { step(k) }
     }
 
     mutating func type(_ text: String) {
-        for c in text { handle(.character(c)) }
+        for c in text { step(.character(c)) }
+    }
+
+    /// Handles a key and runs the searches it asks for at once, as the event loop does in the background.
+    mutating func step(_ key: Key) {
+        handle(key)
+        for case .search(let text) in effects {
+            let result = presenter.source.find(SearchQuery(text, limit: Browser.searchLimit))
+            receiveSearch(text, hits: result.hits, total: result.total)
+        }
+        effects.removeAll { if case .search = $0 { true } else { false } }
     }
 
     /// The rendered screen's lines with trailing spaces removed.

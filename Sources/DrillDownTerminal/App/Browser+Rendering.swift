@@ -81,7 +81,7 @@ extension Browser {
             return
         case .search(let s):
             let count =
-                s.field.text.isEmpty ? "" : s.total == 0 ? "no match" : s.total > s.hits.count ? "\(s.hits.count) of \(s.total) matches"
+                s.isSearching ? "searching…" : s.field.text.isEmpty ? "" : s.total == 0 ? "no match" : s.total > s.hits.count ? "\(s.hits.count) of \(s.total) matches"
                 : s.total == 1 ? "1 match" : "\(s.total) matches"
             drawPromptLine(prefix: "/", s.field.text, right: count, row: y, frame: &frame)
             return

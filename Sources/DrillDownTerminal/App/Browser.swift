@@ -32,6 +32,8 @@ public struct Browser: Sendable {
         case suspend
         /// Redraw everything (Ctrl-L).
         case redraw
+        /// Search for this text, off the key-handling path, and hand the result to ``receiveSearch(_:hits:total:)``.
+        case search(String)
     }
 
     /// A line of feedback in the status bar, shown until the next key.

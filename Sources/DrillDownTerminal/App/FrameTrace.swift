@@ -6,7 +6,8 @@ import Darwin
 
 /// Per-frame timings for benchmarks: with `DRILLDOWN_TRACE_FRAMES=FILE`, one tab-separated line per
 /// input batch: keys, microseconds to handle them, to render the frame, to diff and write it, the
-/// total from input read to frame written, and the bytes written.
+/// total from input read to frame written, and the bytes written. A frame that shows background
+/// search results is labelled `search:TEXT`, with the search's own duration as its handle time.
 final class FrameTrace {
     private let file: UnsafeMutablePointer<FILE>
 
@@ -18,9 +19,8 @@ final class FrameTrace {
     }
 
     /// Records one frame.
-    func record(keys: [Key], handle: UInt64, render: UInt64, write: UInt64, bytes: Int) {
-        let names = keys.map(\.description).joined(separator: ",")
-        let line = "\(names)\t\(handle / 1000)\t\(render / 1000)\t\(write / 1000)\t\((handle + render + write) / 1000)\t\(bytes)\n"
+    func record(label: String, handle: UInt64, render: UInt64, write: UInt64, bytes: Int) {
+        let line = "\(label)\t\(handle / 1000)\t\(render / 1000)\t\(write / 1000)\t\((handle + render + write) / 1000)\t\(bytes)\n"
         fputs(line, file)
         fflush(file)
     }

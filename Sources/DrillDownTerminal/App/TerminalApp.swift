@@ -33,20 +33,29 @@ public struct TerminalApp {
         var browser = Browser(presenter: presenter, width: size.width, height: size.height)
         var renderer = Renderer(noColor: noColor)
         var decoder = KeyDecoder()
+        let searches = SearchWorker(source: presenter.source, limit: Browser.searchLimit)
         terminal.write(renderer.render(browser.render()))
         while !browser.isFinished {
-            let input = terminal.read(timeout: decoder.hasPending ? Self.escapeTimeoutMilliseconds : -1)
+            let input = terminal.read(timeout: decoder.hasPending ? Self.escapeTimeoutMilliseconds : -1, wake: searches.wake)
             let start = FrameTrace.now()
             var keys: [Key] = []
+            var label = ""
             switch input {
             case .bytes(let bytes): keys = decoder.feed(bytes)
             case .timeout: keys = decoder.flush()
             case .resized:
                 let size = terminal.size()
                 browser.resize(width: size.width, height: size.height)
+                label = "resize"
+            case .woken:
+                for done in searches.take() {
+                    browser.receiveSearch(done.text, hits: done.result.hits, total: done.result.total)
+                    label = "search:\(done.text)"
+                    trace?.record(label: "search-scan:\(done.text)", handle: done.nanoseconds, render: 0, write: 0, bytes: 0)
+                }
             case .closed: return
             }
-            if keys.isEmpty, case .resized = input {} else if keys.isEmpty { continue }
+            if keys.isEmpty, label.isEmpty { continue }
             for key in keys where !browser.isFinished { browser.handle(key) }
             if browser.isFinished { break }
             for effect in browser.takeEffects() {
@@ -60,6 +69,8 @@ public struct TerminalApp {
                     renderer.invalidate()
                 case .redraw:
                     renderer.invalidate()
+                case .search(let text):
+                    searches.submit(text)
                 }
             }
             let handled = FrameTrace.now()
@@ -68,8 +79,8 @@ public struct TerminalApp {
             let output = renderer.render(frame)
             terminal.write(output)
             let written = FrameTrace.now()
-            trace?.record(
-                keys: keys, handle: handled - start, render: rendered - handled, write: written - rendered, bytes: output.utf8.count)
+            if !keys.isEmpty { label = keys.map(\.description).joined(separator: ",") }
+            trace?.record(label: label, handle: handled - start, render: rendered - handled, write: written - rendered, bytes: output.utf8.count)
         }
     }
 }

@@ -10,6 +10,18 @@ public struct SearchPrompt: Equatable, Sendable {
     public var total = 0
     /// The chosen hit and the results list's scroll.
     public var position = ListPosition()
+    /// The text the hits belong to; differs from the field's text while a search is running.
+    public var searchedText = ""
+
+    /// Whether the hits are for an older text than the one typed.
+    public var isSearching: Bool { searchedText != field.text }
+
+    mutating func apply(_ text: String, hits: [NodeID], total: Int) {
+        searchedText = text
+        self.hits = hits
+        self.total = total
+        position = ListPosition()
+    }
 }
 
 /// A prompt on the status line.
@@ -56,6 +68,11 @@ extension Browser {
                 prompt = nil
                 return
             case .enter:
+                if s.isSearching {
+                    let result = source.find(SearchQuery(s.field.text, limit: Self.searchLimit))
+                    s.apply(s.field.text, hits: result.hits, total: result.total)
+                }
+                let count = s.hits.count
                 prompt = nil
                 guard count > 0 else {
                     if !s.field.text.isEmpty { inform("No match for “\(s.field.text)”", error: true) }
@@ -75,15 +92,23 @@ extension Browser {
                     return
                 }
                 guard s.field.edit(key) else { return }
-                let result = source.find(SearchQuery(s.field.text, limit: Self.searchLimit))
-                s.hits = result.hits
-                s.total = result.total
-                s.position = ListPosition()
+                if s.field.text.isEmpty {
+                    s.apply("", hits: [], total: 0)
+                } else {
+                    effects.append(.search(s.field.text))
+                }
             }
             prompt = .search(s)
         case nil:
             break
         }
+    }
+
+    /// Shows the hits of a search for `text` (asked for by a ``Effect/search(_:)`` effect) if the search prompt is still open.
+    public mutating func receiveSearch(_ text: String, hits: [NodeID], total: Int) {
+        guard case .search(var s) = prompt, s.searchedText != text else { return }
+        s.apply(text, hits: hits, total: total)
+        prompt = .search(s)
     }
 
     mutating func goTo(_ text: String) {
@@ -116,7 +141,7 @@ extension Browser {
     func drawSearchResults(_ s: SearchPrompt, in area: Area, frame: inout Frame) {
         let hits = s.hits
         if hits.isEmpty {
-            let text = s.field.text.isEmpty ? "Type to search titles at any depth" : "No match"
+            let text = s.field.text.isEmpty ? "Type to search titles at any depth" : s.isSearching ? "Searching…" : "No match"
             frame.put(text, row: area.top, column: area.left + 1, width: area.width - 1, style: .dim)
             return
         }

@@ -98,21 +98,28 @@ public final class RawTerminal {
         case timeout
         /// The input closed (the terminal went away).
         case closed
+        /// The `wake` descriptor became readable (its bytes were drained).
+        case woken
     }
 
-    /// Waits up to `milliseconds` (forever when negative) for keys or a resize.
-    public func read(timeout milliseconds: Int32) -> Input {
+    /// Waits up to `milliseconds` (forever when negative) for keys, a resize, or a byte on `wake`.
+    public func read(timeout milliseconds: Int32, wake: Int32 = -1) -> Input {
         var fds = [
             pollfd(fd: input, events: Int16(POLLIN), revents: 0),
             pollfd(fd: TerminalRestore.resizePipe.read, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: wake, events: Int16(POLLIN), revents: 0),
         ]
-        let n = poll(&fds, 2, milliseconds)
+        let n = poll(&fds, wake >= 0 ? 3 : 2, milliseconds)
         if n < 0 { return errno == EINTR ? .timeout : .closed }
         if n == 0 { return .timeout }
+        var drain = [UInt8](repeating: 0, count: 64)
         if fds[1].revents & Int16(POLLIN) != 0 {
-            var drain = [UInt8](repeating: 0, count: 64)
             _ = Glibc.read(fds[1].fd, &drain, drain.count)
             return .resized
+        }
+        if wake >= 0, fds[2].revents & Int16(POLLIN) != 0 {
+            _ = Glibc.read(wake, &drain, drain.count)
+            return .woken
         }
         if fds[0].revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
             var buf = [UInt8](repeating: 0, count: 4096)
