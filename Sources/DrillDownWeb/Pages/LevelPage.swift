@@ -21,7 +21,7 @@ struct LevelPage {
         let start = paged ? min(offset, max(0, total - 1)) : 0
         let rows = site.presenter.rows(of: id, offset: start, limit: paged ? site.options.pageSize : total)
         var extra: [String: Any] = [
-            "rows": rows.map(RowView.context), "total": total, "path": path.description,
+            "rowsHTML": RowHTML.list(rows), "total": total, "path": path.description,
             "api": path.isRoot ? "/api/level" : "/api/level/\(path)", "offset": start,
         ]
         if total == 0 { extra["empty"] = true }

@@ -40,27 +40,22 @@ struct OutlinePage {
         let slice = Self.slice(site: site, state: state, offset: offset, focus: focus, limit: size)
         let pageParam = slice.offset > 0 ? "offset=\(slice.offset)" : ""
         let focusPath = focus.map { site.source.path(of: $0) }
-        let rows: [[String: Any]] = slice.entries.map { entry in
-            var c = RowView.context(entry.row)
+        var html = ""
+        html.reserveCapacity(slice.entries.count * 300)
+        for entry in slice.entries {
             let path = entry.row.path
-            c["depth"] = entry.depth
-            c["indent"] = "d\(min(entry.depth, 16))"
-            if entry.row.childCount > 0 {
-                c["expandable"] = true
-                c["expanded"] = entry.expanded ? "true" : "false"
-                c["isOpen"] = entry.expanded
-                c["toggleHref"] = state.toggling(path, expanded: entry.expanded).href(pageParam) + "#n-\(path)"
-            }
-            if path == focusPath { c["focused"] = true }
-            return c
+            let toggle = entry.row.childCount > 0
+                ? state.toggling(path, expanded: entry.expanded).href(pageParam) + "#n-\(path)" : nil
+            RowHTML.appendTreeItem(
+                entry.row, depth: entry.depth, expanded: entry.expanded, toggle: toggle, focused: path == focusPath, to: &html)
         }
         var extra: [String: Any] = [
-            "rows": rows, "total": slice.total, "offset": slice.offset, "stateQuery": state.queryString,
+            "rowsHTML": html, "total": slice.total, "offset": slice.offset, "stateQuery": state.queryString,
             "expandAll": OutlineState.allHref, "collapseAll": "/outline",
         ]
         if slice.total == 0 { extra["empty"] = true }
         if slice.total > size {
-            let end = slice.offset + rows.count
+            let end = slice.offset + slice.entries.count
             var pager: [String: Any] = ["from": slice.offset + 1, "to": end, "total": slice.total]
             if slice.offset > 0 { pager["prev"] = state.href(slice.offset - size > 0 ? "offset=\(slice.offset - size)" : "") }
             if end < slice.total { pager["next"] = state.href("offset=\(end)") }

@@ -1,0 +1,129 @@
+#!/usr/bin/env python3
+"""Measures the web app over loopback: p50/p99 latency of a level page and of an API level request,
+on the bundled music library and on a generated 1M-node JSON, and the server's memory (RSS).
+
+  Scripts/bench-web.py [--requests 2000] [--binary .build/release/drilldown]
+
+Starts `drilldown serve --port 0` on 127.0.0.1 for each data set, sends a bounded number of
+sequential keep-alive requests per URL from one Python client (its own overhead is included),
+and, when `wrk` is installed, a bounded 5-second `wrk -t1 -c4` run per URL for comparison.
+Generated data goes to a temporary folder and is deleted afterwards; nothing is committed.
+"""
+import argparse
+import http.client
+import os
+import pathlib
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import queue
+import time
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+
+
+def default_binary():
+    for candidate in [os.environ.get("DRILLDOWN_BIN"), ROOT / ".build/release/drilldown", ROOT / ".build/debug/drilldown"]:
+        if candidate and pathlib.Path(candidate).exists():
+            return str(candidate)
+    sys.exit("no drilldown binary: build with `swift build -c release --product drilldown` or set DRILLDOWN_BIN")
+
+
+def start(binary, args):
+    proc = subprocess.Popen([binary, "serve", *args, "--port", "0"], stdout=subprocess.PIPE, text=True)
+    lines = queue.Queue()
+    threading.Thread(target=lambda: [lines.put(l) for l in proc.stdout], daemon=True).start()
+    started = time.monotonic()
+    line = lines.get(timeout=120)
+    match = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
+    if not match:
+        proc.terminate()
+        sys.exit(f"unexpected output: {line!r}")
+    return proc, int(match.group(1)), time.monotonic() - started
+
+
+def rss_mib(pid):
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def measure(port, path, n):
+    conn = http.client.HTTPConnection("127.0.0.1", port)
+    for _ in range(min(200, n)):  # warm-up
+        conn.request("GET", path)
+        r = conn.getresponse()
+        body = r.read()
+        assert r.status == 200, (path, r.status, body[:200])
+    samples = []
+    for _ in range(n):
+        t0 = time.perf_counter()
+        conn.request("GET", path)
+        r = conn.getresponse()
+        body = r.read()
+        samples.append(time.perf_counter() - t0)
+    conn.close()
+    samples.sort()
+    pct = lambda p: samples[min(len(samples) - 1, int(p * len(samples)))] * 1000
+    return pct(0.50), pct(0.99), len(body)
+
+
+def wrk(port, path):
+    if not shutil.which("wrk"):
+        return None
+    out = subprocess.run(["wrk", "-t1", "-c4", "-d5s", "--latency", f"http://127.0.0.1:{port}{path}"],
+                         capture_output=True, text=True, timeout=60).stdout
+    def ms(label):
+        m = re.search(rf"^\s*{label}\s+([\d.]+)(us|ms|s)\s*$", out, re.M)
+        if not m:
+            return float("nan")
+        v = float(m.group(1))
+        return v / 1000 if m.group(2) == "us" else v * 1000 if m.group(2) == "s" else v
+    rps = re.search(r"Requests/sec:\s+([\d.]+)", out)
+    return ms("50%"), ms("99%"), float(rps.group(1)) if rps else float("nan")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--requests", type=int, default=2000, help="sequential requests per URL (bounded)")
+    ap.add_argument("--binary", default=None)
+    ap.add_argument("--nodes", type=int, default=1_000_000)
+    args = ap.parse_args()
+    binary = args.binary or default_binary()
+    tmp = pathlib.Path(tempfile.mkdtemp(prefix="bench-web-"))
+    try:
+        big = tmp / "big.json"
+        subprocess.run([sys.executable, str(ROOT / "Scripts/gen-json.py"), "--nodes", str(args.nodes), str(big)], check=True,
+                       stdout=subprocess.DEVNULL)
+        datasets = [
+            ("music", [], ["/l/0.0", "/api/level/0.0?offset=0&limit=100"]),
+            (f"{args.nodes // 1000}k-node JSON", [str(big)],
+             ["/", "/api/level?offset=0&limit=100", "/l/?offset=50000", "/api/level?offset=50000&limit=100", "/l/5000"]),
+        ]
+        print(f"binary: {binary}")
+        print(f"{'data':<16} {'url':<40} {'p50 ms':>8} {'p99 ms':>8} {'bytes':>8}  {'wrk p50':>8} {'wrk p99':>8} {'wrk req/s':>10}")
+        for name, serve_args, urls in datasets:
+            proc, port, startup = start(binary, serve_args)
+            try:
+                rss_start = rss_mib(proc.pid)
+                for url in urls:
+                    url = url.replace("/l/?", "/?")
+                    p50, p99, size = measure(port, url, args.requests)
+                    w = wrk(port, url)
+                    wtxt = f"{w[0]:>8.3f} {w[1]:>8.3f} {w[2]:>10.0f}" if w else f"{'-':>8} {'-':>8} {'-':>10}"
+                    print(f"{name:<16} {url:<40} {p50:>8.3f} {p99:>8.3f} {size:>8}  {wtxt}")
+                print(f"{name:<16} startup {startup:.2f} s, RSS after load {rss_start:.1f} MiB, after the runs {rss_mib(proc.pid):.1f} MiB")
+            finally:
+                proc.terminate()
+                proc.wait(timeout=10)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

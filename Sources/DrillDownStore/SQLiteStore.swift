@@ -1,2 +1,0 @@
-import DrillDownCore
-import GRDB
