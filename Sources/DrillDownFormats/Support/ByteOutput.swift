@@ -10,7 +10,7 @@ extension Array where Element == UInt8 {
     /// Appends `count` copies of `byte`.
     @inline(__always)
     mutating func append(repeating byte: UInt8, count: Int) {
-        for _ in 0 ..< count { append(byte) }
+        append(contentsOf: repeatElement(byte, count: count))
     }
 
     /// Appends the decimal digits of `value`.

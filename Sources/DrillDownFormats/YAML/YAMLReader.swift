@@ -31,7 +31,7 @@ enum YAMLReader {
                 throw ParseFailure(offset: 0, "\(error)")
             }
             guard let root else { throw ParseFailure(offset: buffer.count, "empty document; expected a YAML value") }
-            var converter = YAMLConverter(budget: max(1_000_000, buffer.count * 16), bytes: buffer.count)
+            var converter = YAMLConverter(budget: max(200_000, buffer.count * 8), bytes: buffer.count)
             try converter.value(root)
             guard converter.builder.text.count < Int(UInt32.max) else {
                 throw ParseFailure(offset: 0, "document too large: more than 4 GiB of text")
