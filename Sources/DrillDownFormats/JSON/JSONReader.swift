@@ -150,12 +150,17 @@ struct JSONParser {
 
     // MARK: Tokens
 
+    /// Skips whitespace; after a newline, indentation is skipped eight spaces at a time.
     @inline(__always)
     mutating func skipWhitespace() {
         while p < end {
             let c = p.pointee
+            if c > 0x20 { return }
             guard c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09 else { return }
             p += 1
+            if c == 0x0A {
+                while end - p >= 8 && UnsafeRawPointer(p).loadUnaligned(as: UInt64.self) == 0x2020_2020_2020_2020 { p += 8 }
+            }
         }
     }
 

@@ -201,7 +201,7 @@ struct BinaryPropertyListParser {
     }
 
     /// Appends the UTF-8 of the string object at `at`.
-    mutating func string(at at: Int, marker: UInt8) throws(ParseFailure) {
+    mutating func string(at: Int, marker: UInt8) throws(ParseFailure) {
         let low = Int(marker & 0x0F)
         switch marker >> 4 {
         case 0x5:
@@ -241,7 +241,7 @@ struct BinaryPropertyListParser {
     }
 
     /// The object index stored at `at` in a container's reference list, validated.
-    func ref(at at: Int) throws(ParseFailure) -> Int {
+    func ref(at: Int) throws(ParseFailure) -> Int {
         let v = try unsigned(at: at, size: refSize)
         guard v < UInt64(objectCount) else {
             throw Self.failure(at, "object reference \(v) at byte offset \(at) is out of range (\(objectCount) objects)")
@@ -260,7 +260,7 @@ struct BinaryPropertyListParser {
         return bytes[at]
     }
 
-    func unsigned(at at: Int, size: Int) throws(ParseFailure) -> UInt64 {
+    func unsigned(at: Int, size: Int) throws(ParseFailure) -> UInt64 {
         guard at >= 0, size <= objectsEnd - at else {
             throw Self.failure(at, "truncated object: \(size) bytes at byte offset \(at) run past the object area")
         }
@@ -270,7 +270,7 @@ struct BinaryPropertyListParser {
     }
 
     /// The decimal text of a big-endian integer of `size` bytes (1, 2, 4 unsigned; 8 signed; 16 signed 128-bit).
-    func integerText(at at: Int, size: Int) throws(ParseFailure) -> String {
+    func integerText(at: Int, size: Int) throws(ParseFailure) -> String {
         guard size <= objectsEnd - at else {
             throw Self.failure(at, "truncated integer: \(size) bytes at byte offset \(at) run past the object area")
         }
@@ -286,7 +286,7 @@ struct BinaryPropertyListParser {
     }
 
     /// The start and element count of a variable-length object at `at` whose elements are `unit` bytes.
-    func length(at at: Int, low: Int, unit: Int) throws(ParseFailure) -> (start: Int, count: Int) {
+    func length(at: Int, low: Int, unit: Int) throws(ParseFailure) -> (start: Int, count: Int) {
         var count = low
         var start = at + 1
         if low == 0x0F {
