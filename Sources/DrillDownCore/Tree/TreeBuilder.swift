@@ -154,8 +154,17 @@ public struct TreeBuilder: Sendable {
         let lo = Int(root.firstChild)
         for c in lo ..< lo + Int(root.childCount) { parents[c] = 0 }
         pending.removeAll()
+        // Pre-sizing is a guess from the input's size; give back what the guess over-reserved.
+        func fitted<T>(_ a: [T]) -> [T] {
+            guard a.capacity > a.count + a.count / 16 + 64 else { return a }
+            return [T](unsafeUninitializedCapacity: a.count) { buffer, count in
+                _ = a.withUnsafeBufferPointer { buffer.initialize(fromContentsOf: $0) }
+                count = a.count
+            }
+        }
         return TreeStore(
-            kinds: kinds, parents: parents, firstChild: firstChild, childCounts: childCounts,
-            textStart: textStarts, titleLength: titleLengths, valueLength: valueLengths, text: text)
+            kinds: fitted(kinds), parents: fitted(parents), firstChild: fitted(firstChild),
+            childCounts: fitted(childCounts), textStart: fitted(textStarts), titleLength: fitted(titleLengths),
+            valueLength: fitted(valueLengths), text: fitted(text))
     }
 }
