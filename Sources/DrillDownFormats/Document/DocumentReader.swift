@@ -2,7 +2,7 @@ import DrillDownCore
 
 /// Reads documents (JSON, YAML, property lists in all three encodings) into a ``TreeStore``.
 ///
-/// The format is detected from the content (see ``DocumentFormat/detect(_:fileExtension:)-([UInt8],_)``)
+/// The format is detected from the content (see `DocumentFormat.detect(_:fileExtension:)`)
 /// unless given. Every failure — a missing file, invalid UTF-8, a syntax error, a corrupt binary
 /// property list — is one ``FormatError`` naming the file, the line and column where the format
 /// has them, and what was expected; no input crashes or hangs the reader.

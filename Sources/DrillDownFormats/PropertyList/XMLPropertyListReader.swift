@@ -182,9 +182,7 @@ struct XMLPropertyListParser {
 
     /// Replaces the text of a number, date or data element with its canonical form.
     mutating func normalize(_ kind: ValueKind, from start: Int, tag: XMLTag) throws(ParseFailure) {
-        let raw = builder.text[start...]
-        let trimmed = raw.drop { $0 == 0x20 || $0 == 0x0A || $0 == 0x09 || $0 == 0x0D }
-        let text = String(decoding: trimmed.reversed().drop { $0 == 0x20 || $0 == 0x0A || $0 == 0x09 || $0 == 0x0D }.reversed(), as: UTF8.self)
+        let text = trimmedText(from: start)
         let canonical: String?
         switch kind {
         case .integer: canonical = PropertyListNumbers.integer(text)
@@ -205,6 +203,16 @@ struct XMLPropertyListParser {
         }
         builder.discardValueText()
         builder.appendText(canonical)
+    }
+
+    /// The builder's text from `start` on without surrounding whitespace, as a new string (so
+    /// that no slice keeps the text buffer shared while the builder goes on appending to it).
+    func trimmedText(from start: Int) -> String {
+        var lower = start
+        var upper = builder.text.count
+        while lower < upper && isSpace(builder.text[lower]) { lower += 1 }
+        while upper > lower && isSpace(builder.text[upper - 1]) { upper -= 1 }
+        return String(decoding: builder.text[lower ..< upper], as: UTF8.self)
     }
 
     // MARK: Tokenizer
