@@ -2,7 +2,8 @@ import DrillDownCore
 import Yams
 
 /// Reads YAML into a ``TreeStore`` through Yams (libyaml): the composed node graph is turned into
-/// builder events.
+/// builder events. Plain scalars are typed by ``YAMLPlainScalar`` (the same rules as Yams' default
+/// resolver, without a regular expression per scalar).
 ///
 /// Scalars take the kind of their resolved YAML 1.1 tag: `int` (decimal, `0x`, `0o`, `0b`,
 /// underscores — stored as decimal text), `float` (`.inf`, `.nan` stored as `inf`, `nan`),
@@ -24,7 +25,7 @@ enum YAMLReader {
             let text = String(decoding: buffer, as: UTF8.self)
             let root: Node?
             do {
-                root = try Yams.compose(yaml: text)
+                root = try Yams.compose(yaml: text, .basic)
             } catch let error as YamlError {
                 throw failure(error, text: text, buffer: buffer)
             } catch {
@@ -94,7 +95,7 @@ struct YAMLConverter {
         }
         switch node {
         case .scalar(let scalar):
-            try self.scalar(scalar, tag: node.tag.rawValue, node: node)
+            try self.scalar(scalar, node: node)
         case .sequence(let sequence):
             builder.openContainer(.array)
             for element in sequence {
@@ -125,7 +126,8 @@ struct YAMLConverter {
             guard case .scalar(let keyScalar) = key else {
                 throw located(key, "mapping keys must be scalars; found a mapping or sequence used as a key")
             }
-            if key.tag.rawValue == Tag.Name.merge.rawValue && keyScalar.style == .plain {
+            // Yams resolves key tags while checking for duplicates, so a merge key is known by its plain text.
+            if keyScalar.style == .plain && keyScalar.string == "<<" {
                 switch element {
                 case .mapping: merged.append(element)
                 case .sequence(let list): merged.append(contentsOf: list)
@@ -149,9 +151,25 @@ struct YAMLConverter {
         return result
     }
 
-    mutating func scalar(_ scalar: Node.Scalar, tag: String, node: Node) throws(ParseFailure) {
+    /// The tag of a scalar: its explicit tag, or for an untagged plain scalar the one its text
+    /// resolves to (quoted and block scalars are strings).
+    static func tag(of scalar: Node.Scalar) -> String {
+        let explicit = scalar.tag.rawValue
+        if !explicit.isEmpty { return explicit == "!" ? Tag.Name.str.rawValue : explicit }
+        guard scalar.style == .plain || scalar.style == .any else { return Tag.Name.str.rawValue }
+        switch YAMLPlainScalar.resolve(scalar.string) {
+        case .null: return Tag.Name.null.rawValue
+        case .bool: return Tag.Name.bool.rawValue
+        case .int: return Tag.Name.int.rawValue
+        case .float: return Tag.Name.float.rawValue
+        case .timestamp: return Tag.Name.timestamp.rawValue
+        case .merge, .string: return Tag.Name.str.rawValue
+        }
+    }
+
+    mutating func scalar(_ scalar: Node.Scalar, node: Node) throws(ParseFailure) {
         let text = scalar.string
-        switch tag {
+        switch Self.tag(of: scalar) {
         case Tag.Name.int.rawValue:
             builder.appendText(YAMLNumbers.integer(text) ?? text)
             builder.finishScalar(.integer)
