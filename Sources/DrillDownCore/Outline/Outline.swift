@@ -24,19 +24,25 @@ public struct Outline: Sendable {
     /// An outline with everything collapsed.
     public init(source: any Source) { self.source = source }
 
+    /// Sizes the per-node arrays to the source's capacity, which may grow as a lazy source
+    /// (a database) reserves ids for the levels it visits.
     mutating func allocate() {
-        guard expandedFlags.isEmpty else { return }
         let n = source.capacity
-        expandedFlags = [Bool](repeating: false, count: n)
-        segmentReady = [Bool](repeating: false, count: n)
-        fenwick = [Int32](repeating: 0, count: n)
+        guard expandedFlags.count < n else { return }
+        let extra = n - expandedFlags.count
+        expandedFlags.append(contentsOf: repeatElement(false, count: extra))
+        segmentReady.append(contentsOf: repeatElement(false, count: extra))
+        fenwick.append(contentsOf: repeatElement(0, count: extra))
     }
 
     /// Whether `id` is expanded. The root always is.
     /// - Complexity: O(1)
     public func isExpanded(_ id: NodeID) -> Bool {
-        id == source.root || (!expandedFlags.isEmpty && expandedFlags[id.index])
+        id == source.root || (id.index < expandedFlags.count && expandedFlags[id.index])
     }
+
+    /// Whether `node`'s children have a Fenwick segment.
+    func hasSegment(_ node: NodeID) -> Bool { node.index < segmentReady.count && segmentReady[node.index] }
 
     /// Whether `id` shows as a row: all its ancestors below the root are expanded.
     /// - Complexity: O(depth)
@@ -54,7 +60,7 @@ public struct Outline: Sendable {
 
     /// Sum of the first `count` weights of `node`'s children (rows before child `count`).
     func prefix(_ node: NodeID, _ count: Int) -> Int {
-        guard !segmentReady.isEmpty, segmentReady[node.index] else { return count }
+        guard hasSegment(node) else { return count }
         let base = Int(source.children(of: node).lowerBound) - 1
         var sum = 0
         var j = count
@@ -69,6 +75,7 @@ public struct Outline: Sendable {
     func rows(below node: NodeID) -> Int { prefix(node, source.childCount(of: node)) }
 
     mutating func prepareSegment(_ node: NodeID) {
+        allocate()
         guard !segmentReady[node.index] else { return }
         let range = source.children(of: node)
         let base = Int(range.lowerBound) - 1
@@ -92,7 +99,7 @@ public struct Outline: Sendable {
         while let p = source.parent(of: x) {
             prepareSegment(p)
             add(p, child: source.children(of: p).position(of: x) ?? 0, delta)
-            if p == source.root || !expandedFlags[p.index] { return }
+            if p == source.root || !isExpanded(p) { return }
             x = p
         }
     }
@@ -112,7 +119,7 @@ public struct Outline: Sendable {
     /// Collapses `id`, keeping its descendants' state for when it reopens.
     /// - Complexity: O(depth × log width)
     public mutating func collapse(_ id: NodeID) {
-        guard id != source.root, !expandedFlags.isEmpty, expandedFlags[id.index] else { return }
+        guard id != source.root, isExpanded(id) else { return }
         propagate(from: id, -rows(below: id))
         expandedFlags[id.index] = false
     }
@@ -136,7 +143,7 @@ public struct Outline: Sendable {
         fenwick = []
     }
 
-    /// Expands every node that has children.
+    /// Expands every node that has children (on a lazy source, this visits every level).
     /// - Complexity: O(n)
     public mutating func expandAll() {
         collapseAll()
@@ -151,6 +158,10 @@ public struct Outline: Sendable {
                 stack.append((n, true))
                 for c in range where !source.children(of: c).isEmpty { stack.append((c, false)) }
                 continue
+            }
+            if total.count < source.capacity {
+                allocate()
+                total.append(contentsOf: repeatElement(0, count: fenwick.count - total.count))
             }
             let base = Int(range.lowerBound) - 1
             let k = range.count
@@ -185,7 +196,7 @@ public struct Outline: Sendable {
         var r = row
         while true {
             let range = source.children(of: n)
-            if segmentReady.isEmpty || !segmentReady[n.index] {
+            if !hasSegment(n) {
                 return r < range.count ? range[r] : nil
             }
             let k = range.count

@@ -1,0 +1,144 @@
+import GRDB
+
+/// A level checked against the database: real column names, and the SQL that reads it.
+struct ResolvedLevel: Sendable {
+    /// The level as mapped.
+    var level: RelationalMapping.Level
+    /// The key column (`rowid` when the table has no `id` and none was named).
+    var key: String
+    /// The columns shown as attributes: all but the title, key and parent columns.
+    var attributeColumns: [String]
+    /// Counts the rows under one parent key (or all rows at the first level).
+    var countSQL: String
+    /// Reads one page: key, title, then the attribute columns; bound to (parent key,) limit, offset.
+    var pageSQL: String
+    /// Whether the SQL takes the parent's key as its first argument.
+    var filtersByParent: Bool
+    /// The schema kind of the level's rows.
+    var kind: String { level.kind ?? level.name }
+}
+
+extension RelationalMapping {
+    /// Checks the mapping against the open database and returns the chain of levels from the root down.
+    ///
+    /// Every table, title, key, parent and order column must exist; every level below the first
+    /// needs a parent column; following `children:` must not come back to a level (a cycle).
+    /// - Complexity: O(levels) schema queries.
+    func resolve(in db: Database, file: String) throws -> [ResolvedLevel] {
+        let chain = try chain(file: file)
+        let tables = try Row.fetchAll(db, sql: "SELECT name, type FROM sqlite_master WHERE type IN ('table', 'view') ORDER BY name")
+            .map { (name: $0[0] as String, isView: ($0[1] as String) == "view") }
+        var resolved: [ResolvedLevel] = []
+        for (depth, index) in chain.enumerated() {
+            let level = levels[index]
+            func fail(_ problem: MappingError.Problem, _ column: String?, _ message: String) -> MappingError {
+                MappingError(problem, file: file, level: index + 1, levelName: level.name, table: level.table, column: column, message: message)
+            }
+            guard let table = tables.first(where: { $0.name.caseInsensitiveCompare(level.table) == .orderedSame }) else {
+                let names = tables.filter { !$0.name.hasPrefix("sqlite_") }.map(\.name).joined(separator: ", ")
+                throw fail(.missingTable, nil, "table '\(level.table)' does not exist; tables: \(names.isEmpty ? "none" : names)")
+            }
+            let columns = try db.columns(in: table.name).map(\.name)
+            func column(_ name: String, _ role: String, _ problem: MappingError.Problem = .missingColumn) throws -> String {
+                if let found = columns.first(where: { $0.caseInsensitiveCompare(name) == .orderedSame }) { return found }
+                if !table.isView, ["rowid", "oid", "_rowid_"].contains(name.lowercased()) { return "rowid" }
+                throw fail(problem, name, "column '\(name)' (\(role)) does not exist; columns: \(columns.joined(separator: ", "))")
+            }
+            let title = try column(level.title, "title")
+            let key: String
+            if let named = level.key {
+                key = try column(named, "key")
+            } else if let id = columns.first(where: { $0.lowercased() == "id" }) {
+                key = id
+            } else if !table.isView {
+                key = "rowid"
+            } else {
+                throw fail(.missingColumn, "id", "view '\(table.name)' has no 'id' column; name its key column with 'key:'")
+            }
+            var parent: String?
+            if let named = level.parent {
+                parent = try column(named, "parent", .missingParentKey)
+            } else if depth > 0 {
+                let above = levels[chain[depth - 1]]
+                throw fail(
+                    .missingParentKey, nil,
+                    "no 'parent' column names the '\(above.name)' row each row belongs to (e.g. parent: \(above.table.lowercased().hasSuffix("s") ? String(above.table.dropLast()) : above.table)_id)")
+            }
+            var orderTerms: [String] = []
+            for term in level.order {
+                let words = term.split(separator: " ").map(String.init)
+                let direction = words.count == 2 && ["asc", "desc"].contains(words[1].lowercased()) ? " " + words[1].uppercased() : ""
+                guard words.count == 1 || !direction.isEmpty else {
+                    throw fail(.missingColumn, term, "order '\(term)' must be a column, optionally followed by ASC or DESC")
+                }
+                orderTerms.append(quoted(try column(words[0], "order")) + direction)
+            }
+            orderTerms.append(quoted(key))
+            let skipped = Set([title, key, parent].compactMap { $0?.lowercased() })
+            let attributes = columns.filter { !skipped.contains($0.lowercased()) }
+            let filter: String
+            if let parent { filter = depth == 0 ? " WHERE \(quoted(parent)) IS NULL" : " WHERE \(quoted(parent)) = ?" } else { filter = "" }
+            let selected = ([key, title] + attributes).map(quoted).joined(separator: ", ")
+            resolved.append(ResolvedLevel(
+                level: level, key: key, attributeColumns: attributes,
+                countSQL: "SELECT COUNT(*) FROM \(quoted(table.name))\(filter)",
+                pageSQL: "SELECT \(selected) FROM \(quoted(table.name))\(filter) ORDER BY \(orderTerms.joined(separator: ", ")) LIMIT ? OFFSET ?",
+                filtersByParent: depth > 0))
+        }
+        return resolved
+    }
+
+    /// The order in which levels nest: list indices from the first level down, following `children:`.
+    func chain(file: String) throws(MappingError) -> [Int] {
+        guard !levels.isEmpty else {
+            throw MappingError(.invalid, file: file, level: 0, levelName: "levels", table: "", message: "the mapping has no levels")
+        }
+        for (i, level) in levels.enumerated() {
+            if let j = levels.firstIndex(where: { $0.name == level.name }), j != i {
+                throw MappingError(
+                    .invalid, file: file, level: i + 1, levelName: level.name, table: level.table,
+                    message: "level \(j + 1) has the same name; give one of them another 'name:'")
+            }
+        }
+        var chain = [0]
+        var current = 0
+        while true {
+            let level = levels[current]
+            let next: Int
+            if let name = level.children {
+                guard let found = levels.firstIndex(where: { $0.name == name }) else {
+                    throw MappingError(
+                        .unknownLevel, file: file, level: current + 1, levelName: level.name, table: level.table,
+                        message: "children names level '\(name)', which is not defined; levels: \(levels.map(\.name).joined(separator: ", "))")
+                }
+                next = found
+            } else if current + 1 < levels.count, !chain.contains(current + 1) {
+                next = current + 1
+            } else {
+                break
+            }
+            if let start = chain.firstIndex(of: next) {
+                let loop = (chain[start...] + [next]).map { "'\(levels[$0].name)'" }.joined(separator: " → ")
+                let what = next == current ? "a level that contains itself" : "a cycle"
+                throw MappingError(
+                    .cycle, file: file, level: current + 1, levelName: level.name, table: level.table, column: level.parent,
+                    message: "its children lead back: \(loop) is \(what); the last level must have no children")
+            }
+            chain.append(next)
+            current = next
+        }
+        if let unreached = levels.indices.first(where: { !chain.contains($0) }) {
+            let level = levels[unreached]
+            throw MappingError(
+                .invalid, file: file, level: unreached + 1, levelName: level.name, table: level.table,
+                message: "no level has it as children, so it is never shown")
+        }
+        return chain
+    }
+
+    func quoted(_ identifier: String) -> String {
+        identifier == "rowid" ? "rowid" : "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+}
+
+import Foundation

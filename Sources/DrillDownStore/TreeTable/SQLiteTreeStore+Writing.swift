@@ -1,0 +1,109 @@
+import DrillDownCore
+import GRDB
+#if canImport(GRDBSQLite)
+import GRDBSQLite
+#else
+import SQLite3
+#endif
+
+extension SQLiteTreeStore {
+    /// Replaces the stored tree with `tree`, in one transaction.
+    ///
+    /// The nodes table is dropped and refilled through one prepared statement, then its
+    /// `(parent, position)` index is rebuilt; `meta` records the layout version and, when given,
+    /// the format of the document the tree came from (kept from the previous write otherwise).
+    /// If anything fails, the transaction rolls back and the previous tree stays.
+    ///
+    /// ```swift
+    /// try SQLiteTreeStore(path: "data.sqlite").write(tree, documentFormat: "json")
+    /// ```
+    /// - Complexity: O(n log n) for n nodes (the index build); about a second per million nodes.
+    public func write(_ tree: TreeStore, documentFormat: String? = nil) throws(StoreError) {
+        do {
+            try database.write { db in
+                try db.execute(sql: "PRAGMA cache_size = -65536")
+                try db.execute(sql: """
+                    DROP TABLE IF EXISTS nodes;
+                    CREATE TABLE nodes(
+                        id INTEGER PRIMARY KEY,
+                        parent INTEGER,
+                        position INTEGER NOT NULL,
+                        kind INTEGER NOT NULL,
+                        key TEXT,
+                        value TEXT);
+                    """)
+                try Self.insertNodes(of: tree, into: db)
+                try db.execute(sql: "CREATE INDEX nodes_by_parent ON nodes(parent, position)")
+                try db.execute(sql: "CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+                try db.execute(
+                    sql: "INSERT OR REPLACE INTO meta(key, value) VALUES ('format', ?), ('version', ?)",
+                    arguments: [Self.formatName, String(Self.formatVersion)])
+                if let documentFormat {
+                    try db.execute(
+                        sql: "INSERT OR REPLACE INTO meta(key, value) VALUES ('documentFormat', ?)", arguments: [documentFormat])
+                }
+            }
+        } catch {
+            throw StoreError(file: path, error)
+        }
+    }
+
+    /// Inserts every node of `tree` in id order through one prepared statement.
+    ///
+    /// Keys and values are bound as text straight from the tree's byte buffer (no `String` per node).
+    static func insertNodes(of tree: TreeStore, into db: Database) throws {
+        let statement = try db.makeStatement(sql: "INSERT INTO nodes(id, parent, position, kind, key, value) VALUES (?, ?, ?, ?, ?, ?)")
+        let handle = statement.sqliteStatement
+        let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+        /// Binds `bytes` as text (never as NULL, even when empty), then runs `body`.
+        func bindText(_ bytes: ArraySlice<UInt8>, at index: CInt, then body: () throws -> Void) throws {
+            if bytes.isEmpty {
+                sqlite3_bind_text(handle, index, "", 0, transient)
+                try body()
+                return
+            }
+            try bytes.withUnsafeBufferPointer { buffer in
+                let text = UnsafeRawPointer(buffer.baseAddress!).assumingMemoryBound(to: CChar.self)
+                sqlite3_bind_text(handle, index, text, CInt(buffer.count), nil)
+                try body()
+            }
+        }
+        func step() throws {
+            let code = sqlite3_step(handle)
+            sqlite3_reset(handle)
+            guard code == SQLITE_DONE else {
+                throw DatabaseError(
+                    resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
+            }
+        }
+        for index in 0 ..< tree.count {
+            let id = NodeID(index)
+            let kind = tree.kind(of: id)
+            sqlite3_bind_int64(handle, 1, Int64(index))
+            let parent = tree.parent(of: id)
+            if let parent {
+                sqlite3_bind_int64(handle, 2, Int64(parent.rawValue))
+            } else {
+                sqlite3_bind_null(handle, 2)
+            }
+            sqlite3_bind_int64(handle, 3, Int64(tree.position(of: id)))
+            sqlite3_bind_int(handle, 4, CInt(kind.rawValue))
+            let keyBytes = tree.keyBytes(of: id)
+            let hasKey = parent.map { tree.kind(of: $0) == .object } ?? false || !keyBytes.isEmpty
+            let bindValue = {
+                if kind.isContainer {
+                    sqlite3_bind_null(handle, 6)
+                    try step()
+                } else {
+                    try bindText(tree.valueBytes(of: id), at: 6, then: step)
+                }
+            }
+            if hasKey {
+                try bindText(keyBytes, at: 5, then: bindValue)
+            } else {
+                sqlite3_bind_null(handle, 5)
+                try bindValue()
+            }
+        }
+    }
+}
