@@ -145,6 +145,20 @@ struct PropertyListTests {
         #expect((dict["empty"] as? [String: Any])?.isEmpty == true)
     }
 
+    @Test("random trees we write as XML or binary, Foundation reads to the same values", arguments: [DocumentFormat.plistXML, .plistBinary])
+    func randomTreesThroughFoundation(_ format: DocumentFormat) throws {
+        var trees = RandomTrees(rng: SeededGenerator(seed: 99), allowNull: false)
+        trees.allowControlCharacters = false
+        for i in 0 ..< 100 {
+            let value = trees.value()
+            let ours = try DocumentWriter.data(value.store, format: format)
+            let object = try PropertyListSerialization.propertyList(from: Data(ours), options: [], format: nil)
+            let theirs = try PropertyListSerialization.data(fromPropertyList: object, format: .binary, options: 0)
+            let back = TreeValue.sortedKeys(try read(bytes: Array(theirs), as: .plistBinary))
+            #expect(back == TreeValue.sortedKeys(value), "tree \(i): \(back.difference(from: TreeValue.sortedKeys(value)) ?? "")")
+        }
+    }
+
     @Test("XML: what we write, Foundation reads back")
     func xmlToFoundation() throws {
         let bytes = try DocumentWriter.data(TreeValue.seed.store, format: .plistXML)

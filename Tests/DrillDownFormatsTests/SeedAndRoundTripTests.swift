@@ -117,6 +117,15 @@ struct SeedAndRoundTripTests {
         #expect(try roundTrip(value, format) == expected(value, in: format))
     }
 
+    @Test("random trees we write as JSON, Foundation's JSONSerialization parses")
+    func jsonThroughFoundation() throws {
+        var trees = RandomTrees(rng: SeededGenerator(seed: 5))
+        for _ in 0 ..< 200 {
+            let bytes = try DocumentWriter.data(trees.value().store, format: .json)
+            _ = try JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed])
+        }
+    }
+
     @Test("JSON is written pretty with two-space indent and escapes")
     func jsonPretty() throws {
         let value = TreeValue.object([("a", .array([.integer("1"), .object([])])), ("q\"", .string("line\nbreak\u{1}")), ("n", .null)])

@@ -144,13 +144,16 @@ struct RandomTrees {
     var rng: SeededGenerator
     var allowNull = true
     var allowDatesAndData = true
+    /// Whether strings may hold control characters (XML 1.0 cannot, so other XML readers reject them).
+    var allowControlCharacters = true
 
     static let pieces = ["a", "Title", "x y", "\"", "\\", "\n", "\t", "é", "東京", "😀", "true", "42", "-1.5", "null", "yes",
                          "2001-01-01", "#", ": ", "- ", "[", "{", "&", "<", ">", "'", "=", ";", "\u{7}", "/", "*", " ", "~", "\r\n"]
 
     mutating func string() -> String {
         let n = Int.random(in: 0 ... 4, using: &rng)
-        return (0 ..< n).map { _ in Self.pieces.randomElement(using: &rng)! }.joined()
+        let pieces = allowControlCharacters ? Self.pieces : Self.pieces.filter { !$0.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" && $0 != "\t" } }
+        return (0 ..< n).map { _ in pieces.randomElement(using: &rng)! }.joined()
     }
 
     mutating func scalar() -> TreeValue {
