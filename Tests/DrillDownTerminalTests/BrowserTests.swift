@@ -241,7 +241,7 @@ struct OtherModeTests {
 
     @Test("the detail pane formats attributes by the template and wraps long values")
     func detail() throws {
-        let long = String(repeating: "word ", count: 40)
+        let long = String(repeating: "word ", count: 80)
         let doc: Doc = .object([
             ("Rows", .array([row("Song", [], [("kind", .string("song")), ("length", .int(343)), ("notes", .string(long))])]))
         ])
@@ -310,6 +310,26 @@ struct OtherModeTests {
         b.type("zzz")
         #expect(b.screen.last!.contains("no match"))
         b.press(.escape)
+        #expect(b.prompt == nil)
+    }
+
+    @Test("typing asks for a background search and shows “searching…” until its hits arrive")
+    func backgroundSearch() throws {
+        var b = try browser()
+        b.handle(.character("/"))
+        b.handle(.character("i"))
+        b.handle(.character("t"))
+        #expect(b.takeEffects() == [.search("i"), .search("it")])
+        #expect(b.screen.last!.contains("searching…"))
+        let items = b.presenter.source.find(SearchQuery("it"))
+        b.receiveSearch("it", hits: items.hits, total: items.total)
+        #expect(b.screen.last!.contains("4 matches"))
+        b.handle(.character("e"))
+        b.receiveSearch("it", hits: items.hits, total: items.total)
+        #expect(b.screen.last!.contains("searching…"))
+        b.handle(.enter)  // Enter before the search for "ite" finished runs it at once
+        #expect(b.title == "Item 1")
+        b.receiveSearch("ite", hits: [], total: 0)
         #expect(b.prompt == nil)
     }
 

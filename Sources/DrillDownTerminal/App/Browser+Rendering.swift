@@ -98,7 +98,12 @@ extension Browser {
         if let message {
             frame.put(message.text, row: y, column: x, width: rightWidth, style: message.isError ? Style.bold.colored(1) : .plain)
         } else {
-            let hints = TextFitting.truncate(keyHints, to: rightWidth)
+            var hints = ""
+            for hint in keyHints {
+                let next = hints.isEmpty ? hint : hints + "  " + hint
+                if DisplayWidth.of(next) > rightWidth { break }
+                hints = next
+            }
             frame.put(hints, row: y, column: width - 1 - DisplayWidth.of(hints), width: rightWidth, style: .dim)
         }
     }
@@ -131,15 +136,15 @@ extension Browser {
         }
     }
 
-    var keyHints: String {
+    /// Key hints, most useful first; the status line shows as many as fit.
+    var keyHints: [String] {
         switch mode {
         case .outline:
-            if outlineDetail != nil { return "↑↓ scroll  ⌫ back  y copy path  q quit" }
-            return "␣ expand  E/C all  ↵ open  / search  : go to  y copy path  o drill-down  q quit"
+            if outlineDetail != nil { return ["⌫ back", "↑↓ scroll", "y copy path", "q quit"] }
+            return ["␣ expand", "E/C all", "↵ open", "/ search", ": go to", "y copy path", "o drill-down", "q quit"]
         case .drillDown, .columns:
-            if navigator.top.isDetail { return "↑↓ scroll  ⌫ back  y copy path  o outline  q quit" }
-            let other = mode == .columns ? "c list" : "c columns"
-            return "↵ open  ⌫ back  / search  : go to  y copy path  o outline  \(other)  q quit"
+            if navigator.top.isDetail { return ["⌫ back", "↑↓ scroll", "y copy path", "o outline", "q quit"] }
+            return ["↵ open", "⌫ back", "/ search", ": go to", "y copy path", "o outline", mode == .columns ? "c list" : "c columns", "q quit"]
         }
     }
 }

@@ -25,7 +25,7 @@ extension Browser {
         if detail.row.childCount > 0 {
             fields.append(("children", detail.row.childCount == 1 ? "1 row" : "\(detail.row.childCount) rows"))
         }
-        if let kind = detail.row.kind { fields.append(("kind", kind)) }
+        if let kind = detail.row.kind, !fields.contains(where: { $0.0.lowercased() == "kind" }) { fields.append(("kind", kind)) }
         guard !fields.isEmpty else { return [DetailLine(label: "", text: "(no attributes)")] }
         let labelWidth = min(fields.map { DisplayWidth.of($0.0) }.max() ?? 0, max(6, width / 3))
         let textWidth = max(1, width - labelWidth - 3)
