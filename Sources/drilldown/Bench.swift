@@ -22,6 +22,7 @@ struct Bench: ParsableCommand {
 
     func run() throws {
         let loaded = try data.load()
+        guard let tree = loaded.tree else { throw BadInput("\(data.file): bench measures documents and tree tables, not a database read through levels") }
         let source = loaded.source
         let presenter = loaded.presenter
         var rng = SystemRandomNumberGenerator()
@@ -75,8 +76,8 @@ struct Bench: ParsableCommand {
             var visibleRowsExpanded: Int, searchMilliseconds: Double, searchMatches: Int, measures: [Measure]
         }
         let report = Report(
-            nodes: loaded.tree.count, loadMilliseconds: loaded.loadSeconds * 1000,
-            bytesPerNode: Double(loaded.tree.memoryFootprint) / Double(max(1, loaded.tree.count)),
+            nodes: tree.count, loadMilliseconds: loaded.loadSeconds * 1000,
+            bytesPerNode: Double(tree.memoryFootprint) / Double(max(1, tree.count)),
             expandAllMilliseconds: expandAll, visibleRowsExpanded: outline.visibleCount,
             searchMilliseconds: search, searchMatches: found.total, measures: measures)
         if sink == 42 { FileHandle.standardError.write(Data(" ".utf8)) }

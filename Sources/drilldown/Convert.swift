@@ -1,29 +1,55 @@
 import ArgumentParser
 import DrillDownCore
 import DrillDownFormats
+import DrillDownStore
 import Foundation
 
-/// `drilldown convert IN OUT`: rewrite a document in another format.
+/// `drilldown convert IN OUT`: rewrite a document in another format, or import it into (or export it from) an SQLite tree table.
 struct Convert: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Convert between JSON, YAML and property lists (XML, binary, OpenStep); the output is written atomically.")
+        abstract: "Convert between JSON, YAML, property lists (XML, binary, OpenStep) and SQLite tree tables; the output is written atomically.",
+        discussion: """
+            An output named .sqlite, .sqlite3 or .db is an SQLite tree table (one row per node, WAL mode, \
+            written in one transaction); an SQLite input is read back losslessly.
+            """)
 
     @Argument(help: "The input file.", completion: .file()) var input: String
     @Argument(help: "The output file; its extension picks the format unless --to is given.", completion: .file()) var output: String
     @Option(name: .long, help: "The input format, when content and extension are not enough.") var from: DocumentFormat?
     @Option(name: .long, help: "The output format: json, yaml, plist, bplist, openstep.") var to: DocumentFormat?
 
+    /// Whether the output is an SQLite tree table.
+    var writesDatabase: Bool { to == nil && SQLiteFile.hasDatabaseExtension(output) }
+
     func validate() throws {
-        if to == nil, DocumentFormat(fileExtension: URL(fileURLWithPath: output).pathExtension) == nil {
-            throw ValidationError("cannot tell the output format from '\(output)'; name it with --to (json, yaml, plist, bplist, openstep)")
+        if to == nil, !writesDatabase, DocumentFormat(fileExtension: URL(fileURLWithPath: output).pathExtension) == nil {
+            throw ValidationError(
+                "cannot tell the output format from '\(output)'; name it with --to (json, yaml, plist, bplist, openstep) or use .sqlite")
         }
     }
 
     func run() throws {
-        let format = to ?? DocumentFormat(fileExtension: URL(fileURLWithPath: output).pathExtension)!
-        let read: (tree: TreeStore, format: DocumentFormat)
-        do { read = try DocumentReader.read(contentsOf: input, format: from) } catch { throw BadInput(error.description) }
-        do { try DocumentWriter.write(read.tree, to: output, format: format) } catch { throw BadInput(error.description) }
-        FileHandle.standardError.write(Data("wrote \(output) (\(format.rawValue), \(read.tree.count) nodes)\n".utf8))
+        let read: (tree: TreeStore, format: String)
+        if from == nil, DatabaseData.isDatabase(input) {
+            let table = try DatabaseData.readTreeTable(input)
+            read = (table.tree, table.documentFormat ?? "json")
+        } else {
+            do {
+                let document = try DocumentReader.read(contentsOf: input, format: from)
+                read = (document.tree, document.format.rawValue)
+            } catch {
+                throw BadInput(error.description)
+            }
+        }
+        let written: String
+        if writesDatabase {
+            do { try SQLiteTreeStore(path: output).write(read.tree, documentFormat: read.format) } catch { throw BadInput(error.description) }
+            written = "sqlite"
+        } else {
+            let format = to ?? DocumentFormat(fileExtension: URL(fileURLWithPath: output).pathExtension)!
+            do { try DocumentWriter.write(read.tree, to: output, format: format) } catch { throw BadInput(error.description) }
+            written = format.rawValue
+        }
+        FileHandle.standardError.write(Data("wrote \(output) (\(written), \(read.tree.count) nodes)\n".utf8))
     }
 }

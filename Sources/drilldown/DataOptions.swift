@@ -5,7 +5,9 @@ import Foundation
 
 /// The data file and how to read it: shared by every command that reads data.
 struct DataOptions: ParsableArguments {
-    @Argument(help: "A property list (XML, binary or OpenStep), JSON or YAML file.", completion: .file())
+    @Argument(
+        help: "A property list (XML, binary or OpenStep), JSON or YAML file, or an SQLite database (a tree table, or tables mapped by the schema's levels:).",
+        completion: .file())
     var file: String
 
     @Option(name: .long, help: "A presentation schema (YAML or JSON): per-kind titles, subtitles, images, controls.")
@@ -38,10 +40,12 @@ struct LoadedData {
     var file: String
     /// The folder images are served from.
     var folder: URL
-    /// The document tree.
-    var tree: TreeStore
-    /// The format it was read in.
-    var format: DocumentFormat
+    /// The document tree; `nil` for a relational database, which is read lazily.
+    var tree: TreeStore?
+    /// The format it was read in; `nil` for an SQLite database (see ``database``).
+    var format: DocumentFormat?
+    /// The SQLite database the data lives in, when it is one.
+    var database: DatabaseData?
     /// Schema + source.
     var presenter: Presenter
     /// Seconds spent reading and parsing.
@@ -53,24 +57,25 @@ struct LoadedData {
         file: String, schemaFile: String?, titleKey: String?, childrenKey: String?, generic: Bool, format: DocumentFormat?
     ) throws -> LoadedData {
         var schema = Schema()
+        var schemaTree: TreeStore?
         if let schemaFile {
             let parsed: (tree: TreeStore, format: DocumentFormat)
             do { parsed = try DocumentReader.read(contentsOf: schemaFile) } catch { throw BadInput(error.description) }
             do { schema = try Schema(tree: parsed.tree, file: schemaFile) } catch { throw BadInput(error.description) }
+            schemaTree = parsed.tree
         }
         let start = DispatchTime.now().uptimeNanoseconds
+        if format == nil, DatabaseData.isDatabase(file) {
+            return try loadDatabase(
+                file: file, schema: schema, schemaTree: schemaTree, schemaFile: schemaFile, titleKey: titleKey,
+                childrenKey: childrenKey, generic: generic, start: start)
+        }
         let read: (tree: TreeStore, format: DocumentFormat)
         do { read = try DocumentReader.read(contentsOf: file, format: format) } catch { throw BadInput(error.description) }
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-        let keys = OutlineKeys.standard.preferring(
-            title: (titleKey.map { [$0] } ?? []) + schema.titleKeys,
-            children: (childrenKey.map { [$0] } ?? []) + schema.childrenKeys)
-        let name = URL(fileURLWithPath: file).lastPathComponent
-        let source = DocumentSource(tree: read.tree, mode: generic ? .generic : nil, keys: keys, name: name)
-        let folder = URL(fileURLWithPath: file).deletingLastPathComponent().standardizedFileURL
         return LoadedData(
-            file: file, folder: folder, tree: read.tree, format: read.format,
-            presenter: Presenter(source: source, schema: schema), loadSeconds: seconds)
+            file: file, tree: read.tree, format: read.format, database: nil, schema: schema, titleKey: titleKey,
+            childrenKey: childrenKey, generic: generic, seconds: seconds)
     }
 
     /// Resolves a user-written PATH (TreePath or titles) or fails with exit status 1.

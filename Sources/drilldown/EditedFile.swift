@@ -12,7 +12,9 @@ struct EditedFile {
 
     init(_ data: DataOptions) throws {
         loaded = try data.load()
-        guard let source = loaded.source as? DocumentSource else { throw BadInput("\(data.file): this source cannot be edited") }
+        guard let source = loaded.source as? DocumentSource else {
+            throw BadInput("\(data.file): a database read through the schema's levels is read-only; edit its tables with SQL")
+        }
         document = EditableDocument(source: source, schema: loaded.presenter.schema)
     }
 
@@ -27,10 +29,8 @@ struct EditedFile {
         do { return try document.apply(changes) } catch { throw BadInput("\(loaded.file): \(error.description)") }
     }
 
-    /// Writes the document back in its own format, atomically.
-    func save() throws {
-        do { try DocumentWriter.write(document.tree, to: loaded.file, format: loaded.format) } catch { throw BadInput(error.description) }
-    }
+    /// Writes the document back in its own format, atomically (a tree table in one transaction).
+    func save() throws { try loaded.save(document.tree) }
 
     /// Prints the resulting TreePath (empty for the root), or a JSON object with its title path too.
     func report(_ path: TreePath, json: Bool, title: String? = nil) throws {
@@ -40,7 +40,7 @@ struct EditedFile {
             let titlePath = source.node(at: path).map { source.titlePath(of: $0) }
             try Out.json(Result(
                 path: path.description, titlePath: title == nil ? titlePath : nil, title: shownTitle,
-                file: loaded.file, format: loaded.format.rawValue))
+                file: loaded.file, format: loaded.formatName))
         } else {
             var out = Out()
             out.line(path.description)

@@ -12,7 +12,6 @@ struct Stats: ParsableCommand {
 
     func run() throws {
         let loaded = try data.load()
-        let tree = loaded.tree
         let bytes = (try? FileManager.default.attributesOfItem(atPath: data.file)[.size] as? Int) ?? 0
         let rss = Self.peakResidentBytes()
         struct StatsJSON: Encodable {
@@ -20,18 +19,25 @@ struct Stats: ParsableCommand {
             var loadMilliseconds: Double, storeBytes: Int, bytesPerNode: Double, peakResidentBytes: Int
         }
         let source = loaded.source
-        var rowCount = 0
-        var stack = [source.root]
-        while let n = stack.popLast() {
+        var rowCount = 0, widest = 0, deepest = 0
+        var stack = [(source.root, 0)]
+        while let (n, depth) = stack.popLast() {
             let kids = source.children(of: n)
             rowCount += kids.count
-            for c in kids where !source.children(of: c).isEmpty { stack.append(c) }
+            widest = max(widest, kids.count)
+            deepest = max(deepest, depth + (kids.isEmpty ? 0 : 1))
+            for c in kids where !source.children(of: c).isEmpty { stack.append((c, depth + 1)) }
         }
-        let mode: String = if let d = source as? DocumentSource, case .outline = d.mode { "outline" } else { "generic" }
+        // A relational database has no document tree: its rows are its nodes.
+        let nodes = loaded.tree?.count ?? rowCount + 1
+        let storeBytes = loaded.tree?.memoryFootprint ?? 0
+        let mode: String =
+            if let d = source as? DocumentSource, case .outline = d.mode { "outline" } else if source is DocumentSource { "generic" } else { "levels" }
         let stats = StatsJSON(
-            file: data.file, format: loaded.format.rawValue, mode: mode, fileBytes: bytes, nodes: tree.count, rows: rowCount,
-            depth: tree.maxDepth(), widestLevel: tree.widestLevel(), loadMilliseconds: (loaded.loadSeconds * 1e5).rounded() / 100,
-            storeBytes: tree.memoryFootprint, bytesPerNode: (Double(tree.memoryFootprint) / Double(max(1, tree.count)) * 10).rounded() / 10,
+            file: data.file, format: loaded.formatName, mode: mode, fileBytes: bytes, nodes: nodes, rows: rowCount,
+            depth: loaded.tree?.maxDepth() ?? deepest, widestLevel: loaded.tree?.widestLevel() ?? widest,
+            loadMilliseconds: (loaded.loadSeconds * 1e5).rounded() / 100,
+            storeBytes: storeBytes, bytesPerNode: (Double(storeBytes) / Double(max(1, nodes)) * 10).rounded() / 10,
             peakResidentBytes: rss)
         if output.json {
             try Out.json(stats)

@@ -182,6 +182,22 @@ struct TreeTableTests {
         #expect(error?.message.contains(message) == true, "\(String(describing: error))")
     }
 
+    @Test("a nodes table this code did not write is never replaced, and reading never changes the journal mode")
+    func foreignNodesTable() throws {
+        let folder = try TempFolder()
+        defer { folder.cleanUp() }
+        let path = folder.path("theirs.db")
+        try DatabaseQueue(path: path).write { db in
+            try db.execute(sql: "CREATE TABLE nodes(id INTEGER PRIMARY KEY, parent INTEGER, position INTEGER, kind INTEGER, key TEXT, value TEXT)")
+            try db.execute(sql: "INSERT INTO nodes VALUES (0, NULL, 0, 1, NULL, NULL)")
+        }
+        #expect(try SQLiteTreeStore(path: path, readOnly: true).read().isStructurallyEqual(to: Doc.array([]).tree))
+        #expect(try DatabaseQueue(path: path).read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") } == "delete")
+        let error = #expect(throws: StoreError.self) { try SQLiteTreeStore(path: path).write(seedTree) }
+        #expect(error?.message.contains("refusing to replace it") == true)
+        #expect(try SQLiteTreeStore(path: path, readOnly: true).read().count == 1)
+    }
+
     @Test("rows written by another tool in any id and position order read in position order")
     func foreignOrder() throws {
         let folder = try TempFolder()

@@ -12,7 +12,8 @@ extension SQLiteTreeStore {
     /// The nodes table is dropped and refilled through one prepared statement, then its
     /// `(parent, position)` index is rebuilt; `meta` records the layout version and, when given,
     /// the format of the document the tree came from (kept from the previous write otherwise).
-    /// If anything fails, the transaction rolls back and the previous tree stays.
+    /// If anything fails, the transaction rolls back and the previous tree stays. A `nodes` table
+    /// that this code did not write (no `meta.format` naming it) is never replaced.
     ///
     /// ```swift
     /// try SQLiteTreeStore(path: "data.sqlite").write(tree, documentFormat: "json")
@@ -21,6 +22,12 @@ extension SQLiteTreeStore {
     public func write(_ tree: TreeStore, documentFormat: String? = nil) throws(StoreError) {
         do {
             try database.write { db in
+                if try db.tableExists("nodes") {
+                    let format = try db.tableExists("meta") ? try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'format'") : nil
+                    guard format == Self.formatName else {
+                        throw StoreError(file: path, message: "its 'nodes' table is not a DrillDown tree table; refusing to replace it")
+                    }
+                }
                 try db.execute(sql: "PRAGMA cache_size = -65536")
                 try db.execute(sql: """
                     DROP TABLE IF EXISTS nodes;

@@ -1,0 +1,92 @@
+import DrillDownCore
+import DrillDownFormats
+import DrillDownStore
+import Foundation
+
+/// An SQLite database as a data file: a tree table (any document imported with `convert`), or
+/// an existing database whose tables the schema's `levels:` map to levels.
+enum DatabaseData {
+    /// A tree table (opened read-only): read whole into a document tree; edits are written back in one transaction.
+    case treeTable(SQLiteTreeStore)
+    /// Tables mapped by the schema's `levels:`: read lazily, read-only.
+    case relational(RelationalSource)
+
+    /// Whether `path` is an SQLite database: by its header, or by its extension (`.sqlite`, `.sqlite3`, `.db`).
+    static func isDatabase(_ path: String) -> Bool {
+        SQLiteFile.isDatabase(atPath: path) || SQLiteFile.hasDatabaseExtension(path)
+    }
+
+    /// Reads the tree table at `path`, with the document format it was imported from (if recorded).
+    static func readTreeTable(_ path: String) throws -> (store: SQLiteTreeStore, tree: TreeStore, documentFormat: String?) {
+        do {
+            let store = try SQLiteTreeStore(path: path, readOnly: true)
+            return (store, try store.read(), try store.documentFormat())
+        } catch {
+            throw BadInput(error.description)
+        }
+    }
+}
+
+extension LoadedData {
+    /// Loads an SQLite database: through the schema's `levels:` when it has them, else as a tree table.
+    static func loadDatabase(
+        file: String, schema: Schema, schemaTree: TreeStore?, schemaFile: String?, titleKey: String?, childrenKey: String?,
+        generic: Bool, start: UInt64
+    ) throws -> LoadedData {
+        let mapping: RelationalMapping?
+        do { mapping = try schemaTree.flatMap { tree throws(MappingError) in try RelationalMapping(schema: tree, file: schemaFile ?? "schema") } } catch {
+            throw BadInput(error.description)
+        }
+        let seconds = { Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 }
+        guard let mapping else {
+            let read = try DatabaseData.readTreeTable(file)
+            return LoadedData(
+                file: file, tree: read.tree, format: nil, database: .treeTable(read.store), schema: schema, titleKey: titleKey,
+                childrenKey: childrenKey, generic: generic, seconds: seconds())
+        }
+        let source: RelationalSource
+        do { source = try RelationalSource(path: file, mapping: mapping) } catch { throw BadInput("\(error)") }
+        return LoadedData(
+            file: file, folder: URL(fileURLWithPath: file).deletingLastPathComponent().standardizedFileURL, tree: nil, format: nil,
+            database: .relational(source), presenter: Presenter(source: source, schema: schema), loadSeconds: seconds())
+    }
+
+    /// A loaded document tree (from a file or a tree table) with the source its options ask for.
+    init(
+        file: String, tree: TreeStore, format: DocumentFormat?, database: DatabaseData?, schema: Schema, titleKey: String?,
+        childrenKey: String?, generic: Bool, seconds: Double
+    ) {
+        let keys = OutlineKeys.standard.preferring(
+            title: (titleKey.map { [$0] } ?? []) + schema.titleKeys,
+            children: (childrenKey.map { [$0] } ?? []) + schema.childrenKeys)
+        let name = URL(fileURLWithPath: file).lastPathComponent
+        let source = DocumentSource(tree: tree, mode: generic ? .generic : nil, keys: keys, name: name)
+        let folder = URL(fileURLWithPath: file).deletingLastPathComponent().standardizedFileURL
+        self.init(
+            file: file, folder: folder, tree: tree, format: format, database: database,
+            presenter: Presenter(source: source, schema: schema), loadSeconds: seconds)
+    }
+
+    /// How the data is stored, for messages and `stats`: the document format, `sqlite` or `sqlite-relational`.
+    var formatName: String {
+        switch database {
+        case .treeTable: "sqlite"
+        case .relational: "sqlite-relational"
+        case nil: format?.rawValue ?? "unknown"
+        }
+    }
+
+    /// Writes an edited tree back where it came from: the document atomically in its own format,
+    /// or the tree table in one transaction. A relational database is not edited here.
+    func save(_ tree: TreeStore) throws {
+        switch database {
+        case .treeTable(let store):
+            do { try SQLiteTreeStore(path: store.path, create: false).write(tree) } catch { throw BadInput(error.description) }
+        case .relational:
+            throw BadInput("\(file): a database read through the schema's levels is read-only")
+        case nil:
+            guard let format else { throw BadInput("\(file): unknown format") }
+            do { try DocumentWriter.write(tree, to: file, format: format) } catch { throw BadInput(error.description) }
+        }
+    }
+}
