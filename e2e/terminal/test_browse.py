@@ -270,3 +270,20 @@ def test_needs_a_terminal():
     proc = subprocess.run([drilldown_bin(), "browse", str(SEED)], capture_output=True, text=True, timeout=30)
     assert proc.returncode == 1
     assert "needs a terminal" in proc.stderr and "drilldown tree" in proc.stderr
+
+
+def test_ctrl_z_suspends_and_fg_resumes(tmux_factory, tmp_path):
+    t = shell_session(tmux_factory)
+    t.type(browse_command(SEED))
+    t.send("Enter")
+    t.wait_for("Item 4")
+    t.send("End")
+    t.wait_for("4/4")
+    t.send("C-z")
+    t.wait_for("Stopped")
+    t.wait_for(lambda s: s.rstrip().endswith("READY$"), what="the shell prompt")
+    t.type("fg")
+    t.send("Enter")
+    t.wait_for(lambda s: "4/4" in s and s.split("\n")[0].strip() == "Root", what="the browser redrawn with its selection")
+    t.send("q")
+    assert_terminal_restored(t, tmp_path)
