@@ -3,11 +3,16 @@ tree tables, reading and editing a tree table, a relational database browsed thr
 `levels:`, and bad databases failing with exit status 1 and one clear line.
 """
 import json
+import os
+import signal
 import sqlite3
+import subprocess
+import sys
+import time
 
 import pytest
 
-from conftest import EXAMPLES
+from conftest import EXAMPLES, ROOT, drilldown_bin
 
 PLANETS = EXAMPLES / "Planets" / "planets.json"
 
@@ -154,3 +159,27 @@ def test_a_database_without_a_tree_table_says_to_give_levels(drilldown, music):
     assert "levels:" in result.stderr
     with sqlite3.connect(db) as c:
         assert c.execute("PRAGMA journal_mode").fetchone()[0] == "delete", "reading never switches the database to WAL"
+
+
+def test_killing_a_write_leaves_the_previous_or_the_new_tree(drilldown, tmp_path, planets_db):
+    """SIGKILL at several moments of a large import into an existing tree table: the database always
+    reads back whole, as the old tree or the new one, never half-written."""
+    big = tmp_path / "big.json"
+    subprocess.run([sys.executable, str(ROOT / "Scripts" / "gen-json.py"), "--nodes", "200000", str(big)], check=True)
+    expected_new = json.loads(big.read_text())
+    expected_old = json.loads(PLANETS.read_text())
+    start = time.monotonic()
+    drilldown("convert", big, tmp_path / "timing.sqlite", check=0)
+    duration = time.monotonic() - start
+    for fraction in (0.2, 0.4, 0.6, 0.75, 0.9):
+        drilldown("convert", PLANETS, planets_db, check=0)
+        proc = subprocess.Popen([drilldown_bin(), "convert", str(big), str(planets_db)],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        time.sleep(duration * fraction)
+        if proc.poll() is None:
+            os.kill(proc.pid, signal.SIGKILL)
+        proc.wait()
+        out = tmp_path / "after.json"
+        drilldown("convert", planets_db, out, check=0)
+        after = json.loads(out.read_text())
+        assert after in (expected_old, expected_new), f"killed at {fraction:.0%}: neither the old nor the new tree"
