@@ -11,20 +11,45 @@ struct Browse: ParsableCommand {
             Keys: ↑/↓ or j/k move, Enter/→/l opens, Backspace/←/h goes back, Home/End/PgUp/PgDn, g/G,
             o outline (Space/→/← expand and collapse, E/C all), c columns, / search (n/N next/previous match),
             : go to a path, y copy the current path, q quits. NO_COLOR turns colour off.
+            With --editable: a add, r rename, d delete (y confirms), J/K move down/up, u undo, U or Ctrl-R redo,
+            Space flips a switch, +/- move a slider or stepper, Enter runs a row's action or first button, 1-9 a button.
+            Every edit is saved at once. Changes made to the file elsewhere appear while browsing.
             """
     )
 
     @OptionGroup var data: DataOptions
+
+    @Flag(name: .long, help: "Allow edits: add, rename, delete, move, undo, switches, sliders and buttons; each is saved at once.")
+    var editable = false
 
     func run() throws {
         guard isatty(1) != 0 else {
             throw BadInput("drilldown browse needs a terminal; for a non-interactive view use `drilldown tree FILE`")
         }
         let loaded = try data.load()
+        var app = TerminalApp(presenter: loaded.presenter)
+        if editable {
+            guard loaded.source is DocumentSource else {
+                throw BadInput("\(data.file): a database read through the schema's levels is read-only; edit its tables with SQL")
+            }
+            do { app.actions = try ActionSet(schema: loaded.presenter.schema) } catch { throw BadInput("\(data.file): \(error.description)") }
+            let saved = UncheckedSendable(loaded)
+            app.save = { tree in try saved.value.save(tree) }
+        }
+        let options = UncheckedSendable(data)
+        let file = data.file
+        let paths = loaded.database == nil ? [file] : [file, file + "-wal"]
+        app.watched = WatchedFile(paths: paths) { try options.value.load().presenter }
         do {
-            try TerminalApp(presenter: loaded.presenter).run()
+            try app.run()
         } catch {
             throw BadInput("drilldown browse: \(error.description)")
         }
     }
+}
+
+/// A value handed to the terminal UI's background reload and save, which use it one at a time.
+private struct UncheckedSendable<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
 }

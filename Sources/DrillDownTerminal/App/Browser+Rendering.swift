@@ -85,6 +85,21 @@ extension Browser {
                 : s.total == 1 ? "1 match" : "\(s.total) matches"
             drawPromptLine(prefix: "/", s.field.text, right: count, row: y, frame: &frame)
             return
+        case .title(let p):
+            let prefix: String
+            switch p.purpose {
+            case .add: prefix = "New row title: "
+            case .rename: prefix = "Rename to: "
+            }
+            drawPromptLine(prefix: prefix, p.field.text, right: "↵ ok  esc cancel", row: y, frame: &frame)
+            return
+        case .confirmDelete(let path):
+            let id = source.node(at: path)
+            let title = id.map { presenter.row(for: $0).title } ?? path.description
+            let below = id.map { source.childCount(of: $0) } ?? 0
+            let what = below == 0 ? "“\(title)”" : "“\(title)” and everything below it"
+            drawPromptLine(prefix: "Delete \(what)? (y/n) ", "", right: "", row: y, frame: &frame)
+            return
         case nil:
             break
         }
@@ -140,11 +155,28 @@ extension Browser {
     var keyHints: [String] {
         switch mode {
         case .outline:
-            if outlineDetail != nil { return ["⌫ back", "↑↓ scroll", "y copy path", "q quit"] }
-            return ["␣ expand", "E/C all", "↵ open", "/ search", ": go to", "y copy path", "o drill-down", "q quit"]
+            if outlineDetail != nil { return editHints + ["⌫ back", "↑↓ scroll", "y copy path", "q quit"] }
+            return editHints + ["␣ expand", "E/C all", "↵ open", "/ search", ": go to", "y copy path", "o drill-down", "q quit"]
         case .drillDown, .columns:
-            if navigator.top.isDetail { return ["⌫ back", "↑↓ scroll", "y copy path", "o outline", "q quit"] }
-            return ["↵ open", "⌫ back", "/ search", ": go to", "y copy path", "o outline", mode == .columns ? "c list" : "c columns", "q quit"]
+            if navigator.top.isDetail { return editHints + ["⌫ back", "↑↓ scroll", "y copy path", "o outline", "q quit"] }
+            return editHints + ["↵ open", "⌫ back", "/ search", ": go to", "y copy path", "o outline", mode == .columns ? "c list" : "c columns", "q quit"]
         }
+    }
+
+    /// With `--editable`: the selected row's controls first, then the editing keys.
+    var editHints: [String] {
+        guard editor != nil else { return [] }
+        var hints: [String] = []
+        let id = currentNode
+        if id != source.root {
+            let row = presenter.row(for: id)
+            if row.controls.contains(where: { $0.control.kind == .switch }) { hints.append("␣ switch") }
+            if row.controls.contains(where: { $0.control.kind == .slider || $0.control.kind == .stepper }) { hints.append("+/- slider") }
+            let buttons = row.controls.filter { $0.control.kind == .button }
+            if case .action(let name) = row.select { hints.append("↵ \(name)") }
+            else if let first = buttons.first { hints.append("↵ \(first.control.label)") }
+            if buttons.count > 1 { hints.append("1-\(buttons.count) buttons") }
+        }
+        return hints + ["a add", "r rename", "d delete", "J/K move", "u undo"]
     }
 }

@@ -34,6 +34,8 @@ public struct Browser: Sendable {
         case redraw
         /// Search for this text, off the key-handling path, and hand the result to ``receiveSearch(_:hits:total:)``.
         case search(String)
+        /// Write the editor's tree back to the file; report a failure with ``saveFailed(_:)``.
+        case save
     }
 
     /// A line of feedback in the status bar, shown until the next key.
@@ -44,8 +46,8 @@ public struct Browser: Sendable {
         public var isError: Bool
     }
 
-    /// Rows, titles and templates.
-    public let presenter: Presenter
+    /// Rows, titles and templates; replaced after every edit and every reload.
+    public internal(set) var presenter: Presenter
     /// The drill-down stack (shared by drill-down and columns modes).
     public internal(set) var navigator: Navigator
     /// The current mode.
@@ -73,6 +75,8 @@ public struct Browser: Sendable {
     public internal(set) var isFinished = false
     /// Work for the event loop, in order; take it with ``takeEffects()``.
     public internal(set) var effects: [Effect] = []
+    /// The document being edited, or `nil` when browsing read-only (without `--editable`).
+    public internal(set) var editor: Editor?
 
     /// The most search hits kept for the results list and `n`/`N`.
     public static let searchLimit = 1000
@@ -84,6 +88,17 @@ public struct Browser: Sendable {
         outline = Outline(source: presenter.source)
         self.width = width
         self.height = height
+    }
+
+    /// A browser whose keys also edit: `a` add, `r` rename, `d` delete, `J`/`K` move, `u`/`U` undo and redo,
+    /// Space/`+`/`-` operate switches and sliders, Enter and `1`…`9` run actions.
+    ///
+    /// A source that is not a document (a relational database) stays read-only.
+    public init(presenter: Presenter, width: Int, height: Int, actions: ActionSet) {
+        self.init(presenter: presenter, width: width, height: height)
+        if let document = presenter.source as? DocumentSource {
+            editor = Editor(document: EditableDocument(source: document, schema: presenter.schema), actions: actions)
+        }
     }
 
     var source: any Source { presenter.source }
@@ -132,6 +147,7 @@ public struct Browser: Sendable {
         case .character("o"): switchMode(to: mode == .outline ? .drillDown : .outline)
         case .character("c"): switchMode(to: mode == .columns ? .drillDown : .columns)
         default:
+            if handleEditKey(key) { return }
             if mode == .outline { handleOutline(key) } else { handleDrillDown(key) }
         }
     }

@@ -17,10 +17,9 @@ final class SearchWorker: @unchecked Sendable {
         var nanoseconds: UInt64
     }
 
-    let source: any Source
     let limit: Int
     private let lock = NSLock()
-    private var pending: String?
+    private var pending: (text: String, source: any Source)?
     private var running = false
     private var finished: [Finished] = []
     private let pipeFDs: (read: Int32, write: Int32)
@@ -28,8 +27,7 @@ final class SearchWorker: @unchecked Sendable {
     /// The descriptor that becomes readable when results are ready.
     var wake: Int32 { pipeFDs.read }
 
-    init(source: any Source, limit: Int) {
-        self.source = source
+    init(limit: Int) {
         self.limit = limit
         var fds: [Int32] = [-1, -1]
         if pipe(&fds) == 0 {
@@ -39,14 +37,20 @@ final class SearchWorker: @unchecked Sendable {
         pipeFDs = (fds[0], fds[1])
     }
 
-    /// Asks for a search of `text`, replacing any query that has not started yet.
-    func submit(_ text: String) {
+    /// Asks for a search of `text` in `source`, replacing any query that has not started yet.
+    func submit(_ text: String, in source: any Source) {
         lock.lock()
-        pending = text
+        pending = (text, source)
         let start = !running
         running = true
         lock.unlock()
         if start { Thread { [self] in work() }.start() }
+    }
+
+    /// Makes ``wake`` readable, for other background work that reports to the event loop.
+    func wakeUp() {
+        var byte: UInt8 = 1
+        _ = write(pipeFDs.write, &byte, 1)
     }
 
     /// The searches finished since the last call, oldest first.
@@ -62,7 +66,7 @@ final class SearchWorker: @unchecked Sendable {
     private func work() {
         while true {
             lock.lock()
-            guard let text = pending else {
+            guard let (text, source) = pending else {
                 running = false
                 lock.unlock()
                 return
@@ -75,8 +79,7 @@ final class SearchWorker: @unchecked Sendable {
             lock.lock()
             finished.append(done)
             lock.unlock()
-            var byte: UInt8 = 1
-            _ = write(pipeFDs.write, &byte, 1)
+            wakeUp()
         }
     }
 }

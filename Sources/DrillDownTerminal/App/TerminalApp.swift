@@ -12,6 +12,12 @@ public struct TerminalApp {
     public let presenter: Presenter
     /// Environment variables consulted: `NO_COLOR`, `DRILLDOWN_TRACE_FRAMES`.
     public let environment: [String: String]
+    /// With `--editable`: the actions buttons run; `nil` browses read-only.
+    public var actions: ActionSet?
+    /// Writes an edited tree back to the file (atomically, in its own format).
+    public var save: (@Sendable (TreeStore) throws -> Void)?
+    /// The file to watch for changes made elsewhere.
+    public var watched: WatchedFile?
 
     /// How long a lone Esc waits for the rest of an escape sequence.
     static let escapeTimeoutMilliseconds: Int32 = 25
@@ -30,13 +36,18 @@ public struct TerminalApp {
         try terminal.enter()
         defer { terminal.restore() }
         let size = terminal.size()
-        var browser = Browser(presenter: presenter, width: size.width, height: size.height)
+        var browser =
+            actions.map { Browser(presenter: presenter, width: size.width, height: size.height, actions: $0) }
+            ?? Browser(presenter: presenter, width: size.width, height: size.height)
         var renderer = Renderer(noColor: noColor)
         var decoder = KeyDecoder()
-        let searches = SearchWorker(source: presenter.source, limit: Browser.searchLimit)
+        let searches = SearchWorker(limit: Browser.searchLimit)
+        let watcher = watched.map { FileWatcher($0, notify: searches.wakeUp) }
+        let idle: Int32 = watcher == nil ? -1 : Int32(FileWatcher.interval / 1_000_000)
         terminal.write(renderer.render(browser.render()))
         while !browser.isFinished {
-            let input = terminal.read(timeout: decoder.hasPending ? Self.escapeTimeoutMilliseconds : -1, wake: searches.wake)
+            let input = terminal.read(timeout: decoder.hasPending ? Self.escapeTimeoutMilliseconds : idle, wake: searches.wake)
+            watcher?.check()
             let start = FrameTrace.now()
             var keys: [Key] = []
             var label = ""
@@ -52,6 +63,16 @@ public struct TerminalApp {
                     browser.receiveSearch(done.text, hits: done.result.hits, total: done.result.total)
                     label = "search:\(done.text)"
                     trace?.record(label: "search-scan:\(done.text)", handle: done.nanoseconds, render: 0, write: 0, bytes: 0)
+                }
+                switch watcher?.take() {
+                case .success(let reloaded)?:
+                    browser.reload(reloaded)
+                    label = "reload"
+                case .failure(let error)?:
+                    browser.reloadFailed(String(describing: error))
+                    label = "reload"
+                case nil:
+                    break
                 }
             case .closed: return
             }
@@ -70,7 +91,15 @@ public struct TerminalApp {
                 case .redraw:
                     renderer.invalidate()
                 case .search(let text):
-                    searches.submit(text)
+                    searches.submit(text, in: browser.source)
+                case .save:
+                    guard let tree = browser.editor?.document.tree else { break }
+                    do {
+                        try save?(tree)
+                        watcher?.acknowledge()
+                    } catch {
+                        browser.saveFailed(String(describing: error))
+                    }
                 }
             }
             let handled = FrameTrace.now()

@@ -21,7 +21,7 @@ extension Browser {
             }
         }
         let buttons = detail.row.controls.filter { $0.control.kind == .button }
-        if !buttons.isEmpty { fields.append(("actions", Self.controlsText(buttons))) }
+        if !buttons.isEmpty { fields.append(("actions", Self.buttonsText(buttons))) }
         if detail.row.childCount > 0 {
             fields.append(("children", detail.row.childCount == 1 ? "1 row" : "\(detail.row.childCount) rows"))
         }

@@ -43,7 +43,7 @@ extension Browser {
         switch navigator.select(index) {
         case .pushedLevel, .pushedDetail: push()
         case .action(let name, let id):
-            inform("“\(presenter.row(for: id).title)” runs the action \(name): actions are not available in the terminal yet")
+            if editor == nil { inform(Self.readOnlyMessage, error: true) } else { run(name, on: id) }
         case .none: inform("“\(presenter.row(for: range[index]).title)” opens nothing")
         }
     }

@@ -30,6 +30,26 @@ public enum Prompt: Equatable, Sendable {
     case goTo(TextField)
     /// `/` search titles at any depth.
     case search(SearchPrompt)
+    /// `a` or `r`: the title of a new row, or the new title of a row.
+    case title(TitlePrompt)
+    /// `d`: delete the row at this path? `y` deletes, any other key keeps it.
+    case confirmDelete(TreePath)
+}
+
+/// The title prompt of `a` (add) and `r` (rename): Enter applies, Esc cancels, an empty title changes nothing.
+public struct TitlePrompt: Equatable, Sendable {
+    /// What the title is for.
+    public enum Purpose: Equatable, Sendable {
+        /// A new row in `parent` at `index`.
+        case add(parent: TreePath, index: Int)
+        /// The row at this path.
+        case rename(TreePath)
+    }
+
+    /// What the title is for.
+    public var purpose: Purpose
+    /// The title typed (prefilled with the current one when renaming).
+    public var field = TextField()
 }
 
 /// The hits of the last search, for `n` / `N`.
@@ -99,6 +119,10 @@ extension Browser {
                 }
             }
             prompt = .search(s)
+        case .title(let p):
+            handleTitlePrompt(p, key: key)
+        case .confirmDelete(let path):
+            handleConfirmDelete(path, key: key)
         case nil:
             break
         }

@@ -1,0 +1,309 @@
+import DrillDownCore
+import Foundation
+
+/// Edits and controls (`--editable`): every edit becomes core ``Change``s applied to the
+/// ``Editor``'s ``EditableDocument``, then the screen is rebuilt on the new tree with the
+/// selection on the changed row and a ``Browser/Effect/save(_:)`` asks the event loop to write the file.
+extension Browser {
+    /// The status line's answer to an edit key when browsing without `--editable`.
+    public static let readOnlyMessage = "read-only: start with --editable"
+
+    /// Handles the editing keys; returns `false` for a key that is not one (in this context).
+    mutating func handleEditKey(_ key: Key) -> Bool {
+        let inDetail = mode == .outline ? outlineDetail != nil : navigator.top.isDetail
+        let id = currentNode
+        let controls = id == source.root ? [] : presenter.row(for: id).controls
+        switch key {
+        case .character("a"), .character("r"), .character("d"), .character("J"), .character("K"),
+            .character("u"), .character("U"), .control("r"):
+            guard requireEditor() else { return true }
+            switch key {
+            case .character("a"): startAdding(inDetail: inDetail)
+            case .character("r"): startRenaming(id)
+            case .character("d"): startDeleting(id)
+            case .character("J"): moveRow(id, by: 1)
+            case .character("K"): moveRow(id, by: -1)
+            case .character("u"): undo()
+            default: redo()
+            }
+            return true
+        case .character(" "):
+            guard let control = controls.first(where: { $0.control.kind == .switch })?.control else { return false }
+            if requireEditor() { operate(control, with: .toggle, on: id) }
+            return true
+        case .character("+"), .character("="), .character("-"):
+            guard let control = controls.first(where: { $0.control.kind == .slider || $0.control.kind == .stepper })?.control else {
+                if id != source.root { inform("“\(presenter.row(for: id).title)” has no slider or stepper") }
+                return true
+            }
+            if requireEditor() { operate(control, with: .step(key == .character("-") ? -1 : 1), on: id) }
+            return true
+        case .character(let c) where c.isASCII && c.isNumber && c != "0":
+            let buttons = controls.filter { $0.control.kind == .button }
+            let n = Int(String(c))! - 1
+            guard n < buttons.count else { return false }
+            if requireEditor() { operate(buttons[n].control, with: .press, on: id) }
+            return true
+        case .enter:
+            guard !inDetail, id != source.root else { return false }
+            let row = presenter.row(for: id)
+            if case .action(let name) = row.select {
+                if requireEditor() { run(name, on: id) }
+                return true
+            }
+            guard let button = row.controls.first(where: { $0.control.kind == .button }), editor != nil else { return false }
+            operate(button.control, with: .press, on: id)
+            return true
+        default:
+            return false
+        }
+    }
+
+    mutating func requireEditor() -> Bool {
+        if editor != nil { return true }
+        inform(Self.readOnlyMessage, error: true)
+        return false
+    }
+
+    /// The level the current row belongs to and the row's index in it, or `nil` on the root or a detail view.
+    var currentPlace: (parent: NodeID, index: Int)? {
+        let id = currentNode
+        guard id != source.root, let parent = source.parent(of: id) else { return nil }
+        return (parent, source.position(of: id))
+    }
+
+    mutating func startAdding(inDetail: Bool) {
+        if inDetail {
+            inform("Go back to a list to add a row")
+            return
+        }
+        let parent: TreePath
+        let index: Int
+        if mode != .outline, case .level(let n) = navigator.top, source.childCount(of: n) == 0 {
+            parent = source.path(of: n)
+            index = 0
+        } else if let place = currentPlace {
+            parent = source.path(of: place.parent)
+            index = place.index + 1
+        } else {
+            parent = .root
+            index = 0
+        }
+        prompt = .title(TitlePrompt(purpose: .add(parent: parent, index: index)))
+    }
+
+    mutating func startRenaming(_ id: NodeID) {
+        guard id != source.root else {
+            inform("The root has no title to rename")
+            return
+        }
+        prompt = .title(TitlePrompt(purpose: .rename(source.path(of: id)), field: TextField(text: source.title(of: id))))
+    }
+
+    mutating func startDeleting(_ id: NodeID) {
+        guard id != source.root else {
+            inform("The root cannot be deleted")
+            return
+        }
+        prompt = .confirmDelete(source.path(of: id))
+    }
+
+    mutating func handleTitlePrompt(_ p: TitlePrompt, key: Key) {
+        var p = p
+        switch key {
+        case .escape, .control("c"):
+            prompt = nil
+        case .enter:
+            prompt = nil
+            let title = p.field.text
+            switch p.purpose {
+            case .add(let parent, let index):
+                guard !title.isEmpty else {
+                    inform("Nothing added: the title was empty")
+                    return
+                }
+                apply([.insert(NewNode(title: title), parent: parent, index: index)], done: "Added “\(title)”")
+            case .rename(let path):
+                guard !title.isEmpty else {
+                    inform("Not renamed: the title was empty")
+                    return
+                }
+                apply([.updateTitle(path, title: title)], done: "Renamed to “\(title)”")
+            }
+        default:
+            if p.field.edit(key) { prompt = .title(p) }
+        }
+    }
+
+    mutating func handleConfirmDelete(_ path: TreePath, key: Key) {
+        prompt = nil
+        guard key == .character("y") || key == .character("Y") else {
+            inform("Not deleted")
+            return
+        }
+        let title = source.node(at: path).map { presenter.row(for: $0).title } ?? path.description
+        apply([.delete(path)], done: "Deleted “\(title)”", focus: path)
+    }
+
+    mutating func moveRow(_ id: NodeID, by step: Int) {
+        guard let place = currentPlace else {
+            inform("Select a row to move")
+            return
+        }
+        let target = place.index + step
+        guard target >= 0, target < source.childCount(of: place.parent) else {
+            inform(step > 0 ? "Already the last row" : "Already the first row")
+            return
+        }
+        let parent = source.path(of: place.parent)
+        apply([.move(source.path(of: id), parent: parent, index: target)], done: step > 0 ? "Moved down" : "Moved up")
+    }
+
+    mutating func operate(_ control: Control, with input: ControlInput, on id: NodeID) {
+        guard let editor else { return }
+        let path = source.path(of: id)
+        do {
+            let changes = try editor.actions.changes(operating: control, with: input, at: path, in: editor.document.source)
+            let what = control.kind == .button ? "Ran \(control.label)" : "\(control.target)"
+            apply(changes, done: what, focus: path, describe: control.kind != .button)
+        } catch {
+            inform(error.description, error: true)
+        }
+    }
+
+    mutating func run(_ action: String, on id: NodeID) {
+        guard let editor else { return }
+        let path = source.path(of: id)
+        do {
+            let changes = try editor.actions.changes(for: action, at: path, in: editor.document.source)
+            apply(changes, done: "Ran \(action)", focus: path)
+        } catch {
+            inform(error.description, error: true)
+        }
+    }
+
+    /// Applies `changes` as one undoable step, shows the result with the selection on `focus`
+    /// (default: the path the last change produced) and asks for a save.
+    mutating func apply(_ changes: [Change], done: String, focus: TreePath? = nil, describe: Bool = false) {
+        guard var editor else { return }
+        do {
+            let paths = try editor.document.apply(changes)
+            self.editor = editor
+            let detail = mode == .outline ? outlineDetail != nil : navigator.top.isDetail
+            show(document: editor.document.source, focus: focus ?? paths.last ?? .root, open: detail)
+            var text = done
+            if describe, let id = source.node(at: focus ?? .root), case .setAttribute(_, let key, let value?) = changes.last {
+                text = "\(presenter.row(for: id).title): \(key) = \(value.text)"
+            }
+            inform(text + " · u undo")
+            effects.append(.save)
+        } catch {
+            inform(error.description, error: true)
+        }
+    }
+
+    mutating func undo() {
+        guard var editor else { return }
+        guard let step = editor.document.undo() else {
+            inform("Nothing to undo")
+            return
+        }
+        self.editor = editor
+        show(document: editor.document.source, focus: step.changes.first.map(Self.focus(undoing:)) ?? .root, open: false)
+        inform("Undid: \(step.changes.map(\.description).joined(separator: ", ")) · U redo")
+        effects.append(.save)
+    }
+
+    mutating func redo() {
+        guard var editor else { return }
+        guard let step = editor.document.redo() else {
+            inform("Nothing to redo")
+            return
+        }
+        self.editor = editor
+        show(document: editor.document.source, focus: step.paths.last ?? .root, open: false)
+        inform("Redid: \(step.changes.map(\.description).joined(separator: ", "))")
+        effects.append(.save)
+    }
+
+    /// Where the selection goes after undoing `change`: the restored row, or the row a move came from.
+    static func focus(undoing change: Change) -> TreePath {
+        switch change {
+        case .insert(_, let parent, let index): parent.isRoot && index == nil ? .root : TreePath(parent.indices + [max(0, (index ?? 1) - 1)])
+        case .move(let p, _, _): p
+        default: change.path
+        }
+    }
+
+    /// Reports that writing the file failed.
+    public mutating func saveFailed(_ description: String) {
+        inform("Not saved: \(description)", error: true)
+    }
+
+    /// Reports that reading the file again after it changed failed; the shown data stays.
+    public mutating func reloadFailed(_ description: String) {
+        inform("The file changed but could not be read: \(description)", error: true)
+    }
+
+    /// Shows a new version of the data read from the file after a change made elsewhere, keeping
+    /// the current path (or the nearest that still exists) and mode. Undo history starts afresh.
+    public mutating func reload(_ newPresenter: Presenter) {
+        let focus = source.path(of: currentNode)
+        let detail = mode == .outline ? outlineDetail != nil : navigator.top.isDetail
+        if case .search = prompt { prompt = nil }
+        matches = nil
+        if let editor, let document = newPresenter.source as? DocumentSource {
+            self.editor = Editor(document: EditableDocument(source: document, schema: newPresenter.schema), actions: editor.actions)
+        }
+        replace(presenter: newPresenter, focus: focus, open: detail)
+        if message == nil { inform("Reloaded: the file changed") }
+    }
+
+    mutating func show(document: DocumentSource, focus: TreePath, open: Bool) {
+        replace(presenter: Presenter(source: document, schema: presenter.schema), focus: focus, open: open)
+    }
+
+    /// Swaps in a new presenter and shows `focus` (or, when it is gone, the row at the same index
+    /// in the same level, or the nearest ancestor), keeping the mode, the outline's expanded rows
+    /// and, where it still shows the selection, the scroll.
+    mutating func replace(presenter newPresenter: Presenter, focus: TreePath, open: Bool) {
+        let expanded = outline.expandedNodes.map { source.path(of: $0) }
+        let oldScroll = mode == .outline ? outlinePosition.scroll : positions[positions.count - 1].scroll
+        presenter = newPresenter
+        navigator = Navigator(presenter: newPresenter)
+        positions = [ListPosition()]
+        outline = Outline(source: newPresenter.source)
+        outlineDetail = nil
+        for path in expanded { if let id = source.node(at: path) { outline.expand(id) } }
+        var path = focus
+        var exact = true
+        var target = source.node(at: path)
+        while target == nil, !path.isRoot {
+            exact = false
+            let parent = path.parent
+            if let p = source.node(at: parent), let last = path.indices.last, source.childCount(of: p) > 0 {
+                path = TreePath(parent.indices + [min(last, source.childCount(of: p) - 1)])
+            } else {
+                path = parent
+            }
+            target = source.node(at: path)
+        }
+        show(target ?? source.root, open: open && exact)
+        if mode == .outline {
+            var p = outlinePosition
+            p.scroll = oldScroll
+            p.reveal(count: outline.visibleCount, visible: listHeight)
+            outlinePosition = p
+        } else if case .level(let n) = navigator.top {
+            var p = positions[positions.count - 1]
+            p.scroll = oldScroll
+            p.reveal(count: source.childCount(of: n), visible: listHeight)
+            setPosition(p)
+        }
+    }
+
+    /// A row's buttons as the detail shows them, with the keys that press them: `↵/1 Play  2 Ping`.
+    static func buttonsText(_ buttons: [BoundControl]) -> String {
+        buttons.enumerated().map { ($0.offset == 0 ? "↵/1 " : "\($0.offset + 1) ") + $0.element.control.label }.joined(separator: "  ")
+    }
+}

@@ -1,0 +1,90 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import DrillDownCore
+import Foundation
+
+/// Polls a ``WatchedFile`` from the event loop (at most every ``interval`` nanoseconds, a `stat`
+/// per file) and reloads it on a background thread when it changed, so a huge file never blocks
+/// the keys; `notify` wakes the event loop when the new data is ready.
+final class FileWatcher: @unchecked Sendable {
+    /// What identifies one version of a file.
+    struct Stamp: Equatable {
+        var seconds: Int
+        var nanoseconds: Int
+        var size: Int64
+        var inode: UInt64
+    }
+
+    /// How often the files are checked: 400 ms.
+    static let interval: UInt64 = 400_000_000
+
+    let file: WatchedFile
+    let notify: @Sendable () -> Void
+    private let lock = NSLock()
+    private var stamps: [Stamp?]
+    private var lastCheck: UInt64
+    private var loading = false
+    private var generation = 0
+    private var loaded: Result<Presenter, any Error>?
+
+    init(_ file: WatchedFile, notify: @escaping @Sendable () -> Void) {
+        self.file = file
+        self.notify = notify
+        stamps = file.paths.map(Self.stamp)
+        lastCheck = FrameTrace.now()
+    }
+
+    static func stamp(_ path: String) -> Stamp? {
+        var s = stat()
+        guard stat(path, &s) == 0 else { return nil }
+        return Stamp(seconds: Int(s.st_mtim.tv_sec), nanoseconds: Int(s.st_mtim.tv_nsec), size: Int64(s.st_size), inode: UInt64(s.st_ino))
+    }
+
+    /// Checks the files if the interval has passed and starts a reload when they changed.
+    func check() {
+        let now = FrameTrace.now()
+        guard now - lastCheck >= Self.interval else { return }
+        lastCheck = now
+        let current = file.paths.map(Self.stamp)
+        lock.lock()
+        guard current != stamps, !loading else {
+            lock.unlock()
+            return
+        }
+        stamps = current
+        loading = true
+        let started = generation
+        lock.unlock()
+        Thread { [self] in
+            let result = Result { try file.reload() }
+            lock.lock()
+            loading = false
+            if started == generation { loaded = result }
+            lock.unlock()
+            notify()
+        }.start()
+    }
+
+    /// Records the files as they are now, after the browser wrote them itself; a reload already
+    /// running is dropped since it may have read the older version.
+    func acknowledge() {
+        let current = file.paths.map(Self.stamp)
+        lock.lock()
+        stamps = current
+        generation += 1
+        lock.unlock()
+    }
+
+    /// The data read since the last call, if a reload finished.
+    func take() -> Result<Presenter, any Error>? {
+        lock.lock()
+        defer {
+            loaded = nil
+            lock.unlock()
+        }
+        return loaded
+    }
+}
