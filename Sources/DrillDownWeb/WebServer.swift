@@ -4,7 +4,7 @@ import Hummingbird
 import Logging
 
 /// The web front end: serves a data set as iOS-like drill-down table views, an outline, columns,
-/// search and a JSON API, read-only, from one process.
+/// search and a JSON API from one process; read-only, or editable over a ``DocumentModel``.
 ///
 /// ```swift
 /// let server = try WebServer(presenter: presenter, dataFolder: folder)
@@ -27,7 +27,7 @@ public struct WebServer: Sendable {
         public var outlinePageSize = 500
         /// The most rows one API request returns.
         public var maxAPILimit = 1000
-        /// The largest request body accepted, in bytes (the server is read-only).
+        /// The largest request body accepted, in bytes .
         public var maxBodyBytes = 16 * 1024
         /// The most search hits listed.
         public var searchLimit = 100
@@ -42,7 +42,22 @@ public struct WebServer: Sendable {
     /// (`nil`: no files are served).
     /// - Throws: when the bundled templates cannot be read or parsed.
     public init(presenter: Presenter, dataFolder: URL?, options: Options = Options()) throws {
-        site = Site(presenter: presenter, dataFolder: dataFolder, options: options, assets: try Assets.load())
+        site = Site(basePresenter: presenter, model: nil, dataFolder: dataFolder, options: options, assets: try Assets.load())
+    }
+
+    /// Creates an editable server: every request reads `model`'s current snapshot presented with
+    /// `schema`; forms and the JSON API change it (with a per-session CSRF token), and `/events`
+    /// streams every change to open pages.
+    ///
+    /// ```swift
+    /// let model = DocumentModel(document: EditableDocument(source: source, schema: schema),
+    ///                           actions: try ActionSet(schema: schema), save: { try save($0) })
+    /// let server = try await WebServer(model: model, schema: schema, dataFolder: folder)
+    /// ```
+    /// - Throws: when the bundled templates cannot be read or parsed.
+    public init(model: DocumentModel, schema: Schema, dataFolder: URL?, options: Options = Options()) async throws {
+        let presenter = Presenter(source: await model.source, schema: schema)
+        site = Site(basePresenter: presenter, model: model, dataFolder: dataFolder, options: options, assets: try Assets.load())
     }
 
     /// The router with every route and middleware, for ``run(host:port:)`` and in-process tests.

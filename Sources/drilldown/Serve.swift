@@ -7,11 +7,15 @@ import Foundation
 /// `drilldown serve [FILE]`: the web app; with no FILE, the bundled music library.
 struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Serve a data set as drill-down table views in the browser (read-only).",
+        abstract: "Serve a data set as drill-down table views in the browser (read-only unless --editable).",
         discussion: """
             Prints the URL once the server listens. Every screen has its own URL built from the TreePath
             (/l/3.0, /d/3.0.0.0.0, /outline?open=1,1.0, /columns/3.0, /search?q=screen), and a JSON API
             serves the same data (/api/level/PATH, /api/node/PATH, /api/search?q=, /api/outline).
+            With --editable, pages get Edit and Add buttons and working row controls, changes are saved
+            to FILE in its own format after every step, and /events streams them to every open page.
+            The bundled example is never edited: --editable copies it to --data-dir (default
+            $XDG_DATA_HOME/drilldown/Music or ~/.local/share/drilldown/Music) and edits the copy.
             """)
 
     @Argument(help: "A property list (XML, binary or OpenStep), JSON or YAML file; the bundled music library when omitted.",
@@ -39,21 +43,77 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .long, help: "The port to listen on; 0 picks a free one.")
     var port = 8080
 
+    @Flag(name: .long, help: "Accept changes (forms, JSON API, row controls) and save them to FILE.")
+    var editable = false
+
+    @Option(name: .long, help: "With --editable and no FILE: the folder the bundled example is copied to and edited in.",
+            completion: .directory)
+    var dataDir: String?
+
     func validate() throws {
         guard (0 ... 65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535.") }
     }
 
     func run() async throws {
-        let dataFile = file ?? BundledExample.musicLibrary.path
-        let schemaFile = schema ?? (file == nil ? BundledExample.musicSchema.path : nil)
+        var dataFile = file ?? BundledExample.musicLibrary.path
+        var schemaFile = schema ?? (file == nil ? BundledExample.musicSchema.path : nil)
+        if editable, file == nil {
+            let copy = try copyBundledExample()
+            dataFile = copy.appendingPathComponent("library.yaml").path
+            if schema == nil { schemaFile = copy.appendingPathComponent("schema.yaml").path }
+            FileHandle.standardError.write(Data("Editing the bundled example's copy in \(copy.path)\n".utf8))
+        }
         let loaded = try LoadedData.load(
             file: dataFile, schemaFile: schemaFile, titleKey: titleKey, childrenKey: childrenKey, generic: generic, format: format)
         let server: WebServer
         do {
-            server = try WebServer(presenter: loaded.presenter, dataFolder: loaded.folder)
+            if editable {
+                guard let source = loaded.source as? DocumentSource else {
+                    throw BadInput("\(dataFile): a database read through the schema's levels is read-only; serve it without --editable")
+                }
+                let schema = loaded.presenter.schema
+                let actions: ActionSet
+                do { actions = try ActionSet(schema: schema) } catch { throw BadInput("\(schemaFile ?? dataFile): \(error.description)") }
+                let model = DocumentModel(
+                    document: EditableDocument(source: source, schema: schema), actions: actions,
+                    save: { [loaded] tree in try loaded.save(tree) })
+                server = try await WebServer(model: model, schema: schema, dataFolder: loaded.folder)
+            } else {
+                server = try WebServer(presenter: loaded.presenter, dataFolder: loaded.folder)
+            }
+        } catch let error as BadInput {
+            throw error
         } catch {
             throw BadInput("cannot start the web app: \(error)")
         }
         try await server.run(host: host, port: port)
+    }
+
+    /// The user's copy of the bundled example (made on first use, never overwritten), so the
+    /// bundle itself is never edited.
+    func copyBundledExample() throws -> URL {
+        let folder: URL
+        if let dataDir {
+            folder = URL(fileURLWithPath: dataDir)
+        } else {
+            let environment = ProcessInfo.processInfo.environment
+            let base = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
+                ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/share")
+            folder = base.appendingPathComponent("drilldown/Music")
+        }
+        let bundle = BundledExample.musicLibrary.deletingLastPathComponent()
+        let manager = FileManager.default
+        do {
+            try manager.createDirectory(at: folder, withIntermediateDirectories: true)
+            for name in try manager.contentsOfDirectory(atPath: bundle.path) {
+                let target = folder.appendingPathComponent(name)
+                if !manager.fileExists(atPath: target.path) {
+                    try manager.copyItem(at: bundle.appendingPathComponent(name), to: target)
+                }
+            }
+        } catch {
+            throw BadInput("cannot copy the bundled example to \(folder.path): \(error.localizedDescription)")
+        }
+        return folder
     }
 }

@@ -1,6 +1,7 @@
 /// A parsed URL query string: `+` is a space, `%XX` escapes are decoded, the first value of a key wins.
 struct Query: Sendable {
-    private var values: [String: String] = [:]
+    /// Every key with its first value.
+    private(set) var values: [String: String] = [:]
 
     /// Parses the raw query (without `?`).
     init(_ raw: String?) {

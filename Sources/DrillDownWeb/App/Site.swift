@@ -4,10 +4,13 @@ import Hummingbird
 
 /// Everything a request needs: the data, the templates and assets, the options.
 ///
-/// Immutable after start except the outline cache, which guards itself.
+/// On an editable server the data is a ``DocumentModel``; each request reads the snapshot
+/// ``SnapshotMiddleware`` took when it arrived, so one page never mixes two revisions.
 struct Site: Sendable {
-    /// Rows, titles, details.
-    let presenter: Presenter
+    /// The data the server started with (and always serves when read-only).
+    let basePresenter: Presenter
+    /// The model edits go through; `nil` for a read-only server.
+    let model: DocumentModel?
     /// The folder images are served from; `nil` serves none.
     let dataFolder: URL?
     /// Tunables.
@@ -17,17 +20,28 @@ struct Site: Sendable {
     /// Recently built outlines, keyed by their URL state.
     let outlines = OutlineCache(capacity: 4)
 
+    /// Rows, titles, details of the current request's snapshot.
+    var presenter: Presenter { RequestState.current?.presenter ?? basePresenter }
+
     var source: any Source { presenter.source }
+
+    /// Whether writes are accepted.
+    var isEditable: Bool { model != nil }
 
     /// The router with every route; middleware order is outermost first.
     func makeRouter() -> Router<BasicRequestContext> {
         let router = Router(context: BasicRequestContext.self, options: .autoGenerateHeadEndpoints)
         router.add(middleware: SecurityHeadersMiddleware())
         router.add(middleware: ErrorPageMiddleware(site: self))
-        router.add(middleware: ReadOnlyMiddleware(maxBodyBytes: options.maxBodyBytes))
+        router.add(middleware: WriteGuardMiddleware(editable: isEditable, maxBodyBytes: options.maxBodyBytes))
+        router.add(middleware: SnapshotMiddleware(site: self))
         addPageRoutes(to: router)
         addAPIRoutes(to: router)
         addFileRoutes(to: router)
+        if isEditable {
+            addEditRoutes(to: router)
+            addEventRoutes(to: router)
+        }
         return router
     }
 }

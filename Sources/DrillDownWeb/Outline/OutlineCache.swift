@@ -8,13 +8,21 @@ import Foundation
 final class OutlineCache: @unchecked Sendable {
     private let lock = NSLock()
     private var entries: [(state: OutlineState, outline: Outline)] = []
+    private var revision = 0
     private let capacity: Int
 
     /// A cache of at most `capacity` outlines.
     init(capacity: Int) { self.capacity = capacity }
 
-    /// The outline of `state`, built on a miss.
-    func outline(_ state: OutlineState, source: any Source) -> Outline {
+    /// The outline of `state` over the data at `revision`, built on a miss; a newer revision
+    /// empties the cache.
+    func outline(_ state: OutlineState, source: any Source, revision: Int = 0) -> Outline {
+        lock.withLock {
+            if revision != self.revision {
+                entries.removeAll()
+                self.revision = revision
+            }
+        }
         if let hit = lookup(state) { return hit }
         let built = state.outline(of: source)
         lock.withLock {

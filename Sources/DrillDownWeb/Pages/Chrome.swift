@@ -21,6 +21,10 @@ struct Chrome {
         c["siteTitle"] = site.presenter.rootTitle
         c["version"] = site.assets.version
         c["query"] = query
+        if site.isEditable, let state = RequestState.current {
+            c["csrf"] = state.csrf
+            c["editable"] = ["csrf": state.csrf, "revision": state.revision]
+        }
         if let back { c["back"] = ["label": back.label, "href": back.href] }
         if let node {
             let source = site.source

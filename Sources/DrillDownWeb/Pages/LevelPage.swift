@@ -10,6 +10,8 @@ struct LevelPage {
     let site: Site
     let id: NodeID
     let offset: Int
+    /// Edit mode (`?edit=1`): rename, move and delete on every row.
+    var editing = false
 
     func render() -> String {
         let source = site.source
@@ -20,15 +22,28 @@ struct LevelPage {
         let paged = total > site.options.virtualThreshold
         let start = paged ? min(offset, max(0, total - 1)) : 0
         let rows = site.presenter.rows(of: id, offset: start, limit: paged ? site.options.pageSize : total)
+        let here = Links.level(path)
+        var rowEditing: RowEditing?
+        if site.isEditable {
+            let csrf = RequestState.current?.csrf ?? ""
+            let back = editing ? "\(here)?edit=1" : (start > 0 ? "\(here)?offset=\(start)" : here)
+            rowEditing = RowEditing(csrf: csrf, back: back, editing: editing, total: total)
+        }
         var extra: [String: Any] = [
-            "rowsHTML": RowHTML.list(rows), "total": total, "path": path.description,
+            "rowsHTML": RowHTML.list(rows, editing: rowEditing), "total": total, "path": path.description,
             "api": path.isRoot ? "/api/level" : "/api/level/\(path)", "offset": start,
         ]
         if total == 0 { extra["empty"] = true }
+        if let rowEditing {
+            extra["editBar"] = [
+                "isEditing": editing, "editHref": "\(here)?edit=1", "doneHref": here, "back": rowEditing.back,
+                "addHref": "/add/\(path)?back=\(RowHTML.percentEncoded(rowEditing.back))", "addAction": "/edit/add/\(path)",
+                "csrf": rowEditing.csrf,
+            ]
+        }
         if paged {
             let end = start + rows.count
             var pager: [String: Any] = ["from": start + 1, "to": end, "total": total]
-            let here = Links.level(path)
             if start > 0 { pager["prev"] = "\(here)?offset=\(max(0, start - site.options.pageSize))" }
             if end < total { pager["next"] = "\(here)?offset=\(end)" }
             extra["pager"] = pager

@@ -20,7 +20,7 @@ struct OutlinePage {
     }
 
     static func slice(site: Site, state: OutlineState, offset: Int?, focus: NodeID?, limit: Int) -> Slice {
-        let outline = site.outlines.outline(state, source: site.source)
+        let outline = site.outlines.outline(state, source: site.source, revision: RequestState.current?.revision ?? 0)
         let total = outline.visibleCount
         var start = offset ?? 0
         if offset == nil, let focus, let row = outline.row(of: focus) { start = row / limit * limit }

@@ -7,7 +7,7 @@ import DrillDownCore
 /// - Complexity: O(total text length).
 enum RowHTML {
     /// The `<li>` of one level row.
-    static func append(_ row: Row, to out: inout String) {
+    static func append(_ row: Row, editing: RowEditing? = nil, to out: inout String) {
         let path = row.path.description
         let href = Links.destination(of: row)
         out += href == nil ? "<li class=\"row disabled\" id=\"n-" : "<li class=\"row\" id=\"n-"
@@ -50,6 +50,7 @@ enum RowHTML {
             escape(row.title, into: &out)
             out += "\">i</a>"
         }
+        if let editing { appendEditing(row, editing, to: &out) }
         out += "</li>\n"
     }
 
@@ -92,10 +93,10 @@ enum RowHTML {
     }
 
     /// The rows of one page.
-    static func list(_ rows: [Row]) -> String {
+    static func list(_ rows: [Row], editing: RowEditing? = nil) -> String {
         var out = ""
         out.reserveCapacity(rows.count * 256)
-        for row in rows { append(row, to: &out) }
+        for row in rows { append(row, editing: editing, to: &out) }
         return out
     }
 

@@ -7,7 +7,8 @@ extension Site {
     func addPageRoutes(to router: Router<BasicRequestContext>) {
         router.get("/") { request, _ in
             let query = Query(request.uri.query)
-            return Responses.html(LevelPage(site: self, id: source.root, offset: try query.int("offset", default: 0)).render())
+            return Responses.html(LevelPage(
+                site: self, id: source.root, offset: try query.int("offset", default: 0), editing: query["edit"] == "1").render())
         }
         router.get("/l/**") { request, _ in
             let (id, canonical) = try NodeLookup.node(request.uri.path.dropFirst(3), in: source)
@@ -17,7 +18,8 @@ extension Site {
             if nav.top.isDetail { return Responses.redirect(Links.detail(path)) }
             if !canonical { return Responses.redirect(Links.level(path)) }
             let query = Query(request.uri.query)
-            return Responses.html(LevelPage(site: self, id: id, offset: try query.int("offset", default: 0)).render())
+            return Responses.html(LevelPage(
+                site: self, id: id, offset: try query.int("offset", default: 0), editing: query["edit"] == "1").render())
         }
         router.get("/d/**") { request, _ in
             let (id, canonical) = try NodeLookup.node(request.uri.path.dropFirst(3), in: source)

@@ -1,0 +1,15 @@
+import DrillDownCore
+
+/// What one request sees: the snapshot of the data it was answered from, the revision of that
+/// snapshot and the session's CSRF token, set by ``SnapshotMiddleware`` for the whole request.
+struct RequestState: Sendable {
+    /// Rows, titles and details of the snapshot.
+    var presenter: Presenter
+    /// The model's revision the snapshot belongs to (0 for a read-only server).
+    var revision: Int
+    /// The session's CSRF token (the `dd_csrf` cookie), empty on a read-only server.
+    var csrf: String
+
+    /// The state of the request being answered; `nil` outside a request (tests building pages directly).
+    @TaskLocal static var current: RequestState?
+}

@@ -1,0 +1,93 @@
+import Foundation
+import DrillDownCore
+
+/// What an editable level adds to each row: its controls as small forms (switch, slider,
+/// stepper, buttons) and, in Edit mode, rename, move up/down and delete.
+struct RowEditing {
+    /// The session's CSRF token, put in every form.
+    var csrf: String
+    /// The page to return to after a form post.
+    var back: String
+    /// Whether the level is in Edit mode (`?edit=1`).
+    var editing: Bool
+    /// The number of rows in the level, to leave out Up on the first and Down on the last.
+    var total: Int
+}
+
+extension RowHTML {
+    /// Appends the row's controls and edit buttons (before its closing `</li>`).
+    static func appendEditing(_ row: Row, _ editing: RowEditing, to out: inout String) {
+        let path = row.path.description
+        if !row.controls.isEmpty {
+            out += "<div class=\"row-controls\">"
+            for (index, bound) in row.controls.enumerated() {
+                appendControl(bound, index: index, path: path, row: row, editing, to: &out)
+            }
+            out += "</div>"
+        }
+        guard editing.editing else { return }
+        let last = row.path.indices.last ?? 0
+        out += "<div class=\"row-edit\">"
+        formStart("/edit/rename/\(path)", editing, extraClass: "rename-form", to: &out)
+        out += "<input name=\"title\" class=\"rename-title\" aria-label=\"New title of "
+        escape(row.title, into: &out)
+        out += "\" value=\""
+        escape(row.title, into: &out)
+        out += "\" maxlength=\"1000\"><button type=\"submit\" class=\"small\">Rename</button></form>"
+        if last > 0 {
+            formStart("/edit/move/\(path)", editing, extraClass: "move-form", to: &out)
+            out += "<button type=\"submit\" name=\"direction\" value=\"up\" class=\"small move-up\" aria-label=\"Move up\">↑</button></form>"
+        }
+        if last < editing.total - 1 {
+            formStart("/edit/move/\(path)", editing, extraClass: "move-form", to: &out)
+            out += "<button type=\"submit\" name=\"direction\" value=\"down\" class=\"small move-down\" aria-label=\"Move down\">↓</button></form>"
+        }
+        out += "<a class=\"small danger delete-link\" href=\"/delete/\(path)?back="
+        escape(percentEncoded(editing.back), into: &out)
+        out += "\" data-action=\"/edit/delete/\(path)\" data-title=\""
+        escape(row.title, into: &out)
+        out += "\">Delete</a></div>"
+    }
+
+    static func appendControl(_ bound: BoundControl, index: Int, path: String, row: Row, _ editing: RowEditing, to out: inout String) {
+        let control = bound.control
+        formStart("/edit/set/\(path)", editing, extraClass: "control-form control-\(control.kind.rawValue)", to: &out)
+        out += "<input type=\"hidden\" name=\"control\" value=\"\(index)\">"
+        switch control.kind {
+        case .switch:
+            let on = bound.value == "true"
+            out += "<button type=\"submit\" class=\"switch\" role=\"switch\" aria-checked=\"\(on)\" aria-label=\""
+            escape(row.title, into: &out)
+            out += "\"><span class=\"knob\"></span></button>"
+        case .slider:
+            out += "<input type=\"range\" name=\"value\" min=\"\(number(control.min))\" max=\"\(number(control.max))\" step=\"\(number(control.step))\" value=\""
+            escape(bound.value, into: &out)
+            out += "\" aria-label=\""
+            escape(control.label, into: &out)
+            out += "\"><button type=\"submit\" class=\"small slider-set\">Set</button>"
+        case .stepper:
+            out += "<button type=\"submit\" name=\"step\" value=\"-1\" class=\"small\" aria-label=\"Decrease\">−</button><output>"
+            escape(bound.value, into: &out)
+            out += "</output><button type=\"submit\" name=\"step\" value=\"+1\" class=\"small\" aria-label=\"Increase\">+</button>"
+        case .button:
+            out += "<button type=\"submit\" class=\"small action-button\">"
+            escape(control.label, into: &out)
+            out += "</button>"
+        }
+        out += "</form>"
+    }
+
+    static func formStart(_ action: String, _ editing: RowEditing, extraClass: String, to out: inout String) {
+        out += "<form method=\"post\" class=\"js-edit \(extraClass)\" action=\"\(action)\"><input type=\"hidden\" name=\"csrf\" value=\"\(editing.csrf)\"><input type=\"hidden\" name=\"back\" value=\""
+        escape(editing.back, into: &out)
+        out += "\">"
+    }
+
+    static func number(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+    }
+
+    static func percentEncoded(_ text: String) -> String {
+        text.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(.init(charactersIn: "/-._~"))) ?? ""
+    }
+}

@@ -1,0 +1,73 @@
+import DrillDownCore
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// One write request, from a plain HTML form (`application/x-www-form-urlencoded`) or the JSON
+/// API (a JSON object of strings and numbers), with its CSRF token checked.
+struct EditRequest {
+    /// The fields posted.
+    var fields: [String: String]
+    /// Whether the answer is JSON (the `/api/` routes, or a script asking with `Accept: application/json`)
+    /// rather than a redirect back to the page (Post/Redirect/Get).
+    var wantsJSON: Bool
+
+    subscript(_ key: String) -> String? { fields[key] }
+
+    /// Reads the body (already limited in size by ``WriteGuardMiddleware``) and checks that the
+    /// `X-CSRF-Token` header or the `csrf` field equals the session cookie.
+    /// - Throws: ``WebError`` 403 when the token is missing or wrong, 400 for a malformed body.
+    static func read(_ request: Request, api: Bool, maxBytes: Int) async throws -> EditRequest {
+        var request = request
+        let body = try await request.collectBody(upTo: maxBytes)
+        let bytes = Data(buffer: body)
+        let type = request.headers[.contentType]?.lowercased() ?? ""
+        var fields: [String: String] = [:]
+        if type.hasPrefix("application/json") {
+            guard !bytes.isEmpty else { return try checked(EditRequest(fields: [:], wantsJSON: true), request) }
+            guard let object = try? JSONSerialization.jsonObject(with: bytes) as? [String: Any] else {
+                throw WebError.badRequest("The body is not a JSON object.")
+            }
+            for (key, value) in object {
+                switch value {
+                case let text as String: fields[key] = text
+                case let number as NSNumber: fields[key] = number.stringValue
+                default: throw WebError.badRequest("The field '\(key)' must be a string or a number.")
+                }
+            }
+        } else {
+            guard let text = String(data: bytes, encoding: .utf8) else { throw WebError.badRequest("The form is not UTF-8.") }
+            fields = Query(text).values
+        }
+        let accept = request.headers[.accept] ?? ""
+        return try checked(EditRequest(fields: fields, wantsJSON: api || accept.contains("application/json")), request)
+    }
+
+    private static func checked(_ edit: EditRequest, _ request: Request) throws -> EditRequest {
+        guard let session = SnapshotMiddleware<BasicRequestContext>.token(in: request) else {
+            throw WebError.forbidden("This change has no session: reload the page and try again.")
+        }
+        let sent = request.headers[HTTPField.Name("X-CSRF-Token")!] ?? edit.fields["csrf"] ?? ""
+        guard constantTimeEqual(sent, session) else {
+            throw WebError.forbidden("The change was refused: its CSRF token does not match this session.")
+        }
+        return edit
+    }
+
+    private static func constantTimeEqual(_ a: String, _ b: String) -> Bool {
+        let x = Array(a.utf8), y = Array(b.utf8)
+        guard x.count == y.count else { return false }
+        var diff: UInt8 = 0
+        for i in x.indices { diff |= x[i] ^ y[i] }
+        return diff == 0
+    }
+
+    /// A local URL to return to after the change: the `back` field when it is a path on this
+    /// server, else `fallback`.
+    func back(or fallback: String) -> String {
+        guard let back = fields["back"], back.hasPrefix("/"), !back.hasPrefix("//"), !back.contains("\\"),
+              !back.unicodeScalars.contains(where: { $0.value < 32 })
+        else { return fallback }
+        return back
+    }
+}

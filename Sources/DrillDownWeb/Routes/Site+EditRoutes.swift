@@ -1,0 +1,126 @@
+import DrillDownCore
+import Foundation
+import Hummingbird
+
+/// The writes of an editable server, each one a call into the core's ``DocumentModel``. Every
+/// route takes a form post (answered with a redirect back, so pages work without JavaScript) or
+/// JSON (under `/api/edit/`, or with `Accept: application/json`), and needs the session's CSRF
+/// token (the `csrf` field or the `X-CSRF-Token` header).
+///
+/// - `POST /edit/add/PATH` `title=`: appends a child titled `title` (an empty title adds nothing)
+/// - `POST /edit/rename/PATH` `title=`
+/// - `POST /edit/delete/PATH` (the no-JS page `GET /delete/PATH` asks first)
+/// - `POST /edit/move/PATH` `direction=up|down` or `index=N` (among its siblings)
+/// - `POST /edit/set/PATH` `control=INDEX|TARGET` and `toggle=1`, `value=V` or `step=±N`
+/// - `POST /edit/run/PATH` `action=NAME` (a button's action)
+/// - `POST /edit/undo`, `POST /edit/redo`
+///
+/// The JSON answer is `{"revision": N, "changed": true, "paths": ["0.1"]}`.
+extension Site {
+    func addEditRoutes(to router: Router<BasicRequestContext>) {
+        router.post("/edit/**") { request, _ in try await edit(request, prefix: 6, api: false) }
+        router.post("/api/edit/**") { request, _ in try await edit(request, prefix: 10, api: true) }
+        router.get("/add/**") { request, _ in
+            let (id, _) = try NodeLookup.node(request.uri.path.dropFirst(5), in: source)
+            return Responses.html(EditPage(site: self, id: id, mode: .add, back: Query(request.uri.query)["back"]).render())
+        }
+        router.get("/delete/**") { request, _ in
+            let (id, _) = try NodeLookup.node(request.uri.path.dropFirst(8), in: source)
+            guard id != source.root else { throw WebError.badRequest("The root cannot be deleted.") }
+            return Responses.html(EditPage(site: self, id: id, mode: .delete, back: Query(request.uri.query)["back"]).render())
+        }
+    }
+
+    /// One write: parses `/edit/OP/PATH`, applies it through the model, answers JSON or a redirect.
+    func edit(_ request: Request, prefix: Int, api: Bool) async throws -> Response {
+        guard let model else { throw WebError.forbidden("This server is read-only.") }
+        let rest = request.uri.path.dropFirst(prefix)
+        let op = rest.prefix { $0 != "/" }
+        let rawPath = rest.dropFirst(op.count).drop { $0 == "/" }
+        let form = try await EditRequest.read(request, api: api, maxBytes: options.maxBodyBytes)
+        let source = self.source
+        let path: TreePath
+        if op == "undo" || op == "redo" {
+            path = .root
+        } else {
+            path = source.path(of: try NodeLookup.node(rawPath, in: source).id)
+        }
+        var returnTo = Links.level(path.isRoot ? path : path.parent)
+        let paths: [TreePath]
+        do {
+            switch op {
+            case "add":
+                returnTo = Links.level(path)
+                let title = (form["title"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+                paths = title.isEmpty ? [] : [try await model.apply(.insert(NewNode(title: title), parent: path, index: nil))]
+            case "rename":
+                let title = (form["title"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+                guard !path.isRoot else { throw WebError.badRequest("The root has no title to rename.") }
+                paths = title.isEmpty ? [] : [try await model.apply(.updateTitle(path, title: title))]
+            case "delete":
+                guard !path.isRoot else { throw WebError.badRequest("The root cannot be deleted.") }
+                paths = [try await model.apply(.delete(path))]
+            case "move":
+                guard let last = path.indices.last else { throw WebError.badRequest("The root cannot be moved.") }
+                let count = source.childCount(of: source.node(at: path.parent)!)
+                var index: Int
+                switch form["direction"] {
+                case "up": index = last - 1
+                case "down": index = last + 1
+                default:
+                    guard let text = form["index"], let n = Int(text) else {
+                        throw WebError.badRequest("Give direction=up or down, or index=N.")
+                    }
+                    index = n
+                }
+                index = min(max(index, 0), count - 1)
+                paths = index == last ? [] : [try await model.apply(.move(path, parent: path.parent, index: index))]
+            case "set":
+                let control = try boundControl(form["control"], at: path, in: source)
+                let input: ControlInput
+                if let value = form["value"] {
+                    input = .set(value)
+                } else if let step = form["step"] {
+                    guard let n = Int(step.replacingOccurrences(of: "+", with: "")) else {
+                        throw WebError.badRequest("step must be a whole number such as +1 or -1, not '\(step)'.")
+                    }
+                    input = .step(n)
+                } else if control.kind == .button {
+                    input = .press
+                } else {
+                    input = .toggle
+                }
+                paths = try await model.operate(control, with: input, at: path)
+            case "run":
+                guard let action = form["action"], !action.isEmpty else { throw WebError.badRequest("Give the action to run as action=.") }
+                paths = try await model.run(action, at: path)
+            case "undo":
+                paths = try await model.undo()?.paths ?? []
+            case "redo":
+                paths = try await model.redo()?.paths ?? []
+            default:
+                throw WebError.notFound("There is no edit called '\(op)'.")
+            }
+        } catch let error as EditError {
+            throw WebError.badRequest(error.message)
+        }
+        if form.wantsJSON {
+            struct Result: Encodable { var revision: Int, changed: Bool, paths: [String] }
+            return try Responses.json(Result(revision: await model.revision, changed: !paths.isEmpty, paths: paths.map(\.description)))
+        }
+        return Response(status: .seeOther, headers: [.location: form.back(or: returnTo)])
+    }
+
+    /// The control of the row at `path` named by its index or its target.
+    func boundControl(_ name: String?, at path: TreePath, in source: any Source) throws -> Control {
+        let controls = presenter.row(for: source.node(at: path)!, path: path).controls.map(\.control)
+        guard !controls.isEmpty else { throw WebError.badRequest("The row at \(path) has no controls.") }
+        guard let name, !name.isEmpty else {
+            guard controls.count == 1 else { throw WebError.badRequest("Name the control with control=INDEX or its target.") }
+            return controls[0]
+        }
+        if let index = Int(name), controls.indices.contains(index) { return controls[index] }
+        if let control = controls.first(where: { $0.target == name || $0.label == name }) { return control }
+        throw WebError.badRequest("The row at \(path) has no control '\(name)'.")
+    }
+}
