@@ -4,46 +4,16 @@ import Foundation
 import GRDB
 
 /// A document written as a Swift value, for building test trees.
-indirect enum Doc {
-    case object([(String, Doc)])
-    case array([Doc])
-    case scalar(ValueKind, String)
+typealias Doc = TreeLiteral
 
-    static func string(_ s: String) -> Doc { .scalar(.string, s) }
-    static func integer(_ s: String) -> Doc { .scalar(.integer, s) }
-
-    /// The tree this value describes.
-    var tree: TreeStore {
-        var builder = TreeBuilder()
-        emit(into: &builder, key: nil)
-        return builder.build()
-    }
-
-    func emit(into b: inout TreeBuilder, key: String?) {
-        b.beginNode()
-        if let key { b.appendText(key) }
-        b.endKey()
-        switch self {
-        case .object(let members):
-            b.openContainer(.object)
-            for (k, v) in members { v.emit(into: &b, key: k) }
-            b.closeContainer()
-        case .array(let items):
-            b.openContainer(.array)
-            for v in items { v.emit(into: &b, key: nil) }
-            b.closeContainer()
-        case .scalar(let kind, let text):
-            b.appendText(text)
-            b.finishScalar(kind)
-        }
-    }
+extension TreeLiteral {
+    /// An integer scalar given as its text.
+    static func integer(_ s: String) -> TreeLiteral { .scalar(.integer, s) }
 }
 
 /// Seed 000's outline: Item 1–4 under "Root", Item 4 › Screen G › H › I › J.
 let seedTree: TreeStore = {
-    func row(_ title: String, _ children: [Doc] = []) -> Doc {
-        children.isEmpty ? .object([("Title", .string(title))]) : .object([("Title", .string(title)), ("Children", .array(children))])
-    }
+    func row(_ title: String, _ children: [Doc] = []) -> Doc { .row(title, children) }
     return Doc.object([
         ("Title", .string("Root")),
         ("Rows", .array([
