@@ -5,14 +5,18 @@ import Testing
 
 @Suite("Safety")
 struct SafetyTests {
-    @Test("the server is read-only: writes get 405 with Allow")
+    @Test("the server is read-only: POST gets 403, other writes 405 with Allow")
     func readOnly() async throws {
         try await seedApp().test(.router) { client in
             for method: HTTPRequest.Method in [.post, .put, .delete, .patch] {
-                for uri in ["/", "/api/level/3", "/l/3"] {
+                for uri in ["/", "/api/level/3", "/l/3", "/edit/add/3", "/api/edit/undo"] {
                     try await client.execute(uri: uri, method: method, body: ByteBuffer(string: "x")) { response in
-                        #expect(response.status == .methodNotAllowed, "\(method) \(uri)")
-                        #expect(response.headers[.allow] == "GET, HEAD")
+                        if method == .post {
+                            #expect(response.status == .forbidden, "\(method) \(uri)")
+                        } else {
+                            #expect(response.status == .methodNotAllowed, "\(method) \(uri)")
+                            #expect(response.headers[.allow] == "GET, HEAD")
+                        }
                     }
                 }
             }

@@ -296,6 +296,107 @@
     }
   });
 
+
+  // ---- Editing (editable servers only): forms posted with fetch, the Add dialog, live updates --
+  var csrfMeta = document.querySelector('meta[name="csrf-token"]');
+  function setUpEditing() {
+    var token = csrfMeta.content;
+    var refreshing = null, again = false;
+
+    // Re-renders the current page's main area and title in place (no reload).
+    function refresh(force) {
+      if (refreshing) { again = true; return refreshing; }
+      refreshing = fetch(location.href, { headers: { Accept: "text/html" }, credentials: "same-origin" })
+        .then(function (r) { return r.ok ? r.text() : null; })
+        .then(function (html) {
+          if (html === null) return;
+          var doc = new DOMParser().parseFromString(html, "text/html");
+          var fresh = doc.getElementById("main"), main = document.getElementById("main");
+          var active = document.activeElement;
+          if (!force && active && main.contains(active) && active.tagName === "INPUT" && active.type !== "range") return;
+          if (fresh && main) main.innerHTML = fresh.innerHTML;
+          var title = doc.getElementById("title");
+          if (title) document.getElementById("title").textContent = title.textContent;
+          document.title = doc.title;
+          document.body.dataset.revision = (doc.querySelector('meta[name="revision"]') || {}).content || "";
+        })
+        .catch(function () {})
+        .then(function () {
+          refreshing = null;
+          if (again) { again = false; refresh(); }
+        });
+      return refreshing;
+    }
+
+    function post(action, body) {
+      return fetch(action, {
+        method: "POST", credentials: "same-origin", body: body,
+        headers: { Accept: "application/json", "X-CSRF-Token": token }
+      }).then(function (r) {
+        return r.json().then(function (json) {
+          if (!r.ok) throw new Error(json.error || r.statusText);
+          return json;
+        });
+      }).then(function (json) { return refresh(true).then(function () { return json; }); })
+        .catch(function (error) { alert(error.message); });
+    }
+
+    function submitForm(form, submitter) {
+      var data = new URLSearchParams(new FormData(form, submitter));
+      return post(form.action, data);
+    }
+
+    document.addEventListener("submit", function (event) {
+      var form = event.target;
+      if (!form.classList.contains("js-edit")) return;
+      event.preventDefault();
+      submitForm(form, event.submitter);
+    });
+
+    // A slider sends its value when released; its Set button is only for pages without script.
+    document.addEventListener("change", function (event) {
+      var input = event.target;
+      if (input.type === "range" && input.form && input.form.classList.contains("js-edit")) submitForm(input.form);
+    });
+
+    document.addEventListener("click", function (event) {
+      var link = event.target.closest && event.target.closest("a.delete-link");
+      if (!link) return;
+      event.preventDefault();
+      if (confirm("Delete “" + link.dataset.title + "” and everything under it?")) {
+        post(link.dataset.action, new URLSearchParams({ csrf: token }));
+      }
+    });
+
+    var dialog = document.getElementById("add-dialog");
+    var addButton = document.getElementById("add-button");
+    if (dialog && addButton && dialog.showModal) {
+      var form = document.getElementById("add-dialog-form");
+      var input = document.getElementById("add-dialog-title-input");
+      addButton.addEventListener("click", function (event) {
+        event.preventDefault();
+        input.value = "";
+        dialog.showModal();
+        input.focus();
+      });
+      document.getElementById("add-dialog-cancel").addEventListener("click", function () { dialog.close(); });
+      form.addEventListener("submit", function (event) {
+        event.preventDefault();
+        var title = input.value.trim();
+        dialog.close();
+        if (title) post(form.action, new URLSearchParams({ title: title }));
+      });
+    }
+
+    // Live updates: every change made anywhere re-renders this page within a moment.
+    if (window.EventSource) {
+      var events = new EventSource("/events");
+      events.addEventListener("change", function () { refresh(); });
+      window.addEventListener("pagehide", function () { events.close(); });
+    }
+  }
+  if (csrfMeta) setUpEditing();
+
   addCopyButtons();
   if (screen === "outline") setUpOutline();
   var big = document.querySelector("#rows[data-virtual]");
