@@ -74,7 +74,12 @@ extension Browser {
 
     mutating func startAdding(inDetail: Bool) {
         if inDetail {
-            inform("Go back to a list to add a row")
+            let id = currentNode
+            guard source.childCount(of: id) == 0 else {
+                inform("Go back to a list to add a row")
+                return
+            }
+            prompt = .title(TitlePrompt(purpose: .add(parent: source.path(of: id), index: 0)))
             return
         }
         let parent: TreePath
@@ -122,7 +127,7 @@ extension Browser {
                     inform("Nothing added: the title was empty")
                     return
                 }
-                apply([.insert(NewNode(title: title), parent: parent, index: index)], done: "Added “\(title)”")
+                apply([.insert(NewNode(title: title), parent: parent, index: index)], done: "Added “\(title)”", open: false)
             case .rename(let path):
                 guard !title.isEmpty else {
                     inform("Not renamed: the title was empty")
@@ -184,12 +189,12 @@ extension Browser {
 
     /// Applies `changes` as one undoable step, shows the result with the selection on `focus`
     /// (default: the path the last change produced) and asks for a save.
-    mutating func apply(_ changes: [Change], done: String, focus: TreePath? = nil, describe: Bool = false) {
+    mutating func apply(_ changes: [Change], done: String, focus: TreePath? = nil, describe: Bool = false, open: Bool? = nil) {
         guard var editor else { return }
         do {
             let paths = try editor.document.apply(changes)
             self.editor = editor
-            let detail = mode == .outline ? outlineDetail != nil : navigator.top.isDetail
+            let detail = open ?? (mode == .outline ? outlineDetail != nil : navigator.top.isDetail)
             show(document: editor.document.source, focus: focus ?? paths.last ?? .root, open: detail)
             var text = done
             if describe, let id = source.node(at: focus ?? .root), case .setAttribute(_, let key, let value?) = changes.last {
@@ -247,16 +252,34 @@ extension Browser {
 
     /// Shows a new version of the data read from the file after a change made elsewhere, keeping
     /// the current path (or the nearest that still exists) and mode. Undo history starts afresh.
+    ///
+    /// The path is followed level by level: at each level the row with the same title nearest to
+    /// its old place; else, when the level kept its size (a rename), the row at its old place; else
+    /// (the row was removed) the row now at its place, and the walk stops there.
     public mutating func reload(_ newPresenter: Presenter) {
-        let focus = source.path(of: currentNode)
+        let lineage = source.lineage(of: currentNode).dropFirst().map {
+            (index: source.position(of: $0), title: source.title(of: $0), count: source.childCount(of: source.parent(of: $0) ?? source.root))
+        }
         let detail = mode == .outline ? outlineDetail != nil : navigator.top.isDetail
         if case .search = prompt { prompt = nil }
         matches = nil
         if let editor, let document = newPresenter.source as? DocumentSource {
             self.editor = Editor(document: EditableDocument(source: document, schema: newPresenter.schema), actions: editor.actions)
         }
-        replace(presenter: newPresenter, focus: focus, open: detail)
-        if message == nil { inform("Reloaded: the file changed") }
+        let newSource = newPresenter.source
+        var indices: [Int] = []
+        var node = newSource.root
+        for step in lineage {
+            let children = newSource.children(of: node)
+            guard !children.isEmpty else { break }
+            let sameTitle = children.indices.filter { newSource.title(of: children[$0]) == step.title }
+            let index = sameTitle.min { abs($0 - step.index) < abs($1 - step.index) } ?? min(step.index, children.count - 1)
+            indices.append(index)
+            node = children[index]
+            if sameTitle.isEmpty, children.count != step.count { break }
+        }
+        replace(presenter: newPresenter, focus: TreePath(indices), open: detail && indices.count == lineage.count)
+        if message?.isError != true { inform("Reloaded: the file changed") }
     }
 
     mutating func show(document: DocumentSource, focus: TreePath, open: Bool) {
