@@ -246,5 +246,25 @@ struct EditingTests {
         b.reload(Presenter(source: changed.source))
         #expect(b.breadcrumbs == ["Root"])
         #expect(b.selectedIndex == 2)
+        b.press(.character("d"))
+        b.reload(Presenter(source: changed.source))
+        #expect(b.prompt == nil, "a confirmation for a path of the old tree is closed")
+        #expect(b.status.contains("prompt was closed"))
+    }
+
+    @Test("in outline mode edits keep the expanded rows and select the changed row")
+    func outlineEdits() throws {
+        var b = try editableBrowser()
+        b.press(.character("o"), .down, .character(" "))
+        #expect(b.outline.visibleCount == 5)
+        b.press(.character("J"))
+        #expect(b.savedRootTitles == ["Item 1", "Item 3", "Item 2", "Item 4"])
+        #expect(b.outline.node(atRow: b.outlinePosition.selected).map { b.source.title(of: $0) } == "Item 2")
+        #expect(b.outline.visibleCount == 5, "Item 2 stays expanded")
+        b.press(.down, .character("a"))
+        b.type("Screen B2")
+        b.press(.enter)
+        #expect(b.outline.node(atRow: b.outlinePosition.selected).map { b.source.path(of: $0) } == [2, 1])
+        #expect(b.mode == .outline)
     }
 }

@@ -199,3 +199,20 @@ def test_without_editable_edit_keys_say_read_only(tmux_factory, data):
         t.send("Down")
         t.wait_for(lambda s: "read-only" not in s.split("\n")[HEIGHT - 1])
     assert data.read_bytes() == before
+
+
+def test_sqlite_tree_table_edits_and_external_changes(tmux_factory, data, tmp_path):
+    db = tmp_path / "data.sqlite"
+    cli("convert", data, db)
+    t = tmux_factory(command("browse", db, "--editable"))
+    t.wait_for("Item 4")
+    t.send("a")
+    t.type("In the Table")
+    t.send("Enter")
+    wait_status(t, "Added “In the Table”")
+    assert titles(db) == ["Item 1", "In the Table", "Item 2", "Item 3", "Item 4"]
+    cli("set", db, "3", "--title", "Set Elsewhere")
+    t.wait_for("Set Elsewhere", timeout=2.5)
+    assert "2/5" in status(t)
+    t.send("u")
+    wait_status(t, "Nothing to undo")

@@ -257,29 +257,46 @@ extension Browser {
     /// its old place; else, when the level kept its size (a rename), the row at its old place; else
     /// (the row was removed) the row now at its place, and the walk stops there.
     public mutating func reload(_ newPresenter: Presenter) {
-        let lineage = source.lineage(of: currentNode).dropFirst().map {
-            (index: source.position(of: $0), title: source.title(of: $0), count: source.childCount(of: source.parent(of: $0) ?? source.root))
-        }
+        let lineage = steps(to: currentNode)
+        let indices = Self.follow(lineage, in: newPresenter.source, exactly: false) ?? []
         let detail = mode == .outline ? outlineDetail != nil : navigator.top.isDetail
-        if case .search = prompt { prompt = nil }
+        var closed = false
+        if let open = prompt, open.refersToNodes {
+            prompt = nil
+            closed = true
+        }
         matches = nil
         if let editor, let document = newPresenter.source as? DocumentSource {
             self.editor = Editor(document: EditableDocument(source: document, schema: newPresenter.schema), actions: editor.actions)
         }
-        let newSource = newPresenter.source
+        replace(presenter: newPresenter, focus: TreePath(indices), open: detail && indices.count == lineage.count)
+        if message?.isError != true { inform(closed ? "Reloaded: the file changed, so the prompt was closed" : "Reloaded: the file changed") }
+    }
+
+    /// Where `id` is, level by level, for finding it again in another version of the tree.
+    func steps(to id: NodeID) -> [LineageStep] {
+        source.lineage(of: id).dropFirst().map {
+            LineageStep(index: source.position(of: $0), title: source.title(of: $0), count: source.childCount(of: source.parent(of: $0) ?? source.root))
+        }
+    }
+
+    /// The TreePath in `newSource` that `lineage` leads to: at each level the row with the same title
+    /// nearest to its old place; else (unless `exactly`, which then gives `nil`), when the level
+    /// kept its size (a rename), the row at its old place; else the row now at its place, ending the walk.
+    static func follow(_ lineage: [LineageStep], in newSource: any Source, exactly: Bool) -> [Int]? {
         var indices: [Int] = []
         var node = newSource.root
         for step in lineage {
             let children = newSource.children(of: node)
-            guard !children.isEmpty else { break }
+            guard !children.isEmpty else { return exactly ? nil : indices }
             let sameTitle = children.indices.filter { newSource.title(of: children[$0]) == step.title }
+            if exactly, sameTitle.isEmpty { return nil }
             let index = sameTitle.min { abs($0 - step.index) < abs($1 - step.index) } ?? min(step.index, children.count - 1)
             indices.append(index)
             node = children[index]
             if sameTitle.isEmpty, children.count != step.count { break }
         }
-        replace(presenter: newPresenter, focus: TreePath(indices), open: detail && indices.count == lineage.count)
-        if message?.isError != true { inform("Reloaded: the file changed") }
+        return indices
     }
 
     mutating func show(document: DocumentSource, focus: TreePath, open: Bool) {
@@ -290,14 +307,16 @@ extension Browser {
     /// in the same level, or the nearest ancestor), keeping the mode, the outline's expanded rows
     /// and, where it still shows the selection, the scroll.
     mutating func replace(presenter newPresenter: Presenter, focus: TreePath, open: Bool) {
-        let expanded = outline.expandedNodes.map { source.path(of: $0) }
+        let expanded = outline.expandedNodes.map { steps(to: $0) }
         let oldScroll = mode == .outline ? outlinePosition.scroll : positions[positions.count - 1].scroll
         presenter = newPresenter
         navigator = Navigator(presenter: newPresenter)
         positions = [ListPosition()]
         outline = Outline(source: newPresenter.source)
         outlineDetail = nil
-        for path in expanded { if let id = source.node(at: path) { outline.expand(id) } }
+        for lineage in expanded {
+            if let indices = Self.follow(lineage, in: source, exactly: true), let id = source.node(at: TreePath(indices)) { outline.expand(id) }
+        }
         var path = focus
         var exact = true
         var target = source.node(at: path)
@@ -329,4 +348,11 @@ extension Browser {
     static func buttonsText(_ buttons: [BoundControl]) -> String {
         buttons.enumerated().map { ($0.offset == 0 ? "↵/1 " : "\($0.offset + 1) ") + $0.element.control.label }.joined(separator: "  ")
     }
+}
+
+/// One level of the way to a row: its index, its title, and how many rows its level had.
+struct LineageStep {
+    var index: Int
+    var title: String
+    var count: Int
 }

@@ -36,6 +36,14 @@ public enum Prompt: Equatable, Sendable {
     case confirmDelete(TreePath)
 }
 
+extension Prompt {
+    /// Whether the prompt holds nodes or paths of the tree shown, which a reload makes stale.
+    var refersToNodes: Bool {
+        if case .goTo = self { return false }
+        return true
+    }
+}
+
 /// The title prompt of `a` (add) and `r` (rename): Enter applies, Esc cancels, an empty title changes nothing.
 public struct TitlePrompt: Equatable, Sendable {
     /// What the title is for.
