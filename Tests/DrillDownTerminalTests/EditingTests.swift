@@ -187,10 +187,15 @@ struct EditingTests {
         #expect(b.attribute("plays", at: [0, 2]) == "2")
         b.press(.character("2"))
         #expect(b.attribute("lastPinged", at: [0, 2]) != nil)
-        b.press(.down, .down, .enter)
-        #expect(b.attribute("plays", at: [0, 4]) == "1")
+        #expect(b.keyHints.contains("i detail"))
         b.press(.character("i"))
         #expect(b.navigator.top.isDetail)
+        #expect(b.render().text.contains("↵/1 Play  2 Ping"))
+        b.press(.enter)
+        #expect(b.attribute("plays", at: [0, 2]) == "3", "Enter on a detail with buttons presses the first")
+        #expect(b.navigator.top.isDetail)
+        b.press(.backspace, .down, .down, .enter)
+        #expect(b.attribute("plays", at: [0, 4]) == "1")
     }
 
     @Test("an edit the core refuses is shown in the status line and changes nothing")

@@ -45,7 +45,7 @@ extension Browser {
             if requireEditor() { operate(buttons[n].control, with: .press, on: id) }
             return true
         case .enter:
-            guard !inDetail, id != source.root else { return false }
+            guard id != source.root else { return false }
             let row = presenter.row(for: id)
             if case .action(let name) = row.select {
                 if requireEditor() { run(name, on: id) }

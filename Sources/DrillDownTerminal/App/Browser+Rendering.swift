@@ -156,11 +156,19 @@ extension Browser {
         switch mode {
         case .outline:
             if outlineDetail != nil { return editHints + ["⌫ back", "↑↓ scroll", "y copy path", "q quit"] }
-            return editHints + ["␣ expand", "E/C all", "↵ open", "/ search", ": go to", "y copy path", "o drill-down", "q quit"]
+            return editHints + ["␣ expand", "E/C all", enterRunsAction ? "i detail" : "↵ open", "/ search", ": go to", "y copy path", "o drill-down", "q quit"]
         case .drillDown, .columns:
             if navigator.top.isDetail { return editHints + ["⌫ back", "↑↓ scroll", "y copy path", "o outline", "q quit"] }
-            return editHints + ["↵ open", "⌫ back", "/ search", ": go to", "y copy path", "o outline", mode == .columns ? "c list" : "c columns", "q quit"]
+            return editHints + [enterRunsAction ? "i detail" : "↵ open", "⌫ back", "/ search", ": go to", "y copy path", "o outline", mode == .columns ? "c list" : "c columns", "q quit"]
         }
+    }
+
+    /// Whether Enter on the current row runs an action (a button or `select: action:`) instead of opening it.
+    var enterRunsAction: Bool {
+        guard editor != nil, currentNode != source.root else { return false }
+        let row = presenter.row(for: currentNode)
+        if case .action = row.select { return true }
+        return row.controls.contains { $0.control.kind == .button }
     }
 
     /// With `--editable`: the selected row's controls first, then the editing keys.
