@@ -283,13 +283,17 @@ extension Browser {
     /// The TreePath in `newSource` that `lineage` leads to: at each level the row with the same title
     /// nearest to its old place; else (unless `exactly`, which then gives `nil`), when the level
     /// kept its size (a rename), the row at its old place; else the row now at its place, ending the walk.
+    /// - Complexity: O(depth) when every row is within one place of where it was, else O(width) per level searched.
     static func follow(_ lineage: [LineageStep], in newSource: any Source, exactly: Bool) -> [Int]? {
         var indices: [Int] = []
         var node = newSource.root
         for step in lineage {
             let children = newSource.children(of: node)
             guard !children.isEmpty else { return exactly ? nil : indices }
-            let sameTitle = children.indices.filter { newSource.title(of: children[$0]) == step.title }
+            let near = [step.index, step.index - 1, step.index + 1].filter { $0 >= 0 && $0 < children.count }
+            let sameTitle =
+                near.first { newSource.title(of: children[$0]) == step.title }.map { [$0] }
+                ?? children.indices.filter { newSource.title(of: children[$0]) == step.title }
             if exactly, sameTitle.isEmpty { return nil }
             let index = sameTitle.min { abs($0 - step.index) < abs($1 - step.index) } ?? min(step.index, children.count - 1)
             indices.append(index)
