@@ -3,7 +3,7 @@ import Foundation
 
 /// Edits and controls (`--editable`): every edit becomes core ``Change``s applied to the
 /// ``Editor``'s ``EditableDocument``, then the screen is rebuilt on the new tree with the
-/// selection on the changed row and a ``Browser/Effect/save(_:)`` asks the event loop to write the file.
+/// selection on the changed row and ``Browser/Effect/save`` asks the event loop to write the file.
 extension Browser {
     /// The status line's answer to an edit key when browsing without `--editable`.
     public static let readOnlyMessage = "read-only: start with --editable"
@@ -38,9 +38,9 @@ extension Browser {
             }
             if requireEditor() { operate(control, with: .step(key == .character("-") ? -1 : 1), on: id) }
             return true
-        case .character(let c) where c.isASCII && c.isNumber && c != "0":
+        case .character(let c) where c.isASCII && (c.wholeNumberValue ?? 0) >= 1:
             let buttons = controls.filter { $0.control.kind == .button }
-            let n = Int(String(c))! - 1
+            let n = (c.wholeNumberValue ?? 1) - 1
             guard n < buttons.count else { return false }
             if requireEditor() { operate(buttons[n].control, with: .press, on: id) }
             return true
@@ -65,7 +65,7 @@ extension Browser {
         return false
     }
 
-    /// The level the current row belongs to and the row's index in it, or `nil` on the root or a detail view.
+    /// The level the current row (or the node of a detail view) belongs to and its index there; `nil` on the root.
     var currentPlace: (parent: NodeID, index: Int)? {
         let id = currentNode
         guard id != source.root, let parent = source.parent(of: id) else { return nil }
