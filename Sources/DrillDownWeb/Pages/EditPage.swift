@@ -20,7 +20,7 @@ struct EditPage {
         let title = site.presenter.screenTitle(of: id)
         let extra: [String: Any] = [
             "isAdd": mode == .add, "isDelete": mode == .delete, "nodeTitle": title,
-            "action": "/edit/\(mode == .add ? "add" : "delete")/\(path)", "back": returnTo,
+            "action": "/edit/\(mode == .add ? "add" : "delete")/\(path)", "returnTo": returnTo,
         ]
         let chrome = Chrome(
             screen: mode == .add ? "add" : "delete", title: mode == .add ? "Add to \(title)" : "Delete \(title)?",

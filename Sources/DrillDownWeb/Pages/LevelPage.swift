@@ -37,7 +37,7 @@ struct LevelPage {
         if let rowEditing {
             extra["editBar"] = [
                 "isEditing": editing, "editHref": "\(here)?edit=1", "doneHref": here, "back": rowEditing.back,
-                "addHref": "/add/\(path)?back=\(RowHTML.percentEncoded(rowEditing.back))", "addAction": "/edit/add/\(path)",
+                "addHref": "\(path.isRoot ? "/add" : "/add/\(path)")?back=\(RowHTML.percentEncoded(rowEditing.back))", "addAction": "/edit/add/\(path)",
                 "csrf": rowEditing.csrf,
             ]
         }

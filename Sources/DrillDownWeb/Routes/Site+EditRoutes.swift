@@ -20,6 +20,9 @@ extension Site {
     func addEditRoutes(to router: Router<BasicRequestContext>) {
         router.post("/edit/**") { request, _ in try await edit(request, prefix: 6, api: false) }
         router.post("/api/edit/**") { request, _ in try await edit(request, prefix: 10, api: true) }
+        router.get("/add") { request, _ in
+            Responses.html(EditPage(site: self, id: source.root, mode: .add, back: Query(request.uri.query)["back"]).render())
+        }
         router.get("/add/**") { request, _ in
             let (id, _) = try NodeLookup.node(request.uri.path.dropFirst(5), in: source)
             return Responses.html(EditPage(site: self, id: id, mode: .add, back: Query(request.uri.query)["back"]).render())

@@ -1,0 +1,159 @@
+"""Editing in the browser: `drilldown serve FILE --editable` on a copy of the Sounds example
+(seed 002's Add modal, rename, delete with confirmation, reorder, undo; seed 004's controls),
+with live updates between two pages and persistence across a restart."""
+import json
+import re
+import shutil
+import subprocess
+import time
+import urllib.request
+
+import pytest
+from playwright.sync_api import expect
+
+from conftest import ROOT, Server, drilldown_binary
+
+SOUNDS = ROOT / "Examples" / "Sounds"
+
+
+@pytest.fixture
+def sounds(tmp_path):
+    """A fresh copy of the Sounds example and an editable server on it."""
+    for name in ("sounds.plist", "schema.yaml"):
+        shutil.copy(SOUNDS / name, tmp_path / name)
+    data, schema = tmp_path / "sounds.plist", tmp_path / "schema.yaml"
+    server = Server(data, "--schema", schema, "--editable")
+    server.data, server.schema = data, schema
+    yield server
+    server.stop()
+
+
+def rows(page):
+    return page.locator("#rows li.row .row-title")
+
+
+def row(page, text):
+    return page.locator("#rows li.row", has=page.locator(".row-title", has_text=re.compile(f"^{re.escape(text)}$")))
+
+
+def tree(path):
+    return subprocess.run([drilldown_binary(), "tree", str(path)], capture_output=True, text=True, check=True).stdout
+
+
+def test_add_with_the_modal_done_cancel_and_empty_title(page, sounds, shot):
+    page.goto(sounds.url)
+    expect(rows(page)).to_have_text(["Sounds", "General"])
+    page.click("#add-button")
+    dialog = page.locator("#add-dialog")
+    expect(dialog).to_be_visible()
+    page.fill("#add-dialog-title-input", "Privacy")
+    shot("edit-add-modal")
+    page.click("#add-dialog-done")
+    expect(dialog).to_be_hidden()
+    expect(rows(page)).to_have_text(["Sounds", "General", "Privacy"])
+    # Cancel changes nothing.
+    page.click("#add-button")
+    page.fill("#add-dialog-title-input", "Not this")
+    page.click("#add-dialog-cancel")
+    expect(dialog).to_be_hidden()
+    # Done with an empty title adds nothing.
+    page.click("#add-button")
+    page.click("#add-dialog-done")
+    expect(dialog).to_be_hidden()
+    page.reload()
+    expect(rows(page)).to_have_text(["Sounds", "General", "Privacy"])
+    assert "Privacy" in tree(sounds.data) and "Not this" not in tree(sounds.data)
+
+
+def test_add_without_javascript_is_a_form_page(browser, sounds):
+    context = browser.new_context(java_script_enabled=False)
+    page = context.new_page()
+    page.goto(sounds.url)
+    page.click("#add-button")
+    expect(page).to_have_url(re.compile(r"/add\?"))
+    page.fill("#add-title", "Battery")
+    page.click("#add-done")
+    expect(rows(page)).to_have_text(["Sounds", "General", "Battery"])
+    page.click("#add-button")
+    page.click("#add-cancel")
+    page.click("#add-button")
+    page.click("#add-done")
+    expect(rows(page)).to_have_text(["Sounds", "General", "Battery"])
+    # Delete asks on its own page first.
+    page.click("#edit-button")
+    row(page, "Battery").locator(".delete-link").click()
+    expect(page.locator("#delete-form")).to_contain_text("Battery")
+    page.click("#delete-confirm")
+    expect(rows(page)).to_have_text(["Sounds", "General"])
+    context.close()
+
+
+def test_rename_delete_with_confirmation_reorder_and_undo(page, sounds, shot):
+    page.goto(sounds.url + "l/0")
+    page.click("#edit-button")
+    expect(page).to_have_url(re.compile(r"edit=1"))
+    shot("edit-mode")
+    ring = row(page, "Vibrate on Ring")
+    ring.locator(".rename-title").fill("Vibrate Always")
+    ring.get_by_role("button", name="Rename").click()
+    expect(rows(page).first).to_have_text("Vibrate Always")
+    # Reorder: move the first row down.
+    row(page, "Vibrate Always").locator(".move-down").click()
+    expect(rows(page)).to_have_text(["Vibrate on Silent", "Vibrate Always", "Ringer and Alerts", "Ringtone", "Text Tone"])
+    # Delete with confirmation: dismissing keeps the row, accepting deletes it.
+    page.once("dialog", lambda d: d.dismiss())
+    row(page, "Text Tone").locator(".delete-link").click()
+    expect(rows(page)).to_have_count(5)
+    page.once("dialog", lambda d: d.accept())
+    row(page, "Text Tone").locator(".delete-link").click()
+    expect(rows(page)).to_have_count(4)
+    # Undo brings it back; undo again restores the order.
+    page.click("#undo")
+    expect(rows(page)).to_have_count(5)
+    page.click("#undo")
+    expect(rows(page)).to_have_text(["Vibrate Always", "Vibrate on Silent", "Ringer and Alerts", "Ringtone", "Text Tone"])
+    page.click("#redo")
+    expect(rows(page).first).to_have_text("Vibrate on Silent")
+    text = tree(sounds.data)
+    assert "Vibrate Always" in text and "Text Tone" in text
+
+
+def test_a_switch_flipped_in_one_page_appears_in_another_without_reload(page, sounds, shot):
+    other = page.context.new_page()
+    other.goto(sounds.url + "l/0")
+    page.goto(sounds.url + "l/0")
+    switch_a = row(page, "Vibrate on Silent").locator(".switch")
+    switch_b = row(other, "Vibrate on Silent").locator(".switch")
+    expect(switch_b).to_have_attribute("aria-checked", "false")
+    other.evaluate("window.__notReloaded = true")
+    time.sleep(0.3)  # let both pages open their event streams
+    start = time.monotonic()
+    switch_a.click()
+    expect(switch_b).to_have_attribute("aria-checked", "true", timeout=1000)
+    print(f"\nswitch shown in a second page after {(time.monotonic() - start) * 1000:.0f} ms")
+    assert other.evaluate("window.__notReloaded") is True
+    shot("edit-switch-live")
+    # A Play button counts plays (seed 004), visible in the detail.
+    row(page, "Ringtone").get_by_role("button", name="Play").click()
+    row(page, "Ringtone").get_by_role("button", name="Play").click()
+    expect(page.locator("#rows")).to_be_visible()
+    time.sleep(0.3)
+    other.goto(sounds.url + "d/0.3")
+    expect(other.locator("#main")).to_contain_text("2")
+
+
+def test_a_slider_change_persists_after_a_restart(page, sounds):
+    page.goto(sounds.url + "l/0")
+    slider = row(page, "Ringer and Alerts").locator("input[type=range]")
+    slider.fill("85")
+    expect(row(page, "Ringer and Alerts").locator(".row-subtitle")).to_have_text("85%")
+    sounds.stop()
+    again = Server(sounds.data, "--schema", sounds.schema, "--editable")
+    try:
+        with urllib.request.urlopen(again.url + "api/level/0") as response:
+            level = json.load(response)
+        assert level["rows"][2]["subtitle"] == "85%"
+        page.goto(again.url + "l/0")
+        expect(row(page, "Ringer and Alerts").locator("input[type=range]")).to_have_value("85")
+    finally:
+        again.stop()
