@@ -1,0 +1,63 @@
+"""A small loopback HTTP client for the editable server: a session (cookie + CSRF token) and JSON posts."""
+import http.client
+import json
+import re
+import urllib.parse
+
+
+class Session:
+    """One keep-alive connection with its own CSRF session."""
+
+    def __init__(self, url, timeout=30):
+        parts = urllib.parse.urlsplit(url)
+        self.conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=timeout)
+        self.conn.request("GET", "/")
+        response = self.conn.getresponse()
+        response.read()
+        cookie = response.getheader("Set-Cookie") or ""
+        match = re.match(r"dd_csrf=([0-9a-f]{32})", cookie)
+        assert match, f"no session cookie in {cookie!r}"
+        self.token = match.group(1)
+        self.cookie = f"dd_csrf={self.token}"
+
+    def post(self, path, fields=None):
+        """POSTs JSON to `path`; returns (status, decoded JSON)."""
+        body = json.dumps(fields or {})
+        self.conn.request("POST", path, body=body, headers={
+            "Content-Type": "application/json", "Cookie": self.cookie, "X-CSRF-Token": self.token})
+        response = self.conn.getresponse()
+        return response.status, json.loads(response.read() or b"{}")
+
+    def close(self):
+        self.conn.close()
+
+
+class Events:
+    """A reader of `GET /events` (server-sent events) on its own connection."""
+
+    def __init__(self, url, timeout=10):
+        parts = urllib.parse.urlsplit(url)
+        self.conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=timeout)
+        self.conn.request("GET", "/events", headers={"Accept": "text/event-stream"})
+        self.response = self.conn.getresponse()
+        assert self.response.status == 200
+        self.next_event()  # hello
+
+    def next_event(self):
+        """The next event as (name, data dict)."""
+        name, data = "message", ""
+        while True:
+            line = self.response.fp.readline().decode()
+            if line in ("\n", "\r\n", ""):
+                if data:
+                    return name, json.loads(data)
+                if line == "":
+                    raise EOFError("the event stream ended")
+                continue
+            if line.startswith("event:"):
+                name = line[6:].strip()
+            elif line.startswith("data:"):
+                data += line[5:].strip()
+
+    def close(self):
+        self.conn.close()
