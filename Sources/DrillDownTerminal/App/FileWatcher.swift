@@ -27,6 +27,7 @@ final class FileWatcher: @unchecked Sendable {
     private var stamps: [Stamp?]
     private var lastCheck: UInt64
     private var loading = false
+    private var saving = false
     private var generation = 0
     private var loaded: Result<Presenter, any Error>?
 
@@ -50,7 +51,7 @@ final class FileWatcher: @unchecked Sendable {
         lastCheck = now
         let current = file.paths.map(Self.stamp)
         lock.lock()
-        guard current != stamps, !loading else {
+        guard current != stamps, !loading, !saving else {
             lock.unlock()
             return
         }
@@ -68,12 +69,20 @@ final class FileWatcher: @unchecked Sendable {
         }.start()
     }
 
-    /// Records the files as they are now, after the browser wrote them itself; a reload already
-    /// running is dropped since it may have read the older version.
-    func acknowledge() {
+    /// Stops looking for changes while the browser writes the file itself.
+    func beginSaving() {
+        lock.lock()
+        saving = true
+        lock.unlock()
+    }
+
+    /// Records the files as the browser's writes left them and looks for changes again; a reload
+    /// already running is dropped since it may have read an older version.
+    func endSaving() {
         let current = file.paths.map(Self.stamp)
         lock.lock()
         stamps = current
+        saving = false
         generation += 1
         lock.unlock()
     }

@@ -43,6 +43,8 @@ public struct TerminalApp {
         var decoder = KeyDecoder()
         let searches = SearchWorker(limit: Browser.searchLimit)
         let watcher = watched.map { FileWatcher($0, notify: searches.wakeUp) }
+        let saver = save.map { FileSaver(save: $0, watcher: watcher, notify: searches.wakeUp) }
+        defer { saver?.finish() }
         let idle: Int32 = watcher == nil ? -1 : Int32(FileWatcher.interval / 1_000_000)
         terminal.write(renderer.render(browser.render()))
         while !browser.isFinished {
@@ -74,6 +76,10 @@ public struct TerminalApp {
                 case nil:
                     break
                 }
+                for failure in saver?.takeFailures() ?? [] {
+                    browser.saveFailed(failure)
+                    label = "save-failed"
+                }
             case .closed: return
             }
             if keys.isEmpty, label.isEmpty { continue }
@@ -93,13 +99,7 @@ public struct TerminalApp {
                 case .search(let text):
                     searches.submit(text, in: browser.source)
                 case .save:
-                    guard let tree = browser.editor?.document.tree else { break }
-                    do {
-                        try save?(tree)
-                        watcher?.acknowledge()
-                    } catch {
-                        browser.saveFailed(String(describing: error))
-                    }
+                    if let tree = browser.editor?.document.tree { saver?.submit(tree) }
                 }
             }
             let handled = FrameTrace.now()
