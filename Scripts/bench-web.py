@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """Measures the web app over loopback: p50/p99 latency of a level page and of an API level request,
-on the bundled music library and on a generated 1M-node JSON, and the server's memory (RSS).
+on the bundled music library and on a generated 1M-node JSON, and the server's memory (RSS); then,
+on `serve --editable`, the latency of one change through HTTP (saved to the file before the answer)
+and how long a change takes to reach another open page over server-sent events.
 
-  Scripts/bench-web.py [--requests 2000] [--binary .build/release/drilldown]
+  Scripts/bench-web.py [--requests 2000] [--writes 500] [--only-writes] [--binary .build/release/drilldown]
 
 Starts `drilldown serve --port 0` on 127.0.0.1 for each data set, sends a bounded number of
 sequential keep-alive requests per URL from one Python client (its own overhead is included),
@@ -88,15 +90,72 @@ def wrk(port, path):
     return ms("50%"), ms("99%"), float(rps.group(1)) if rps else float("nan")
 
 
+def percentiles(samples):
+    samples = sorted(samples)
+    pct = lambda p: samples[min(len(samples) - 1, int(p * len(samples)))] * 1000
+    return pct(0.50), pct(0.99)
+
+
+def measure_writes(binary, tmp, n):
+    """Changes through the JSON API on copies of the Sounds example and of the bundled library."""
+    sys.path.insert(0, str(ROOT / "e2e" / "web"))
+    from webclient import Events, Session
+    sounds = tmp / "sounds"
+    sounds.mkdir()
+    for name in ("sounds.plist", "schema.yaml"):
+        shutil.copy(ROOT / "Examples/Sounds" / name, sounds / name)
+    cases = [
+        ("Sounds (plist)", [str(sounds / "sounds.plist"), "--schema", str(sounds / "schema.yaml"), "--editable"],
+         "/api/edit/run/0.3", lambda i: {"action": "play"}),
+        ("music (YAML)", ["--editable", "--data-dir", str(tmp / "music")],
+         "/api/edit/rename/0.0", lambda i: {"title": f"Album {i}"}),
+    ]
+    print(f"\n{'data':<16} {'change':<24} {'p50 ms':>8} {'p99 ms':>8}  {'SSE p50':>8} {'SSE p99':>8}   (n={n})")
+    for name, serve_args, path, fields in cases:
+        proc, port, _ = start(binary, serve_args)
+        try:
+            url = f"http://127.0.0.1:{port}/"
+            session = Session(url)
+            for i in range(min(50, n)):
+                session.post(path, fields(i))
+            samples = []
+            for i in range(n):
+                t0 = time.perf_counter()
+                status, _ = session.post(path, fields(i))
+                samples.append(time.perf_counter() - t0)
+                assert status == 200
+            events = Events(url)
+            shown = []
+            for i in range(min(n, 200)):
+                t0 = time.perf_counter()
+                session.post(path, fields(i))
+                events.next_event()
+                shown.append(time.perf_counter() - t0)
+            events.close()
+            session.close()
+            w50, w99 = percentiles(samples)
+            s50, s99 = percentiles(shown)
+            print(f"{name:<16} {path:<24} {w50:>8.3f} {w99:>8.3f}  {s50:>8.3f} {s99:>8.3f}")
+        finally:
+            proc.terminate()
+            proc.wait(timeout=10)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--requests", type=int, default=2000, help="sequential requests per URL (bounded)")
     ap.add_argument("--binary", default=None)
     ap.add_argument("--nodes", type=int, default=1_000_000)
+    ap.add_argument("--writes", type=int, default=500, help="sequential changes per editable data set (bounded)")
+    ap.add_argument("--only-writes", action="store_true", help="skip the read measurements")
     args = ap.parse_args()
     binary = args.binary or default_binary()
     tmp = pathlib.Path(tempfile.mkdtemp(prefix="bench-web-"))
     try:
+        if args.only_writes:
+            print(f"binary: {binary}")
+            measure_writes(binary, tmp, args.writes)
+            return
         big = tmp / "big.json"
         subprocess.run([sys.executable, str(ROOT / "Scripts/gen-json.py"), "--nodes", str(args.nodes), str(big)], check=True,
                        stdout=subprocess.DEVNULL)
@@ -121,6 +180,7 @@ def main():
             finally:
                 proc.terminate()
                 proc.wait(timeout=10)
+        measure_writes(binary, tmp, args.writes)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 

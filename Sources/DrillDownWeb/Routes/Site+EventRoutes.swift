@@ -2,9 +2,10 @@ import DrillDownCore
 import Foundation
 import HTTPTypes
 import Hummingbird
+import ServiceLifecycle
 
 /// `GET /events`: server-sent events, one `change` event per step of the model
-/// (`data: {"revision": N, "origin": "apply", "paths": ["0.1"]}`), and a comment every 15 s so
+/// (`data: {"revision": N, "origin": "apply", "paths": ["0.1"]}`), and a comment every 5 s so
 /// closed connections are noticed. Pages follow it to refresh in place.
 extension Site {
     func addEventRoutes(to router: Router<BasicRequestContext>) {
@@ -24,7 +25,7 @@ extension Site {
             }
             let heartbeat = Task {
                 while !Task.isCancelled {
-                    try? await Task.sleep(for: .seconds(15))
+                    try? await Task.sleep(for: .seconds(5))
                     continuation.yield(": keep-alive\n\n")
                 }
             }
@@ -35,8 +36,13 @@ extension Site {
             let body = ResponseBody { writer in
                 defer { forward.cancel(); heartbeat.cancel() }
                 try await writer.write(ByteBuffer(string: "retry: 1000\nevent: hello\ndata: {\"revision\": \(revision)}\n\n"))
-                for await line in lines {
-                    try await writer.write(ByteBuffer(string: line))
+                // The stream ends with the model, when the page goes away, or when the server shuts down.
+                try await withGracefulShutdownHandler {
+                    for await line in lines {
+                        try await writer.write(ByteBuffer(string: line))
+                    }
+                } onGracefulShutdown: {
+                    continuation.finish()
                 }
                 try await writer.finish(nil)
             }
