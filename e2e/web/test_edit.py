@@ -2,6 +2,7 @@
 (seed 002's Add modal, rename, delete with confirmation, reorder, undo; seed 004's controls),
 with live updates between two pages and persistence across a restart."""
 import json
+import pathlib
 import re
 import shutil
 import subprocess
@@ -157,3 +158,22 @@ def test_a_slider_change_persists_after_a_restart(page, sounds):
         expect(row(page, "Ringer and Alerts").locator("input[type=range]")).to_have_value("85")
     finally:
         again.stop()
+
+
+def test_the_bundled_example_is_edited_as_a_copy_in_the_data_folder(tmp_path):
+    from webclient import Session
+    bundle = pathlib.Path(drilldown_binary()).parent / "DrillDown_drilldown.resources/Bundled/Music/library.yaml"
+    before = bundle.read_bytes() if bundle.exists() else None
+    data_dir = tmp_path / "Music"
+    server = Server("--editable", "--data-dir", data_dir)
+    try:
+        session = Session(server.url)
+        status, body = session.post("/api/edit/rename/0", {"title": "Renamed Artist"})
+        assert status == 200 and body["changed"]
+        session.close()
+    finally:
+        server.stop()
+    assert "Editing the bundled example's copy in " + str(data_dir) in server.proc.stderr.read()
+    assert "Renamed Artist" in (data_dir / "library.yaml").read_text()
+    if before is not None:
+        assert bundle.read_bytes() == before
