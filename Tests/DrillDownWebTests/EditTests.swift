@@ -26,7 +26,7 @@ func editableApp() async throws -> (app: some ApplicationProtocol, model: Docume
             ("volume", .object([("controls", .array([.object([
                 ("slider", .string("volume")), ("min", .int(0)), ("max", .int(100)), ("step", .int(5)),
             ])]))])),
-            ("sound", .object([("controls", .array([.object([("button", .string("Play")), ("action", .string("play"))])]))])),
+            ("sound", .object([("select", .string("action:play")), ("controls", .array([.object([("button", .string("Play")), ("action", .string("play"))])]))])),
         ])),
         ("actions", .object([("play", .object([("increment", .string("plays"))]))])),
     ])
@@ -167,6 +167,8 @@ struct EditTests {
                 #expect(page.text.contains("/delete/0.0"))
                 #expect(page.text.contains("role=\"switch\""))
                 #expect(page.text.contains("type=\"range\""))
+                #expect(page.text.contains("action=\"/edit/run/0.2\""))
+                #expect(!page.text.contains("Actions come in a later version"))
             }
         }
     }

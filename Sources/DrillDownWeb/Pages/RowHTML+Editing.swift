@@ -2,7 +2,8 @@ import Foundation
 import DrillDownCore
 
 /// What an editable level adds to each row: its controls as small forms (switch, slider,
-/// stepper, buttons) and, in Edit mode, rename, move up/down and delete.
+/// stepper, buttons, and the action of a `select: action:NAME` row) and, in Edit mode, rename,
+/// move up/down and delete.
 struct RowEditing {
     /// The session's CSRF token, put in every form.
     var csrf: String
@@ -18,6 +19,15 @@ extension RowHTML {
     /// Appends the row's controls and edit buttons (before its closing `</li>`).
     static func appendEditing(_ row: Row, _ editing: RowEditing, to out: inout String) {
         let path = row.path.description
+        if case .action(let name) = row.select {
+            out += "<div class=\"row-controls\">"
+            formStart("/edit/run/\(path)", editing, extraClass: "action-form", to: &out)
+            out += "<input type=\"hidden\" name=\"action\" value=\""
+            escape(name, into: &out)
+            out += "\"><button type=\"submit\" class=\"small action-button\">▶ "
+            escape(name, into: &out)
+            out += "</button></form></div>"
+        }
         if !row.controls.isEmpty {
             out += "<div class=\"row-controls\">"
             for (index, bound) in row.controls.enumerated() {

@@ -36,7 +36,7 @@ enum RowHTML {
             out += "</span>"
         }
         out += "</span>"
-        if href == nil, case .action(let name) = row.select {
+        if href == nil, editing == nil, case .action(let name) = row.select {
             out += "<span class=\"action-badge\" title=\"Actions come in a later version\">▶ "
             escape(name, into: &out)
             out += "</span>"

@@ -299,6 +299,7 @@
 
   // ---- Editing (editable servers only): forms posted with fetch, the Add dialog, live updates --
   var csrfMeta = document.querySelector('meta[name="csrf-token"]');
+  document.documentElement.classList.add("js");
   function setUpEditing() {
     var token = csrfMeta.content;
     var refreshing = null, again = false;
