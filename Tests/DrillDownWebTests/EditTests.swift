@@ -150,6 +150,9 @@ struct EditTests {
                 #expect(page.text.contains("Delete “Display”"))
                 #expect(page.text.contains(token))
             }
+            try await client.execute(uri: "/add/0?back=/%5Cevil.example", method: .get, headers: [.cookie: cookie]) { page in
+                #expect(!page.text.contains("evil.example"))
+            }
             try await client.execute(
                 uri: "/edit/delete/1", method: .post, headers: [.cookie: cookie, .contentType: "application/x-www-form-urlencoded"],
                 body: ByteBuffer(string: "csrf=\(token)&back=%2Fl%2F0%3Fedit%3D1")) { response in

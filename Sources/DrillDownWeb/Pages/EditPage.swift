@@ -16,7 +16,7 @@ struct EditPage {
         let path = source.path(of: id)
         let level = mode == .add ? path : path.parent
         var returnTo = Links.level(level)
-        if let back, back.hasPrefix("/"), !back.hasPrefix("//") { returnTo = back }
+        if let back, EditRequest.isLocal(back) { returnTo = back }
         let title = site.presenter.screenTitle(of: id)
         let extra: [String: Any] = [
             "isAdd": mode == .add, "isDelete": mode == .delete, "nodeTitle": title,

@@ -65,9 +65,12 @@ struct EditRequest {
     /// A local URL to return to after the change: the `back` field when it is a path on this
     /// server, else `fallback`.
     func back(or fallback: String) -> String {
-        guard let back = fields["back"], back.hasPrefix("/"), !back.hasPrefix("//"), !back.contains("\\"),
-              !back.unicodeScalars.contains(where: { $0.value < 32 })
-        else { return fallback }
-        return back
+        Self.isLocal(fields["back"]) ? fields["back"]! : fallback
+    }
+
+    /// Whether `url` is a path on this server (`/l/0`), not another site (`//evil`, `/\evil`, `https:`).
+    static func isLocal(_ url: String?) -> Bool {
+        guard let url, url.hasPrefix("/"), !url.hasPrefix("//"), !url.contains("\\") else { return false }
+        return !url.unicodeScalars.contains { $0.value < 32 || $0.value == 127 }
     }
 }
