@@ -29,10 +29,8 @@ struct Browse: ParsableCommand {
         let loaded = try data.load()
         var app = TerminalApp(presenter: loaded.presenter)
         if editable {
-            guard loaded.source is DocumentSource else {
-                throw BadInput("\(data.file): a database read through the schema's levels is read-only; edit its tables with SQL")
-            }
-            do { app.actions = try ActionSet(schema: loaded.presenter.schema) } catch { throw BadInput("\(data.file): \(error.description)") }
+            _ = try loaded.editableDocument()
+            app.actions = try loaded.actionSet()
             let saved = UncheckedSendable(loaded)
             app.save = { tree in try saved.value.save(tree) }
         }

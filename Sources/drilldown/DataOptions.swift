@@ -3,13 +3,8 @@ import DrillDownCore
 import DrillDownFormats
 import Foundation
 
-/// The data file and how to read it: shared by every command that reads data.
-struct DataOptions: ParsableArguments {
-    @Argument(
-        help: "A property list (XML, binary or OpenStep), JSON or YAML file, or an SQLite database (a tree table, or tables mapped by the schema's levels:).",
-        completion: .file())
-    var file: String
-
+/// How to read a data file: shared by every command that reads data, with or without a FILE argument.
+struct ReadingOptions: ParsableArguments {
     @Option(name: .long, help: "A presentation schema (YAML or JSON): per-kind titles, subtitles, images, controls.")
     var schema: String?
 
@@ -25,11 +20,25 @@ struct DataOptions: ParsableArguments {
     @Option(name: .long, help: "The input format when content and extension are not enough: json, yaml, plist, bplist, openstep.")
     var format: DocumentFormat?
 
-    /// Loads the file (and schema) into a presenter.
-    func load() throws -> LoadedData {
+    /// Loads `file` with these options; `schemaFile` stands in when no `--schema` was given.
+    func load(_ file: String, defaultSchema schemaFile: String? = nil) throws -> LoadedData {
         try LoadedData.load(
-            file: file, schemaFile: schema, titleKey: titleKey, childrenKey: childrenKey, generic: generic, format: format)
+            file: file, schemaFile: schema ?? schemaFile, titleKey: titleKey, childrenKey: childrenKey, generic: generic,
+            format: format)
     }
+}
+
+/// The data file and how to read it.
+struct DataOptions: ParsableArguments {
+    @Argument(
+        help: "A property list (XML, binary or OpenStep), JSON or YAML file, or an SQLite database (a tree table, or tables mapped by the schema's levels:).",
+        completion: .file())
+    var file: String
+
+    @OptionGroup var reading: ReadingOptions
+
+    /// Loads the file (and schema) into a presenter.
+    func load() throws -> LoadedData { try reading.load(file) }
 }
 
 extension DocumentFormat: ExpressibleByArgument {}

@@ -78,6 +78,19 @@ extension LoadedData {
 
     /// Writes an edited tree back where it came from: the document atomically in its own format,
     /// or the tree table in one transaction. A relational database is not edited here.
+    /// The data opened for editing through the core; a relational database is read-only.
+    func editableDocument() throws -> EditableDocument {
+        guard let source = source as? DocumentSource else {
+            throw BadInput("\(file): a database read through the schema's levels is read-only; edit its tables with SQL")
+        }
+        return EditableDocument(source: source, schema: presenter.schema)
+    }
+
+    /// The schema's actions (and control bindings), ready to run.
+    func actionSet() throws -> ActionSet {
+        do { return try ActionSet(schema: presenter.schema) } catch { throw BadInput("\(file): \(error.description)") }
+    }
+
     func save(_ tree: TreeStore) throws {
         switch database {
         case .treeTable(let store):

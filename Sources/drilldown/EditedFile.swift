@@ -12,10 +12,7 @@ struct EditedFile {
 
     init(_ data: DataOptions) throws {
         loaded = try data.load()
-        guard let source = loaded.source as? DocumentSource else {
-            throw BadInput("\(data.file): a database read through the schema's levels is read-only; edit its tables with SQL")
-        }
-        document = EditableDocument(source: source, schema: loaded.presenter.schema)
+        document = try loaded.editableDocument()
     }
 
     var source: DocumentSource { document.source }

@@ -21,9 +21,9 @@ struct Run: ParsableCommand {
     func run() throws {
         var file = try EditedFile(data)
         let target = try file.path(path)
+        let actions = try file.loaded.actionSet()
         let changes: [Change]
         do {
-            let actions = try ActionSet(schema: file.loaded.presenter.schema)
             changes = try actions.changes(for: action, at: target, in: file.source)
         } catch {
             throw BadInput("\(file.loaded.file): \(error.description)")

@@ -22,20 +22,7 @@ struct Serve: AsyncParsableCommand {
               completion: .file())
     var file: String?
 
-    @Option(name: .long, help: "A presentation schema (YAML or JSON): per-kind titles, subtitles, images, controls.")
-    var schema: String?
-
-    @Option(name: .long, help: "The key that holds a row's title (outline convention; default Title, then name).")
-    var titleKey: String?
-
-    @Option(name: .long, help: "The key that holds a row's children (outline convention; default Children, then items).")
-    var childrenKey: String?
-
-    @Flag(name: .long, help: "Browse the document generically, like a JSON viewer, even if it follows the outline convention.")
-    var generic = false
-
-    @Option(name: .long, help: "The input format when content and extension are not enough: json, yaml, plist, bplist, openstep.")
-    var format: DocumentFormat?
+    @OptionGroup var reading: ReadingOptions
 
     @Option(name: .long, help: "The address to listen on.")
     var host = "127.0.0.1"
@@ -56,28 +43,21 @@ struct Serve: AsyncParsableCommand {
 
     func run() async throws {
         var dataFile = file ?? BundledExample.musicLibrary.path
-        var schemaFile = schema ?? (file == nil ? BundledExample.musicSchema.path : nil)
+        var schemaFile = file == nil ? BundledExample.musicSchema.path : nil
         if editable, file == nil {
             let copy = try copyBundledExample()
             dataFile = copy.appendingPathComponent("library.yaml").path
-            if schema == nil { schemaFile = copy.appendingPathComponent("schema.yaml").path }
+            schemaFile = copy.appendingPathComponent("schema.yaml").path
             FileHandle.standardError.write(Data("Editing the bundled example's copy in \(copy.path)\n".utf8))
         }
-        let loaded = try LoadedData.load(
-            file: dataFile, schemaFile: schemaFile, titleKey: titleKey, childrenKey: childrenKey, generic: generic, format: format)
+        let loaded = try reading.load(dataFile, defaultSchema: schemaFile)
         let server: WebServer
         do {
             if editable {
-                guard let source = loaded.source as? DocumentSource else {
-                    throw BadInput("\(dataFile): a database read through the schema's levels is read-only; serve it without --editable")
-                }
-                let schema = loaded.presenter.schema
-                let actions: ActionSet
-                do { actions = try ActionSet(schema: schema) } catch { throw BadInput("\(schemaFile ?? dataFile): \(error.description)") }
                 let model = DocumentModel(
-                    document: EditableDocument(source: source, schema: schema), actions: actions,
+                    document: try loaded.editableDocument(), actions: try loaded.actionSet(),
                     save: { [loaded] tree in try loaded.save(tree) })
-                server = try await WebServer(model: model, schema: schema, dataFolder: loaded.folder)
+                server = try await WebServer(model: model, schema: loaded.presenter.schema, dataFolder: loaded.folder)
             } else {
                 server = try WebServer(presenter: loaded.presenter, dataFolder: loaded.folder)
             }

@@ -5,48 +5,10 @@ import Hummingbird
 import HummingbirdTesting
 
 /// A document literal for building trees in tests.
-indirect enum Doc {
-    case object([(String, Doc)])
-    case array([Doc])
-    case string(String)
-    case int(Int)
-
-    func emit(into b: inout TreeBuilder, key: String?) {
-        b.beginNode()
-        if let key { b.appendText(key) }
-        b.endKey()
-        switch self {
-        case .object(let members):
-            b.openContainer(.object)
-            for (k, v) in members { v.emit(into: &b, key: k) }
-            b.closeContainer()
-        case .array(let items):
-            b.openContainer(.array)
-            for v in items { v.emit(into: &b, key: nil) }
-            b.closeContainer()
-        case .string(let s):
-            b.appendText(s)
-            b.finishScalar(.string)
-        case .int(let i):
-            b.appendText(String(i))
-            b.finishScalar(.integer)
-        }
-    }
-
-    var tree: TreeStore {
-        var b = TreeBuilder()
-        emit(into: &b, key: nil)
-        return b.build()
-    }
-}
+typealias Doc = TreeLiteral
 
 /// A row dictionary of the outline convention.
-func row(_ title: String, _ children: [Doc] = [], _ extra: [(String, Doc)] = []) -> Doc {
-    var members: [(String, Doc)] = [("Title", .string(title))]
-    members += extra
-    if !children.isEmpty { members.append(("Children", .array(children))) }
-    return .object(members)
-}
+func row(_ title: String, _ children: [Doc] = [], _ extra: [(String, Doc)] = []) -> Doc { .row(title, children, extra) }
 
 /// Seed 000's Data.plist, plus a row whose title is a script and a level of 1000 rows.
 let seed000: Doc = .object([
