@@ -125,22 +125,6 @@ public struct ActionSet: Sendable {
 
     /// `date` as ISO 8601 in UTC to the second, e.g. `2025-03-01T09:30:00Z`.
     public static func iso8601(_ date: Date) -> String {
-        let seconds = Int64(date.timeIntervalSince1970.rounded(.down))
-        let days = seconds >= 0 ? seconds / 86400 : (seconds - 86399) / 86400
-        let secs = seconds - days * 86400
-        // Civil date from days since 1970-01-01 (H. Hinnant's algorithm).
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let d = doy - (153 * mp + 2) / 5 + 1
-        let m = mp < 10 ? mp + 3 : mp - 9
-        let y = yoe + era * 400 + (m <= 2 ? 1 : 0)
-        func two(_ v: Int64) -> String { v < 10 ? "0\(v)" : "\(v)" }
-        let year = String(y)
-        let paddedYear = String(repeating: "0", count: max(0, 4 - year.count)) + year
-        return "\(paddedYear)-\(two(m))-\(two(d))T\(two(secs / 3600)):\(two(secs / 60 % 60)):\(two(secs % 60))Z"
+        ISO8601Text.text(unixSeconds: date.timeIntervalSince1970.rounded(.down))
     }
 }
