@@ -154,9 +154,10 @@ public struct TreeBuilder: Sendable {
         let lo = Int(root.firstChild)
         for c in lo ..< lo + Int(root.childCount) { parents[c] = 0 }
         pending.removeAll()
-        // Pre-sizing is a guess from the input's size; give back what the guess over-reserved.
+        // Pre-sizing is a guess from the input's size. Reserved pages that were never written cost
+        // no memory, so only a gross over-reservation (over half unused) is worth a copy.
         func fitted<T>(_ a: [T]) -> [T] {
-            guard a.capacity > a.count + a.count / 16 + 64 else { return a }
+            guard a.capacity > 2 * a.count + 64 else { return a }
             return [T](unsafeUninitializedCapacity: a.count) { buffer, count in
                 _ = a.withUnsafeBufferPointer { buffer.initialize(fromContentsOf: $0) }
                 count = a.count

@@ -126,11 +126,9 @@ public struct TreeStore: Sendable {
         return nil
     }
 
-    /// Bytes of memory held by the node arrays and the text buffer.
-    public var memoryFootprint: Int {
-        kinds.capacity + 4 * (parents.capacity + firstChild.capacity + childCounts.capacity)
-            + 4 * (textStart.capacity + titleLength.capacity + valueLength.capacity) + text.capacity
-    }
+    /// Bytes of memory the node arrays and the text buffer occupy (reserved but never written
+    /// capacity is not counted: the system does not back untouched pages).
+    public var memoryFootprint: Int { count * (1 + 4 * 6) + text.count }
 
     /// The greatest depth of any node (the root has depth 0).
     /// - Complexity: O(n)

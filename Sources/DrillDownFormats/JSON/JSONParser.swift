@@ -13,7 +13,7 @@ struct JSONParser {
         self.base = base
         end = base + count
         p = base
-        builder = TreeBuilder(expectedNodes: count / 28 + 16, expectedTextBytes: count / 2 + 16)
+        builder = TreeBuilder(expectedNodes: count / 10 + 16, expectedTextBytes: count / 2 + 16)
         open.reserveCapacity(64)
     }
 
