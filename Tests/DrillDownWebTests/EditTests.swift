@@ -171,7 +171,7 @@ struct EditTests {
                 #expect(page.text.contains("role=\"switch\""))
                 #expect(page.text.contains("type=\"range\""))
                 #expect(page.text.contains("action=\"/edit/run/0.2\""))
-                #expect(!page.text.contains("Actions come in a later version"))
+                #expect(!page.text.contains("Start the server with --editable to run actions"))
             }
         }
     }

@@ -16,7 +16,7 @@ enum Links {
         return "/outline?open=\(ancestors.map(\.description).joined(separator: ","))&focus=\(path)#n-\(path)"
     }
     /// Where selecting `row` leads, following its template; `nil` when selecting does nothing here
-    /// (an action, which a later version runs, or `none`).
+    /// (an action, which only an editable server runs, or `none`).
     static func destination(of row: Row) -> String? {
         switch row.select {
         case .drill: row.drills ? level(row.path) : detail(row.path)
