@@ -1,7 +1,9 @@
 import DrillDownCore
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import Logging
+import NIOCore
 
 /// The web front end: serves a data set as iOS-like drill-down table views, an outline, columns,
 /// search and a JSON API from one process; read-only, or editable over a ``DocumentModel``.
@@ -31,6 +33,16 @@ public struct WebServer: Sendable {
         public var maxBodyBytes = 16 * 1024
         /// The most search hits listed.
         public var searchLimit = 100
+        /// Host names requests may be addressed to besides 127.0.0.1, localhost, [::1] and the
+        /// listening address (a reverse proxy's public name); others get 421.
+        public var allowedHosts: [String] = []
+        /// Seconds a client gets from a request's first byte until its head and body have arrived.
+        public var headerTimeout: Double = 10
+        /// Seconds a connection may wait without starting a request (after opening or after its
+        /// last response) before it is closed.
+        public var idleTimeout: Double = 60
+        /// The most `/events` streams open at once; more get 503.
+        public var maxEventStreams = 64
 
         /// The defaults.
         public init() {}
@@ -60,9 +72,17 @@ public struct WebServer: Sendable {
         site = Site(basePresenter: presenter, model: model, dataFolder: dataFolder, options: options, assets: try Assets.load())
     }
 
-    /// The router with every route and middleware, for ``run(host:port:)`` and in-process tests.
-    public func makeRouter() -> Router<BasicRequestContext> {
-        site.makeRouter()
+    /// The router with every route and middleware, for ``run(host:port:)`` and in-process tests;
+    /// it answers requests addressed to loopback names, `host` and ``Options/allowedHosts``.
+    public func makeRouter(host: String = "127.0.0.1") -> Router<BasicRequestContext> {
+        site.makeRouter(hosts: HostPolicy(listenHost: host, extraNames: site.options.allowedHosts))
+    }
+
+    /// The HTTP/1 server with the connection deadlines of ``Options``.
+    var serverBuilder: HTTPServerBuilder {
+        let header = TimeAmount.milliseconds(Int64(max(0.05, site.options.headerTimeout) * 1000))
+        let idle = TimeAmount.milliseconds(Int64(max(0.05, site.options.idleTimeout) * 1000))
+        return .http1(configuration: .init(additionalChannelHandlers: [RequestDeadlineHandler(header: header, idle: idle)]))
     }
 
     /// An application bound to `host:port` (0 picks a free port) that calls `onRunning` with the
@@ -74,7 +94,8 @@ public struct WebServer: Sendable {
         logger.logLevel = .warning
         let shownHost = host.contains(":") ? "[\(host)]" : host
         return Application(
-            router: makeRouter(),
+            router: makeRouter(host: host),
+            server: serverBuilder,
             configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "DrillDown"),
             onServerRunning: { channel in
                 let actual = channel.localAddress?.port ?? port

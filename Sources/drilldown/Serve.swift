@@ -16,6 +16,10 @@ struct Serve: AsyncParsableCommand {
             to FILE in its own format after every step, and /events streams them to every open page.
             The bundled example is never edited: --editable copies it to --data-dir (default
             $XDG_DATA_HOME/drilldown/Music or ~/.local/share/drilldown/Music) and edits the copy.
+            Requests must name the server as 127.0.0.1, localhost, [::1] or --host (else 421, against
+            DNS rebinding); add a reverse proxy's public name with --allow-host. Writes from pages of
+            other origins are refused. Slow, half-sent and idle connections are closed (--header-timeout,
+            --idle-timeout) and at most --max-event-streams pages follow /events at once.
             """)
 
     @Argument(help: "A property list (XML, binary or OpenStep), JSON or YAML file; the bundled music library when omitted.",
@@ -37,8 +41,44 @@ struct Serve: AsyncParsableCommand {
             completion: .directory)
     var dataDir: String?
 
+    @Option(name: .customLong("allow-host"),
+            help: ArgumentHelp("Also answer requests addressed to this host name (a reverse proxy's public name); repeatable.",
+                               valueName: "name"))
+    var allowHosts: [String] = []
+
+    @Option(name: .long, help: "Seconds a client gets to send a whole request once it starts one; slower connections are closed.")
+    var headerTimeout: Double = 10
+
+    @Option(name: .long, help: "Seconds an idle connection (no request under way) stays open.")
+    var idleTimeout: Double = 60
+
+    @Option(name: .long, help: "The most pages following live changes (/events) at once; more get 503.")
+    var maxEventStreams = 64
+
     func validate() throws {
         guard (0 ... 65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535.") }
+        guard headerTimeout.isFinite, (0.1 ... 3600).contains(headerTimeout) else {
+            throw ValidationError("--header-timeout must be between 0.1 and 3600 seconds.")
+        }
+        guard idleTimeout.isFinite, (0.1 ... 86400).contains(idleTimeout) else {
+            throw ValidationError("--idle-timeout must be between 0.1 and 86400 seconds.")
+        }
+        guard (0 ... 100_000).contains(maxEventStreams) else {
+            throw ValidationError("--max-event-streams must be between 0 and 100000.")
+        }
+        for name in allowHosts where name.isEmpty || name.contains("/") || name.contains(where: \.isWhitespace) {
+            throw ValidationError("--allow-host takes a host name such as drilldown.example.com, not '\(name)'.")
+        }
+    }
+
+    /// The web app's tunables from the options.
+    var webOptions: WebServer.Options {
+        var options = WebServer.Options()
+        options.allowedHosts = allowHosts
+        options.headerTimeout = headerTimeout
+        options.idleTimeout = idleTimeout
+        options.maxEventStreams = maxEventStreams
+        return options
     }
 
     func run() async throws {
@@ -57,9 +97,10 @@ struct Serve: AsyncParsableCommand {
                 let model = DocumentModel(
                     document: try loaded.editableDocument(), actions: try loaded.actionSet(),
                     save: { [loaded] tree in try loaded.save(tree) })
-                server = try await WebServer(model: model, schema: loaded.presenter.schema, dataFolder: loaded.folder)
+                server = try await WebServer(
+                    model: model, schema: loaded.presenter.schema, dataFolder: loaded.folder, options: webOptions)
             } else {
-                server = try WebServer(presenter: loaded.presenter, dataFolder: loaded.folder)
+                server = try WebServer(presenter: loaded.presenter, dataFolder: loaded.folder, options: webOptions)
             }
         } catch let error as BadInput {
             throw error

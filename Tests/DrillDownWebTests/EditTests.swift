@@ -37,11 +37,16 @@ func editableApp() async throws -> (app: some ApplicationProtocol, model: Docume
     return (Application(router: server.makeRouter()), model)
 }
 
-/// The session cookie and token a first page view hands out.
+/// The session cookie and token a first page view hands out (the token is in the page's
+/// `csrf-token` meta tag and the `X-CSRF-Token` header).
 func session(_ client: some TestClientProtocol) async throws -> (cookie: String, token: String) {
     try await client.execute(uri: "/", method: .get) { response in
-        let cookie = (response.headers[.setCookie] ?? "").split(separator: ";")[0]
-        return (String(cookie), String(cookie.split(separator: "=")[1]))
+        let cookie = String((response.headers[.setCookie] ?? "").split(separator: ";")[0])
+        let token = response.headers[HTTPField.Name("X-CSRF-Token")!] ?? ""
+        #expect(cookie.hasPrefix("dd_session="))
+        #expect(token.count == 64)
+        #expect(response.text.contains("<meta name=\"csrf-token\" content=\"\(token)\">"))
+        return (cookie, token)
     }
 }
 
@@ -72,7 +77,18 @@ struct EditTests {
             #expect(try await client.edit("/api/edit/add/1", #"{"title":"X"}"#, cookie: cookie, token: nil).status == .forbidden)
             let wrong = String(token.reversed())
             #expect(try await client.edit("/api/edit/add/1", #"{"title":"X"}"#, cookie: cookie, token: wrong).status == .forbidden)
-            #expect(try await client.edit("/api/edit/add/1", #"{"title":"X"}"#, cookie: "dd_csrf=\(wrong)", token: token).status == .forbidden)
+            #expect(try await client.edit("/api/edit/add/1", #"{"title":"X"}"#, cookie: "dd_session=\(String(repeating: "a", count: 32))", token: token).status == .forbidden)
+            // A made-up matching pair (another page on localhost can plant the cookie and post the
+            // same value): the server never issued it, so it is refused.
+            let madeUp = String(repeating: "0123456789abcdef", count: 2)
+            for (cookie, sent) in [("dd_session=\(madeUp)", madeUp), ("dd_session=\(madeUp)", madeUp + madeUp),
+                                   ("dd_csrf=\(madeUp)", madeUp)] {
+                #expect(try await client.edit("/api/edit/add/1", #"{"title":"X"}"#, cookie: cookie, token: sent).status == .forbidden)
+                let planted = try await client.execute(
+                    uri: "/edit/add/1", method: .post, headers: [.cookie: cookie, .contentType: "application/x-www-form-urlencoded"],
+                    body: ByteBuffer(string: "title=X&csrf=\(sent)")) { $0 }
+                #expect(planted.status == .forbidden)
+            }
             let form = try await client.execute(
                 uri: "/edit/add/1", method: .post, headers: [.cookie: cookie, .contentType: "application/x-www-form-urlencoded"],
                 body: ByteBuffer(string: "title=X&csrf=\(wrong)")) { $0 }

@@ -63,7 +63,9 @@ func seedApp() throws -> some ApplicationProtocol {
 }
 
 /// The music app serving files from a temporary folder with `art/kind.png`, a `secret.png`
-/// beside the folder, a symlink out of it and a non-image file.
+/// beside the folder, a symlink out of it (`art/link.png`), one that stays inside
+/// (`art/inside.png -> kind.png`), one to a non-image (`art/notes-link.png -> notes.txt`), a file
+/// named `art/x.png.`, a FIFO `art/pipe.png` and a non-image file.
 func musicApp() throws -> (app: some ApplicationProtocol, folder: URL) {
     let base = FileManager.default.temporaryDirectory.appendingPathComponent("drilldown-web-\(UUID().uuidString)")
     let folder = base.appendingPathComponent("data")
@@ -74,6 +76,11 @@ func musicApp() throws -> (app: some ApplicationProtocol, folder: URL) {
     try Data("{}".utf8).write(to: folder.appendingPathComponent("data.json"))
     try FileManager.default.createSymbolicLink(
         at: folder.appendingPathComponent("art/link.png"), withDestinationURL: base.appendingPathComponent("secret.png"))
+    try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent("art/inside.png").path, withDestinationPath: "kind.png")
+    try Data("notes".utf8).write(to: folder.appendingPathComponent("art/notes.txt"))
+    try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent("art/notes-link.png").path, withDestinationPath: "notes.txt")
+    try Data(png).write(to: folder.appendingPathComponent("art/x.png."))
+    _ = mkfifo(folder.appendingPathComponent("art/pipe.png").path, 0o644)
     let keys = OutlineKeys.standard.preferring(title: ["name"], children: ["albums", "songs"])
     let schema = try Schema(tree: musicSchema.tree)
     let source = DocumentSource(tree: music.tree, keys: keys)

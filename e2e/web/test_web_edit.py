@@ -41,6 +41,13 @@ def tree(path):
     return subprocess.run([drilldown_binary(), "tree", str(path)], capture_output=True, text=True, check=True).stdout
 
 
+def plays(url, path):
+    """The `plays` attribute of the node at `path`, read through the JSON API."""
+    with urllib.request.urlopen(url + "api/node/" + path) as response:
+        fields = {f["key"]: f["value"] for f in json.load(response)["fields"]}
+    return fields.get("plays")
+
+
 def test_add_with_the_modal_done_cancel_and_empty_title(page, sounds, shot):
     page.goto(sounds.url)
     expect(rows(page)).to_have_text(["Sounds", "General"])
@@ -127,7 +134,9 @@ def test_a_switch_flipped_in_one_page_appears_in_another_without_reload(page, so
     switch_b = row(other, "Vibrate on Silent").locator(".switch")
     expect(switch_b).to_have_attribute("aria-checked", "false")
     other.evaluate("window.__notReloaded = true")
-    time.sleep(0.3)  # let both pages open their event streams
+    # Both pages follow /events before the change is made.
+    expect(page.locator("body")).to_have_attribute("data-live", "1")
+    expect(other.locator("body")).to_have_attribute("data-live", "1")
     start = time.monotonic()
     switch_a.click()
     expect(switch_b).to_have_attribute("aria-checked", "true", timeout=1000)
@@ -137,10 +146,14 @@ def test_a_switch_flipped_in_one_page_appears_in_another_without_reload(page, so
     # A Play button counts plays (seed 004), visible in the detail.
     row(page, "Ringtone").get_by_role("button", name="Play").click()
     row(page, "Ringtone").get_by_role("button", name="Play").click()
-    expect(page.locator("#rows")).to_be_visible()
-    time.sleep(0.3)
+    # Poll for the exact count (not a sleep, and not "2" inside "12").
+    deadline = time.monotonic() + 5
+    while plays(sounds.url, "0.3") != "2":
+        assert time.monotonic() < deadline, f"plays is {plays(sounds.url, '0.3')!r} after 5 s, not '2'"
+        time.sleep(0.05)
     other.goto(sounds.url + "d/0.3")
-    expect(other.locator("#main")).to_contain_text("2")
+    field = other.locator("#fields .field", has=other.locator("dt", has_text=re.compile(r"^plays$")))
+    expect(field.locator("dd")).to_have_text(re.compile(r"^\s*2\s*$"))
 
 
 def test_a_slider_change_persists_after_a_restart(page, sounds):

@@ -15,10 +15,12 @@ class Session:
         response = self.conn.getresponse()
         response.read()
         cookie = response.getheader("Set-Cookie") or ""
-        match = re.match(r"dd_csrf=([0-9a-f]{32})", cookie)
+        match = re.match(r"dd_session=([0-9a-f]{32})", cookie)
         assert match, f"no session cookie in {cookie!r}"
-        self.token = match.group(1)
-        self.cookie = f"dd_csrf={self.token}"
+        self.cookie = match.group(0)
+        # The token is the server's HMAC of the session id: taken from the page, never made up.
+        self.token = response.getheader("X-CSRF-Token") or ""
+        assert re.fullmatch(r"[0-9a-f]{64}", self.token), f"no CSRF token header: {self.token!r}"
 
     def post(self, path, fields=None):
         """POSTs JSON to `path`; returns (status, decoded JSON)."""

@@ -7,7 +7,7 @@ struct RequestState: Sendable {
     var presenter: Presenter
     /// The model's revision the snapshot belongs to (0 for a read-only server).
     var revision: Int
-    /// The session's CSRF token (the `dd_csrf` cookie), empty on a read-only server.
+    /// The CSRF token of the session in the `dd_session` cookie (see ``CSRFTokens``), empty on a read-only server.
     var csrf: String
 
     /// The state of the request being answered; `nil` outside a request (tests building pages directly).

@@ -19,6 +19,10 @@ struct Site: Sendable {
     let assets: Assets
     /// Recently built outlines, keyed by their URL state.
     let outlines = OutlineCache(capacity: 4)
+    /// The CSRF tokens of this process's sessions.
+    let csrf = CSRFTokens()
+    /// The open `/events` streams, capped by ``WebServer/Options/maxEventStreams``.
+    let eventStreams: StreamSlots
 
     /// Rows, titles, details of the current request's snapshot.
     var presenter: Presenter { RequestState.current?.presenter ?? basePresenter }
@@ -28,12 +32,23 @@ struct Site: Sendable {
     /// Whether writes are accepted.
     var isEditable: Bool { model != nil }
 
-    /// The router with every route; middleware order is outermost first.
-    func makeRouter() -> Router<BasicRequestContext> {
+    init(basePresenter: Presenter, model: DocumentModel?, dataFolder: URL?, options: WebServer.Options, assets: Assets) {
+        self.basePresenter = basePresenter
+        self.model = model
+        self.dataFolder = dataFolder
+        self.options = options
+        self.assets = assets
+        eventStreams = StreamSlots(capacity: options.maxEventStreams)
+    }
+
+    /// The router with every route; middleware order is outermost first. `hosts` are the
+    /// names requests may be addressed to.
+    func makeRouter(hosts: HostPolicy) -> Router<BasicRequestContext> {
         let router = Router(context: BasicRequestContext.self, options: .autoGenerateHeadEndpoints)
         router.add(middleware: SecurityHeadersMiddleware())
+        router.add(middleware: HostCheckMiddleware(policy: hosts))
         router.add(middleware: ErrorPageMiddleware(site: self))
-        router.add(middleware: WriteGuardMiddleware(editable: isEditable, maxBodyBytes: options.maxBodyBytes))
+        router.add(middleware: WriteGuardMiddleware(editable: isEditable, maxBodyBytes: options.maxBodyBytes, hosts: hosts))
         router.add(middleware: SnapshotMiddleware(site: self))
         addPageRoutes(to: router)
         addAPIRoutes(to: router)

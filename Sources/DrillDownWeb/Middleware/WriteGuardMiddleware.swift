@@ -1,26 +1,34 @@
+import HTTPTypes
 import Hummingbird
 
-/// Keeps writes where they belong and requests small: a read-only server answers POST with 403,
-/// methods other than GET, HEAD and POST get 405, a body larger than the limit gets 413 before any
-/// handler runs. (CSRF tokens are checked by the edit routes, which read the form.)
+/// Keeps writes where they belong and requests small, before any handler runs:
+/// - a read-only server accepts only GET and HEAD: anything else gets 405 with `Allow: GET, HEAD`;
+///   an editable one also accepts POST (other methods: 405 with `Allow: GET, HEAD, POST`);
+/// - a POST sent by another site's page is refused with 403: its `Origin` is not this server
+///   (see ``HostPolicy/isOwnOrigin(_:requestAuthority:)``) or its `Sec-Fetch-Site` is not
+///   `same-origin` (or `none`, typed by the user);
+/// - a body larger than the limit gets 413.
+///
+/// CSRF tokens are checked by the edit routes, which read the form.
 struct WriteGuardMiddleware<Context: RequestContext>: RouterMiddleware {
     /// Whether the server was started with `--editable`.
     let editable: Bool
     /// The largest body accepted, in bytes.
     let maxBodyBytes: Int
+    /// The names this server answers to, for the `Origin` check.
+    let hosts: HostPolicy
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         switch request.method {
         case .get, .head:
             break
-        case .post:
-            guard editable else {
-                throw WebError(status: .forbidden, message: "This server is read-only: start it with --editable to make changes.")
-            }
+        case .post where editable:
+            try checkSameOrigin(request)
         default:
-            throw WebError(
-                status: .methodNotAllowed, message: "\(request.method) is not allowed.",
-                headers: [.allow: editable ? "GET, HEAD, POST" : "GET, HEAD"])
+            let message = editable
+                ? "\(request.method) is not allowed."
+                : "This server is read-only: it accepts only GET and HEAD. Start it with --editable to make changes."
+            throw WebError(status: .methodNotAllowed, message: message, headers: [.allow: editable ? "GET, HEAD, POST" : "GET, HEAD"])
         }
         if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > maxBodyBytes {
             throw WebError(status: .contentTooLarge, message: "The request body is larger than \(maxBodyBytes) bytes.")
@@ -35,4 +43,24 @@ struct WriteGuardMiddleware<Context: RequestContext>: RouterMiddleware {
         }
         return try await next(request, context)
     }
+
+    /// Refuses a write a browser sent from another origin (another site, or another port of
+    /// localhost). Requests without these headers (scripts, curl) still need the CSRF token.
+    func checkSameOrigin(_ request: Request) throws(WebError) {
+        if let site = request.headers[.secFetchSite]?.lowercased(), site != "same-origin", site != "none" {
+            throw .forbidden("The change was refused: it was sent from another site's page (Sec-Fetch-Site: \(site)).")
+        }
+        if let origin = request.headers[.origin] {
+            let authority = HostPolicy.authority(of: request)
+            guard hosts.isOwnOrigin(origin, requestAuthority: authority) else {
+                let shown = String(origin.unicodeScalars.filter { $0.isASCII && $0.value >= 32 && $0.value < 127 }.map(Character.init).prefix(100))
+                throw .forbidden("The change was refused: it was sent from a page of another origin (\(shown)).")
+            }
+        }
+    }
+}
+
+extension HTTPField.Name {
+    /// `Sec-Fetch-Site`: where the browser says the request comes from.
+    static var secFetchSite: Self { Self("Sec-Fetch-Site") ?? .origin }
 }

@@ -76,4 +76,12 @@ struct OutlineState: Hashable, Sendable {
         }
         return outline
     }
+
+    /// The outline of an ``all`` state from an already expanded-all outline of the same source.
+    /// - Complexity: a copy of `expandedAll` (a few bytes per node) plus O(closed × depth × log width).
+    func outline(of source: any Source, expandedAll: Outline) -> Outline {
+        var outline = expandedAll
+        for path in closed { if let id = source.node(at: path) { outline.collapse(id) } }
+        return outline
+    }
 }

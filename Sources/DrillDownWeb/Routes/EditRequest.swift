@@ -15,16 +15,16 @@ struct EditRequest {
     subscript(_ key: String) -> String? { fields[key] }
 
     /// Reads the body (already limited in size by ``WriteGuardMiddleware``) and checks that the
-    /// `X-CSRF-Token` header or the `csrf` field equals the session cookie.
+    /// `X-CSRF-Token` header or the `csrf` field is the token `tokens` issued for the session cookie.
     /// - Throws: ``WebError`` 403 when the token is missing or wrong, 400 for a malformed body.
-    static func read(_ request: Request, api: Bool, maxBytes: Int) async throws -> EditRequest {
+    static func read(_ request: Request, api: Bool, maxBytes: Int, tokens: CSRFTokens) async throws -> EditRequest {
         var request = request
         let body = try await request.collectBody(upTo: maxBytes)
         let bytes = Data(buffer: body)
         let type = request.headers[.contentType]?.lowercased() ?? ""
         var fields: [String: String] = [:]
         if type.hasPrefix("application/json") {
-            guard !bytes.isEmpty else { return try checked(EditRequest(fields: [:], wantsJSON: true), request) }
+            guard !bytes.isEmpty else { return try checked(EditRequest(fields: [:], wantsJSON: true), request, tokens) }
             guard let object = try? JSONSerialization.jsonObject(with: bytes) as? [String: Any] else {
                 throw WebError.badRequest("The body is not a JSON object.")
             }
@@ -40,32 +40,25 @@ struct EditRequest {
             fields = Query(text).values
         }
         let accept = request.headers[.accept] ?? ""
-        return try checked(EditRequest(fields: fields, wantsJSON: api || accept.contains("application/json")), request)
+        return try checked(EditRequest(fields: fields, wantsJSON: api || accept.contains("application/json")), request, tokens)
     }
 
-    private static func checked(_ edit: EditRequest, _ request: Request) throws -> EditRequest {
-        guard let session = SnapshotMiddleware<BasicRequestContext>.token(in: request) else {
+    private static func checked(_ edit: EditRequest, _ request: Request, _ tokens: CSRFTokens) throws -> EditRequest {
+        guard let session = CSRFTokens.sessionID(in: request.headers[values: .cookie]) else {
             throw WebError.forbidden("This change has no session: reload the page and try again.")
         }
-        let sent = request.headers[HTTPField.Name("X-CSRF-Token")!] ?? edit.fields["csrf"] ?? ""
-        guard constantTimeEqual(sent, session) else {
-            throw WebError.forbidden("The change was refused: its CSRF token does not match this session.")
+        let sent = request.headers[.csrfToken] ?? edit.fields["csrf"] ?? ""
+        guard tokens.verify(sent, session: session) else {
+            throw WebError.forbidden("The change was refused: its CSRF token was not issued for this session. Reload the page and try again.")
         }
         return edit
-    }
-
-    private static func constantTimeEqual(_ a: String, _ b: String) -> Bool {
-        let x = Array(a.utf8), y = Array(b.utf8)
-        guard x.count == y.count else { return false }
-        var diff: UInt8 = 0
-        for i in x.indices { diff |= x[i] ^ y[i] }
-        return diff == 0
     }
 
     /// A local URL to return to after the change: the `back` field when it is a path on this
     /// server, else `fallback`.
     func back(or fallback: String) -> String {
-        Self.isLocal(fields["back"]) ? fields["back"]! : fallback
+        if let back = fields["back"], Self.isLocal(back) { return back }
+        return fallback
     }
 
     /// Whether `url` is a path on this server (`/l/0`), not another site (`//evil`, `/\evil`, `https:`).

@@ -36,11 +36,13 @@ extension Site {
 
     /// One write: parses `/edit/OP/PATH`, applies it through the model, answers JSON or a redirect.
     func edit(_ request: Request, prefix: Int, api: Bool) async throws -> Response {
-        guard let model else { throw WebError.forbidden("This server is read-only.") }
+        guard let model else {
+            throw WebError(status: .methodNotAllowed, message: "This server is read-only.", headers: [.allow: "GET, HEAD"])
+        }
         let rest = request.uri.path.dropFirst(prefix)
         let op = rest.prefix { $0 != "/" }
         let rawPath = rest.dropFirst(op.count).drop { $0 == "/" }
-        let form = try await EditRequest.read(request, api: api, maxBytes: options.maxBodyBytes)
+        let form = try await EditRequest.read(request, api: api, maxBytes: options.maxBodyBytes, tokens: csrf)
         let source = self.source
         let path: TreePath
         if op == "undo" || op == "redo" {
@@ -64,8 +66,10 @@ extension Site {
                 guard !path.isRoot else { throw WebError.badRequest("The root cannot be deleted.") }
                 paths = [try await model.apply(.delete(path))]
             case "move":
-                guard let last = path.indices.last else { throw WebError.badRequest("The root cannot be moved.") }
-                let count = source.childCount(of: source.node(at: path.parent)!)
+                guard let last = path.indices.last, let parent = source.node(at: path.parent) else {
+                    throw WebError.badRequest("The root cannot be moved.")
+                }
+                let count = source.childCount(of: parent)
                 var index: Int
                 switch form["direction"] {
                 case "up": index = last - 1
@@ -116,7 +120,8 @@ extension Site {
 
     /// The control of the row at `path` named by its index or its target.
     func boundControl(_ name: String?, at path: TreePath, in source: any Source) throws -> Control {
-        let controls = presenter.row(for: source.node(at: path)!, path: path).controls.map(\.control)
+        guard let id = source.node(at: path) else { throw WebError.notFound("No node at TreePath \(path).") }
+        let controls = presenter.row(for: id, path: path).controls.map(\.control)
         guard !controls.isEmpty else { throw WebError.badRequest("The row at \(path) has no controls.") }
         guard let name, !name.isEmpty else {
             guard controls.count == 1 else { throw WebError.badRequest("Name the control with control=INDEX or its target.") }

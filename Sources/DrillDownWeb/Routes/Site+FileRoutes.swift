@@ -24,8 +24,7 @@ extension Site {
         }
         router.get("/favicon.ico") { _, _ in Response(status: .noContent, headers: [.cacheControl: "public, max-age=86400"]) }
         router.get("/files/**") { request, context in
-            let url = try dataFile(String(request.uri.path.dropFirst(7)))
-            let type = Self.imageTypes[url.pathExtension.lowercased()]!
+            let (url, type) = try dataFile(String(request.uri.path.dropFirst(7)))
             var headers: HTTPFields = [.contentType: type, .cacheControl: "public, max-age=3600"]
             if type == "image/svg+xml" { headers[.contentSecurityPolicy] = "default-src 'none'; style-src 'unsafe-inline'; sandbox" }
             let body = try await FileIO().loadFile(path: url.path, context: context)
@@ -33,11 +32,20 @@ extension Site {
         }
     }
 
-    /// The file `raw` (percent-encoded, relative to the data folder) names, if it may be served.
+    /// The image type of a file name: from the text after its last dot, `nil` when that is not
+    /// an image extension (or the name has none, or ends with a dot: `x.png.`).
+    static func imageType(ofName name: Substring) -> String? {
+        guard let dot = name.lastIndex(of: ".") else { return nil }
+        return imageTypes[name[name.index(after: dot)...].lowercased()]
+    }
+
+    /// The file `raw` (percent-encoded, relative to the data folder) names, if it may be served,
+    /// with its content type, decided from the file it resolves to (a symlink `link.png` to
+    /// `notes.txt` is not an image).
     ///
     /// - Throws: ``WebError`` 403 for absolute paths, `..` segments and symlinks that leave the
-    ///   folder; 404 for anything missing, hidden or not an image.
-    func dataFile(_ raw: String) throws(WebError) -> URL {
+    ///   folder; 404 for anything missing, hidden, not a regular file or not an image.
+    func dataFile(_ raw: String) throws(WebError) -> (url: URL, contentType: String) {
         guard let folder = dataFolder else { throw .notFound("This data set has no files.") }
         guard raw.utf8.count <= 1024, let relative = raw.removingPercentEncoding, !relative.isEmpty else {
             throw .badRequest("Malformed file path.")
@@ -48,18 +56,21 @@ extension Site {
         let segments = relative.split(separator: "/", omittingEmptySubsequences: false)
         guard !segments.contains(where: { $0 == ".." }) else { throw .forbidden("Only files inside the data folder are served.") }
         guard !segments.contains(where: { $0.isEmpty || $0.hasPrefix(".") }) else { throw .notFound("No such file.") }
-        guard let ext = segments.last?.split(separator: ".").last, segments.last!.contains("."),
-            Self.imageTypes[ext.lowercased()] != nil
-        else { throw .notFound("Only images are served from the data folder.") }
+        guard let name = segments.last, Self.imageType(ofName: name) != nil else {
+            throw .notFound("Only images are served from the data folder.")
+        }
         let root = folder.resolvingSymlinksInPath().standardizedFileURL.path
         let target = folder.appendingPathComponent(relative).resolvingSymlinksInPath().standardizedFileURL
         guard target.path.hasPrefix(root.hasSuffix("/") ? root : root + "/") else {
             throw .forbidden("Only files inside the data folder are served.")
         }
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: target.path, isDirectory: &isDirectory), !isDirectory.boolValue else {
+        let attributes = try? FileManager.default.attributesOfItem(atPath: target.path)
+        guard let kind = attributes?[.type] as? FileAttributeType, kind == .typeRegular else {
             throw .notFound("No such file: \(relative)")
         }
-        return target
+        guard let type = Self.imageType(ofName: Substring(target.lastPathComponent)) else {
+            throw .notFound("\(relative) is not an image.")
+        }
+        return (target, type)
     }
 }

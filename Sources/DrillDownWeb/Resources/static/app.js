@@ -393,6 +393,8 @@
     if (window.EventSource) {
       var events = new EventSource("/events");
       events.addEventListener("change", function () { refresh(); });
+      // Marks the page as following changes (tests wait for it instead of sleeping).
+      events.addEventListener("hello", function () { document.body.dataset.live = "1"; });
       window.addEventListener("pagehide", function () { events.close(); });
     }
   }

@@ -1,0 +1,71 @@
+import Crypto
+import Foundation
+
+/// CSRF tokens the server issued and can verify: each browser session gets a random id (the
+/// `dd_session` cookie) and its token is the HMAC-SHA256 of that id under a secret drawn from the
+/// system's random generator when the process starts. A page elsewhere can plant a cookie, but it
+/// cannot compute the token that goes with it.
+///
+/// ```swift
+/// let tokens = CSRFTokens()
+/// let id = CSRFTokens.newSessionID()
+/// tokens.verify(tokens.token(for: id), session: id)   // true
+/// ```
+struct CSRFTokens: Sendable {
+    /// The cookie that holds the session id.
+    static let cookieName = "dd_session"
+
+    private let key: SymmetricKey
+
+    /// Tokens under a fresh per-process secret (256 bits from the system RNG).
+    init() { key = SymmetricKey(size: .bits256) }
+
+    /// Tokens under a given secret (tests).
+    init(secret: [UInt8]) { key = SymmetricKey(data: secret) }
+
+    /// A new random session id: 32 lowercase hex digits (128 bits from the system RNG).
+    static func newSessionID() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return hex((0 ..< 16).map { _ in UInt8.random(in: 0 ... 255, using: &generator) })
+    }
+
+    /// The token of the session `id`: 64 hex digits.
+    func token(for id: String) -> String {
+        Self.hex(Array(HMAC<SHA256>.authenticationCode(for: Data(id.utf8), using: key)))
+    }
+
+    /// Whether `sent` is the token of session `id`, compared in constant time.
+    func verify(_ sent: String, session id: String) -> Bool {
+        let expected = Array(token(for: id).utf8), given = Array(sent.utf8)
+        guard expected.count == given.count else { return false }
+        var diff: UInt8 = 0
+        for i in expected.indices { diff |= expected[i] ^ given[i] }
+        return diff == 0
+    }
+
+    /// The session id in a request's `Cookie` headers, when one is there and well formed.
+    static func sessionID(in cookies: [String]) -> String? {
+        for header in cookies {
+            for part in header.split(separator: ";") {
+                let pair = part.trimmingCharacters(in: .whitespaces)
+                guard pair.hasPrefix(cookieName + "=") else { continue }
+                let value = pair.dropFirst(cookieName.count + 1)
+                if value.utf8.count == 32, value.utf8.allSatisfy({ ($0 >= 48 && $0 <= 57) || ($0 >= 97 && $0 <= 102) }) {
+                    return String(value)
+                }
+            }
+        }
+        return nil
+    }
+
+    static func hex(_ bytes: [UInt8]) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var out = [UInt8]()
+        out.reserveCapacity(bytes.count * 2)
+        for b in bytes {
+            out.append(digits[Int(b >> 4)])
+            out.append(digits[Int(b & 15)])
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+}
