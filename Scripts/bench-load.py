@@ -26,6 +26,7 @@ import sys
 import tempfile
 import threading
 import time
+import urllib.request
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
@@ -191,8 +192,10 @@ def main():
         script.write_text(WRK_SCRIPT)
         proc, port, load_s = start_server(binary, data)
         base = f"http://127.0.0.1:{port}"
-        # The root is an array of ~71 000 records: a level page and an API page deep inside it.
-        targets = [("level page", f"{base}/?offset=35000"), ("API level", f"{base}/api/level?offset=35000&limit=100")]
+        # The root is an array of ~71 000 records: a level page and an API page half-way down it.
+        with urllib.request.urlopen(f"{base}/api/level?limit=1") as response:
+            middle = json.load(response)["total"] // 2
+        targets = [("level page", f"{base}/?offset={middle}"), ("API level", f"{base}/api/level?offset={middle}&limit=100")]
         try:
             print(f"binary {binary}; {a.nodes} nodes ({data.stat().st_size / 1e6:.0f} MB) loaded and serving in {load_s:.2f} s")
             for _, url in targets:  # warm-up, so RSS "before" includes what a first request allocates
