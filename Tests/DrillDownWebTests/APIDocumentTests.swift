@@ -30,7 +30,7 @@ struct APIDocumentTests {
 
     /// The same operations on the music app (images, kinds, subtitles, actions, detail buttons).
     static let musicRequests: [(uri: String, status: Int)] = [
-        ("/api/level", 200), ("/api/level/0", 200), ("/api/level/0.0", 200), ("/api/node/0.0.0.0", 200), ("/api/node/1", 200),
+        ("/api/level", 200), ("/api/level/0", 200), ("/api/level/0.0", 200), ("/api/node/0.0.0", 200), ("/api/node/1", 200),
         ("/api/search?q=blue&values=1", 200), ("/api/outline?all=1", 200),
     ]
 
@@ -86,23 +86,26 @@ struct APIDocumentTests {
                 ("/api/edit/add", #"{"title": "New"}"#, "/api/edit/add", 200),
                 ("/api/edit/add/0", #"{"title": "Child"}"#, "/api/edit/add/{path}", 200),
                 ("/api/edit/rename/1", #"{"title": "Screen"}"#, "/api/edit/rename/{path}", 200),
-                ("/api/edit/move/1", #"{"direction": "up"}"#, "/api/edit/move/{path}", 200),
-                ("/api/edit/move/1", #"{"index": 99}"#, "/api/edit/move/{path}", 200),
                 ("/api/edit/set/0.0", #"{"toggle": 1}"#, "/api/edit/set/{path}", 200),
                 ("/api/edit/set/0.1", #"{"step": -1}"#, "/api/edit/set/{path}", 200),
                 ("/api/edit/set/0.1", #"{"value": "nope"}"#, "/api/edit/set/{path}", 400),
                 ("/api/edit/run/0.2", #"{"action": "play"}"#, "/api/edit/run/{path}", 200),
+                ("/api/edit/move/1", #"{"direction": "up"}"#, "/api/edit/move/{path}", 200),
+                ("/api/edit/move/1", #"{"index": 99}"#, "/api/edit/move/{path}", 200),
                 ("/api/edit/delete/2", "{}", "/api/edit/delete/{path}", 200),
                 ("/api/edit/delete/9", "{}", "/api/edit/delete/{path}", 404),
                 ("/api/edit/undo", "", "/api/edit/undo", 200),
                 ("/api/edit/redo", "", "/api/edit/redo", 200),
                 ("/api/edit/rename/0", "[1]", "/api/edit/rename/{path}", 400),
             ]
+            let posts = try Self.operations(document).filter { $0.method == "POST" }.map(\.path)
+            #expect(Set(posts) == Set(cases.map(\.operation)), "give each documented write a sample request here")
             for item in cases {
                 let response = try await client.edit(item.uri, item.body, cookie: cookie, token: token)
                 try Self.validate(response, expecting: item.status, operation: item.operation, method: "POST", uri: item.uri, in: document)
             }
-            let refused = try await client.edit("/api/edit/delete/0", cookie: cookie, token: "0" + token.dropFirst())
+            let forged = (token.hasPrefix("0") ? "1" : "0") + token.dropFirst()
+            let refused = try await client.edit("/api/edit/delete/0", cookie: cookie, token: forged)
             try Self.validate(refused, expecting: 403, operation: "/api/edit/delete/{path}", method: "POST", uri: "forged", in: document)
         }
     }
