@@ -26,6 +26,12 @@ if ! "$venv/bin/python" -c 'import playwright, pytest, pytest_playwright' >/dev/
   python3 -m venv "$venv"
   "$venv/bin/pip" install -q playwright pytest pytest-playwright
 fi
+# schemathesis: property-based requests against the JSON API (e2e/web/test_api_fuzz.py, ~1-2 min,
+# bounded by a pinned seed, a fixed number of examples and a timeout per run).
+if ! "$venv/bin/python" -c 'import schemathesis' >/dev/null 2>&1; then
+  log "installing schemathesis (pip, into .venv-e2e)"
+  "$venv/bin/pip" install -q schemathesis
+fi
 
 # --- Swift -------------------------------------------------------------------------------
 log "swift build"

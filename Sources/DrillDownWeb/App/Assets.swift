@@ -26,6 +26,8 @@ struct Assets: Sendable {
     let files: [String: File]
     /// A short hash of the static files, appended to their URLs so browsers cache them safely.
     let version: String
+    /// The OpenAPI document of the JSON API (`api/openapi.json`), served at `/api/openapi.json`.
+    let apiDocument: File
 
     /// Reads the resources from the module bundle.
     static func load() throws -> Assets {
@@ -45,7 +47,10 @@ struct Assets: Sendable {
             combined = (combined ^ hash) &* 0x100_0000_01b3
             files[name] = File(body: ByteBuffer(bytes: data), contentType: type, etag: "\"\(String(hash, radix: 36))\"")
         }
-        return Assets(templates: library, files: files, version: String(combined % 0xffff_ffff, radix: 36))
+        let apiURL = base.appendingPathComponent("api").appendingPathComponent("openapi.json")
+        guard let api = try? Data(contentsOf: apiURL) else { throw LoadError(description: "missing API document \(apiURL.path)") }
+        let apiDocument = File(body: ByteBuffer(bytes: api), contentType: "application/json; charset=utf-8", etag: "\"\(String(fnv1a(api), radix: 36))\"")
+        return Assets(templates: library, files: files, version: String(combined % 0xffff_ffff, radix: 36), apiDocument: apiDocument)
     }
 
     /// The bundle's `Resources` folder (Foundation on Linux may already report it as `resourceURL`).

@@ -9,8 +9,17 @@ import Hummingbird
 /// - `GET /api/node/PATH`
 /// - `GET /api/search?q=TEXT&limit=100&values=1`
 /// - `GET /api/outline?open=1,1.0&offset=0&limit=500` (or `all=1&closed=...`)
+/// - `GET /api/openapi.json`: the OpenAPI 3 document of every `/api/` route (writes included),
+///   `Resources/api/openapi.json`; `APIDocumentTests` keeps it and the router in step.
 extension Site {
     func addAPIRoutes(to router: Router<BasicRequestContext>) {
+        router.get("/api/openapi.json") { request, _ in
+            let file = assets.apiDocument
+            if request.headers[.ifNoneMatch] == file.etag { return Response(status: .notModified, headers: [.eTag: file.etag]) }
+            return Response(
+                status: .ok, headers: [.contentType: file.contentType, .eTag: file.etag, .cacheControl: "no-cache"],
+                body: .init(byteBuffer: file.body))
+        }
         router.get("/api/level") { request, _ in try level(source.root, request) }
         router.get("/api/level/**") { request, _ in
             try level(try NodeLookup.node(request.uri.path.dropFirst(11), in: source).id, request)
