@@ -1,4 +1,5 @@
 import ArgumentParser
+import DrillDownCore
 import Foundation
 
 /// `drilldown`: browse any hierarchical data set as drill-down table views.
@@ -24,7 +25,9 @@ struct DrillDown: AsyncParsableCommand {
                 try command.run()
             }
         } catch let error as BadInput {
-            FileHandle.standardError.write(Data("drilldown: \(error.message)\n".utf8))
+            // Messages quote titles from the data: on a terminal their control characters are shown, not run.
+            let message = isatty(2) != 0 ? VisibleText.escaping(error.message) : error.message
+            FileHandle.standardError.write(Data("drilldown: \(message)\n".utf8))
             Foundation.exit(1)
         } catch {
             let code = exitCode(for: error)
@@ -41,7 +44,10 @@ struct DrillDown: AsyncParsableCommand {
 }
 
 /// A problem with the user's data or arguments' content: printed as one line, exit status 1.
-struct BadInput: Error {
+struct BadInput: Error, CustomStringConvertible {
     var message: String
     init(_ message: String) { self.message = message }
+
+    /// The message in words (what the terminal UI shows when a reload or save fails).
+    var description: String { message }
 }

@@ -9,13 +9,24 @@ struct OutputOptions: ParsableArguments {
 }
 
 /// Buffered standard output: large trees print without a write per line.
+///
+/// When standard output is a terminal, text lines show control characters from the data as
+/// visible stand-ins (``VisibleText``), so a title cannot move the cursor, clear the screen or
+/// write to the clipboard; into a pipe or file the text stays exact, and JSON is always exact.
 struct Out {
     private var buffer: [UInt8] = []
+    private let escaping: Bool
 
-    init() { buffer.reserveCapacity(1 << 16) }
+    /// Whether standard output is a terminal.
+    static let isTerminal = isatty(1) != 0
+
+    init(escapingControls: Bool = Out.isTerminal) {
+        escaping = escapingControls
+        buffer.reserveCapacity(1 << 16)
+    }
 
     mutating func line(_ s: String = "") {
-        buffer.append(contentsOf: s.utf8)
+        buffer.append(contentsOf: (escaping ? VisibleText.escaping(s) : s).utf8)
         buffer.append(10)
         if buffer.count >= 1 << 16 { flush() }
     }
@@ -37,7 +48,7 @@ struct Out {
     static func json(_ value: some Encodable) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        var out = Out()
+        var out = Out(escapingControls: false)
         out.line(String(decoding: try encoder.encode(value), as: UTF8.self))
         out.flush()
     }

@@ -37,6 +37,10 @@ struct EditingActionTests {
         schema.actions = [
             "archive": ["set": "state=archived"], "like": ["toggle": "favorite"], "skip": ["increment": "plays", "by": "2.5"],
         ]
+        // Ringtone's kind offers the three actions (a row runs only what its kind offers).
+        var sound = Template(kind: "sound")
+        sound.controls = ["archive", "like", "skip"].map { Control(kind: .button, target: $0, label: $0) }
+        schema.kinds = [sound]
         let actions = try ActionSet(schema: schema)
         var doc = EditableDocument(source: sounds())
         for name in ["archive", "like", "skip", "like"] {

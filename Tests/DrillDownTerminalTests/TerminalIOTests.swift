@@ -59,8 +59,8 @@ struct RendererTests {
     @Test("control characters in data never reach the terminal")
     func sanitizes() {
         var f = Frame(width: 20, height: 1)
-        f.put("a\u{1B}[2Jb\tc", row: 0, column: 0)
-        #expect(f.lines[0].hasPrefix("a\u{FFFD}[2Jb c"))
+        f.put("a\u{1B}[2Jb\tc\u{9B}2J", row: 0, column: 0)
+        #expect(f.lines[0].hasPrefix("a␛[2Jb␉c\\u009b2J"))
         var r = Renderer(noColor: false)
         #expect(!r.render(f).dropFirst(12).contains("\u{1B}[2J"))
     }

@@ -36,13 +36,17 @@ public struct ActionSet: Sendable {
 
     var declared: [String: [Operation]] = [:]
     var handlers: [String: ActionHandler] = [:]
+    /// The schema whose kinds say which rows offer which actions; `nil` for a set built in code only.
+    var schema: Schema?
 
-    /// No actions.
+    /// No actions, and no kinds: registered actions run on any node.
     public init() {}
 
-    /// The schema's declarative actions.
+    /// The schema's declarative actions. A node runs only the actions its kind offers (its
+    /// `select: action:NAME` and its buttons' actions), see ``offeredActions(of:in:)``.
     /// - Throws: ``EditError`` naming the action whose recipe is not understood.
     public init(schema: Schema) throws(EditError) {
+        self.schema = schema
         for (name, spec) in schema.actions {
             var ops: [Operation] = []
             let known: Set<String> = ["set", "toggle", "increment", "by", "setnow"]
@@ -76,12 +80,38 @@ public struct ActionSet: Sendable {
     /// The names of every action, sorted.
     public var names: [String] { Set(declared.keys).union(handlers.keys).sorted() }
 
+    /// The actions the node `id` offers under the schema: its kind's `select: action:NAME` and
+    /// its buttons' actions, in that order; `nil` when the set has no schema (every action runs).
+    /// The root and nodes without a kind offer none.
+    public func offeredActions(of id: NodeID, in document: DocumentSource) -> [String]? {
+        guard let schema else { return nil }
+        guard let template = Presenter(source: document, schema: schema).kind(of: id) else { return [] }
+        var names: [String] = []
+        if case .action(let name) = template.select { names.append(name) }
+        for control in template.controls where control.kind == .button && !names.contains(control.target) {
+            names.append(control.target)
+        }
+        return names
+    }
+
     /// The changes running action `name` on the node at `path` makes.
+    ///
+    /// With a schema, only an action the node's kind offers runs (the one rule the CLI's `run`,
+    /// the web's run route and the terminal's keys share): running `play` on a switch row or on
+    /// the root is refused with a message naming the kind and the actions it offers.
     /// - Parameter now: the time `setNow` records.
-    /// - Throws: ``EditError`` for an unknown action, a missing node, a non-numeric value to
-    ///   increment, or whatever a registered handler throws (its description becomes the message).
+    /// - Throws: ``EditError`` for an unknown action, one the node's kind does not offer, a
+    ///   missing node, a non-numeric value to increment, or whatever a registered handler throws
+    ///   (its description becomes the message).
     public func changes(for name: String, at path: TreePath, in document: DocumentSource, now: Date = Date()) throws(EditError) -> [Change] {
         guard let id = document.node(at: path) else { throw EditError("no node at TreePath \(path)", at: path) }
+        guard handlers[name] != nil || declared[name] != nil else {
+            let known = names.isEmpty ? "none are defined" : "known: " + names.joined(separator: ", ")
+            throw EditError("no action named '\(name)' (\(known))", at: path)
+        }
+        if let offered = offeredActions(of: id, in: document), !offered.contains(name) {
+            throw EditError(Self.notOffered(name, by: id, at: path, in: document, schema: schema, offered: offered), at: path)
+        }
         if let handler = handlers[name] {
             do { return try handler(path, document) } catch let error as EditError { throw error } catch {
                 throw EditError("action '\(name)': \(error)", at: path)
@@ -115,6 +145,19 @@ public struct ActionSet: Sendable {
             }
         }
         return changes
+    }
+
+    /// Why `name` does not run on `id`: what the node is, its kind, and what it offers instead.
+    static func notOffered(
+        _ name: String, by id: NodeID, at path: TreePath, in document: DocumentSource, schema: Schema?, offered: [String]
+    ) -> String {
+        if id == document.root { return "action '\(name)' cannot run on the root: only rows whose kind offers it run an action" }
+        let title = document.title(of: id)
+        guard let schema, let kind = Presenter(source: document, schema: schema).kind(of: id)?.kind else {
+            return "'\(title)' at \(path) has no kind in the schema, so it offers no actions ('\(name)' not run)"
+        }
+        let offers = offered.isEmpty ? "offers no actions" : "offers only " + offered.map { "'\($0)'" }.joined(separator: ", ")
+        return "'\(title)' at \(path) is of kind '\(kind)', which \(offers); '\(name)' not run"
     }
 
     /// The change that flips boolean attribute `key` (missing counts as false).

@@ -6,6 +6,15 @@ public struct PathError: Error, Sendable, Equatable, CustomStringConvertible {
     public var path: String
     /// What went wrong, for people.
     public var message: String
+    /// The nodes an ambiguous title path matched (two siblings with the same title); empty otherwise.
+    public var candidates: [TreePath] = []
+
+    /// A path that names nothing, or (with `candidates`) more than one node.
+    public init(path: String, message: String, candidates: [TreePath] = []) {
+        self.path = path
+        self.message = message
+        self.candidates = candidates
+    }
 
     public var description: String { "path '\(path)': \(message)" }
 }
@@ -14,10 +23,11 @@ extension Source {
     /// Resolves a user-written path: a TreePath (`3.0.0`), a `/`-separated title path
     /// (`Item 4/Screen G`, `\/` for a slash inside a title), or `""`/`/` for the root.
     ///
-    /// A title segment matches the first child with exactly that title, else the first with that
-    /// title ignoring case. In a title path a segment that is a number and matches no title
+    /// A title segment matches the child with exactly that title, else the one with that title
+    /// ignoring case; when two or more siblings match, the path is ambiguous and refused with a
+    /// ``PathError`` listing their TreePaths (in ``PathError/candidates``). In a title path a segment that is a number and matches no title
     /// selects the child at that index, so generic array elements work either way.
-    /// - Complexity: O(depth × width) for title paths, O(depth) for TreePaths.
+    /// - Complexity: O(depth × width) for title paths (every sibling is compared), O(depth) for TreePaths.
     public func resolve(_ text: String) throws(PathError) -> NodeID {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         if trimmed.isEmpty || trimmed == "/" { return root }
@@ -30,9 +40,26 @@ extension Source {
         var n = root
         for segment in Self.splitTitles(trimmed) {
             let range = children(of: n)
-            if let hit = range.first(where: { title(of: $0) == segment })
-                ?? range.first(where: { title(of: $0).caseInsensitiveCompare(segment) == .orderedSame })
-            {
+            var exact: [NodeID] = []
+            var folded: [NodeID] = []
+            for child in range {
+                let t = title(of: child)
+                if t == segment {
+                    exact.append(child)
+                } else if exact.isEmpty, t.caseInsensitiveCompare(segment) == .orderedSame {
+                    folded.append(child)
+                }
+            }
+            let hits = exact.isEmpty ? folded : exact
+            if hits.count > 1 {
+                let where_ = n == root ? rootTitle : title(of: n)
+                let paths = hits.map { self.path(of: $0).description }
+                throw PathError(
+                    path: text,
+                    message: "'\(where_)' has \(hits.count) children titled '\(segment)', at TreePaths \(paths.joined(separator: ", ")); name one by its TreePath",
+                    candidates: hits.map { self.path(of: $0) })
+            }
+            if let hit = hits.first {
                 n = hit
             } else if let i = Int(segment), i >= 0, i < range.count {
                 n = range[i]

@@ -19,11 +19,21 @@ public enum SQLiteFile {
         fileExtensions.contains(URL(fileURLWithPath: path).pathExtension.lowercased())
     }
 
-    /// Whether the file at `path` starts with the SQLite header. Reads 16 bytes.
+    /// Whether the file at `path` is a regular file that starts with the SQLite header. Reads 16
+    /// bytes; never opens a FIFO or device (which could block for ever).
     public static func isDatabase(atPath path: String) -> Bool {
+        guard isRegularOrMissing(path), FileManager.default.fileExists(atPath: path) else { return false }
         guard let handle = FileHandle(forReadingAtPath: path) else { return false }
         defer { try? handle.close() }
         guard let bytes = try? handle.read(upToCount: header.count) else { return false }
         return Array(bytes) == header
+    }
+
+    /// Whether `path` (followed through symbolic links) is a regular file or does not exist:
+    /// a FIFO, socket or device is neither a database nor a place to write one.
+    public static func isRegularOrMissing(_ path: String) -> Bool {
+        guard let type = try? FileManager.default.attributesOfItem(atPath: (path as NSString).resolvingSymlinksInPath)[.type] as? FileAttributeType
+        else { return true }
+        return type == .typeRegular
     }
 }

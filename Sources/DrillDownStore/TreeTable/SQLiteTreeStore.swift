@@ -45,6 +45,9 @@ public struct SQLiteTreeStore: Sendable {
     /// With `readOnly`, nothing is ever written and the file must exist.
     public init(path: String, create: Bool = true, readOnly: Bool = false) throws(StoreError) {
         self.path = path
+        guard SQLiteFile.isRegularOrMissing(path) else {
+            throw StoreError(file: path, message: "not a regular file (a FIFO, socket, device or directory); not opened")
+        }
         if readOnly || !create {
             guard FileManager.default.fileExists(atPath: path) else {
                 throw StoreError(file: path, message: "no such file")

@@ -190,7 +190,7 @@ extension Browser {
     /// Applies `changes` as one undoable step, shows the result with the selection on `focus`
     /// (default: the path the last change produced) and asks for a save.
     mutating func apply(_ changes: [Change], done: String, focus: TreePath? = nil, describe: Bool = false, open: Bool? = nil) {
-        guard var editor else { return }
+        guard var editor, fileAllowsEdits() else { return }
         do {
             let paths = try editor.document.apply(changes)
             self.editor = editor
@@ -208,7 +208,7 @@ extension Browser {
     }
 
     mutating func undo() {
-        guard var editor else { return }
+        guard var editor, fileAllowsEdits() else { return }
         guard let step = editor.document.undo() else {
             inform("Nothing to undo")
             return
@@ -220,7 +220,7 @@ extension Browser {
     }
 
     mutating func redo() {
-        guard var editor else { return }
+        guard var editor, fileAllowsEdits() else { return }
         guard let step = editor.document.redo() else {
             inform("Nothing to redo")
             return
@@ -245,9 +245,19 @@ extension Browser {
         inform("Not saved: \(description)", error: true)
     }
 
-    /// Reports that reading the file again after it changed failed; the shown data stays.
+    /// Reports that reading the file again after it changed failed (it may be half written by
+    /// another program). The shown data stays, and edits are refused until the file reads again:
+    /// saving now would put this older copy over the other program's change.
     public mutating func reloadFailed(_ description: String) {
-        inform("The file changed but could not be read: \(description)", error: true)
+        unreadableFile = description
+        inform("The file changed on disk and cannot be read (\(description)); edits are off until it reads again", error: true)
+    }
+
+    /// Whether an edit may go ahead; when the file on disk cannot be read, says why not.
+    mutating func fileAllowsEdits() -> Bool {
+        guard let problem = unreadableFile else { return true }
+        inform("Not changed: the file on disk cannot be read (\(problem)); fix or finish it first", error: true)
+        return false
     }
 
     /// Shows a new version of the data read from the file after a change made elsewhere, keeping
@@ -257,6 +267,7 @@ extension Browser {
     /// its old place; else, when the level kept its size (a rename), the row at its old place; else
     /// (the row was removed) the row now at its place, and the walk stops there.
     public mutating func reload(_ newPresenter: Presenter) {
+        unreadableFile = nil
         let lineage = steps(to: currentNode)
         let indices = Self.follow(lineage, in: newPresenter.source, exactly: false) ?? []
         let detail = mode == .outline ? outlineDetail != nil : navigator.top.isDetail

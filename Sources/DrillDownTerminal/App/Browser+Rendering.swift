@@ -6,7 +6,7 @@ extension Browser {
     /// - Complexity: O(width × height + visible rows × depth)
     public func render() -> Frame {
         var frame = Frame(width: width, height: height)
-        guard width >= 12, height >= 4 else {
+        guard !isTooSmall else {
             frame.put("Too small", row: 0, column: 0)
             return frame
         }

@@ -77,6 +77,9 @@ public struct Browser: Sendable {
     public internal(set) var effects: [Effect] = []
     /// The document being edited, or `nil` when browsing read-only (without `--editable`).
     public internal(set) var editor: Editor?
+    /// Why the file on disk cannot be read since it last changed (half written elsewhere);
+    /// edits are refused while it is set, and a successful reload clears it.
+    public internal(set) var unreadableFile: String?
 
     /// The most search hits kept for the results list and `n`/`N`.
     public static let searchLimit = 1000
@@ -128,11 +131,34 @@ public struct Browser: Sendable {
         }
     }
 
+    /// The smallest screen the browser draws on; below it only "Too small" shows.
+    public static let minimumSize = (width: 12, height: 4)
+
+    /// Whether the screen is below ``minimumSize``: nothing but "Too small" is visible.
+    public var isTooSmall: Bool { width < Self.minimumSize.width || height < Self.minimumSize.height }
+
     /// Applies one key.
+    ///
+    /// Behind the "Too small" screen only quitting (`q`, Ctrl-C), suspending and redrawing act:
+    /// no key may change or open what the user cannot see. A paste goes into an open prompt as
+    /// text and is ignored otherwise.
     public mutating func handle(_ key: Key) {
+        if isTooSmall {
+            switch key {
+            case .character("q"), .control("c"): isFinished = true
+            case .control("z"): effects.append(.suspend)
+            case .control("l"): effects.append(.redraw)
+            default: break
+            }
+            return
+        }
         message = nil
         if prompt != nil {
             handlePrompt(key)
+            return
+        }
+        if case .paste = key {
+            inform("Pasted text is only taken by a prompt (: go to, / search, a add, r rename)")
             return
         }
         switch key {

@@ -49,12 +49,17 @@ final class FileSaver: @unchecked Sendable {
         condition.unlock()
     }
 
+    /// Why a write was refused when the file changed elsewhere since it was read.
+    static let conflictMessage =
+        "the file changed on disk since it was read, so this copy was not written over it; the new version is being read"
+
     private func work() {
+        var conflict = false
         while true {
             condition.lock()
             guard let tree = pending else {
                 running = false
-                watcher?.endSaving()
+                watcher?.endSaving(conflict: conflict)
                 condition.broadcast()
                 condition.unlock()
                 notify()
@@ -62,8 +67,19 @@ final class FileSaver: @unchecked Sendable {
             }
             pending = nil
             condition.unlock()
+            // Never put the browser's older copy over a change made elsewhere (or a half-written file).
+            if conflict || watcher?.changedElsewhere() == true {
+                if !conflict {
+                    condition.lock()
+                    failures.append(Self.conflictMessage)
+                    condition.unlock()
+                }
+                conflict = true
+                continue
+            }
             do {
                 try save(tree)
+                watcher?.recordOwnWrite()
             } catch {
                 condition.lock()
                 failures.append(String(describing: error))

@@ -76,14 +76,35 @@ final class FileWatcher: @unchecked Sendable {
         lock.unlock()
     }
 
-    /// Records the files as the browser's writes left them and looks for changes again; a reload
-    /// already running is dropped since it may have read an older version.
-    func endSaving() {
+    /// Whether the files differ from the version last read or written here, or a reload of a
+    /// newer version is under way: writing now would put an older copy over someone else's change.
+    func changedElsewhere() -> Bool {
+        let current = file.paths.map(Self.stamp)
+        lock.lock()
+        defer { lock.unlock() }
+        return loading || current != stamps
+    }
+
+    /// Records the files as one of the browser's own writes left them.
+    func recordOwnWrite() {
         let current = file.paths.map(Self.stamp)
         lock.lock()
         stamps = current
+        lock.unlock()
+    }
+
+    /// Looks for changes again after the browser's writes. When a write was refused because the
+    /// file changed elsewhere (`conflict`), the change is still to be read; otherwise the files
+    /// are recorded as the writes left them and a reload already running is dropped, since it may
+    /// have read an older version.
+    func endSaving(conflict: Bool = false) {
+        let current = file.paths.map(Self.stamp)
+        lock.lock()
+        if !conflict {
+            stamps = current
+            generation += 1
+        }
         saving = false
-        generation += 1
         lock.unlock()
     }
 

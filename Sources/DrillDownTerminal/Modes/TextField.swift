@@ -1,4 +1,6 @@
-/// A one-line text input for the prompts: typing, Backspace, Ctrl-U (clear) and Ctrl-W (delete a word).
+import DrillDownCore
+
+/// A one-line text input for the prompts: typing, pasting, Backspace, Ctrl-U (clear) and Ctrl-W (delete a word).
 public struct TextField: Equatable, Sendable {
     /// The text typed so far.
     public var text = ""
@@ -11,6 +13,10 @@ public struct TextField: Equatable, Sendable {
         switch key {
         case .character(let c):
             text.append(c)
+        case .paste(let pasted):
+            let line = Self.oneLine(pasted)
+            guard !line.isEmpty else { return false }
+            text.append(contentsOf: line)
         case .backspace:
             guard !text.isEmpty else { return false }
             text.removeLast()
@@ -25,5 +31,27 @@ public struct TextField: Equatable, Sendable {
             return false
         }
         return true
+    }
+
+    /// Pasted text as one line: line breaks and tabs become spaces, other control characters (see `VisibleText`) are dropped.
+    /// - Complexity: O(n)
+    static func oneLine(_ text: String) -> String {
+        var result = String.UnicodeScalarView()
+        var lastWasBreak = false
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\r", "\n":
+                if !lastWasBreak { result.append(" ") }
+                lastWasBreak = true
+                continue
+            case "\t": result.append(" ")
+            default:
+                if !VisibleText.isControl(scalar) { result.append(scalar) }
+            }
+            lastWasBreak = false
+        }
+        var line = String(result)
+        while line.last == " " { line.removeLast() }
+        return line
     }
 }

@@ -1,3 +1,4 @@
+import DrillDownCore
 /// A full screen of cells: what the app draws each time, and what the renderer diffs.
 ///
 /// Text is placed with ``put(_:row:column:width:style:)``, which measures display width,
@@ -41,16 +42,12 @@ public struct Frame: Equatable, Sendable {
         guard row >= 0, row < height, column >= 0, column < self.width else { return column }
         let limit = min(self.width, column + (width ?? self.width))
         guard limit > column else { return column }
-        let fitted = TextFitting.truncate(text, to: limit - column)
+        // Control characters from the data never reach the terminal: the core's one rule shows them.
+        let fitted = TextFitting.truncate(VisibleText.escaping(text), to: limit - column)
         var x = column
         let base = row * self.width
-        for c in fitted {
-            var ch = c
-            var w = DisplayWidth.of(c)
-            if c.unicodeScalars.contains(where: { $0.value < 0x20 || ($0.value >= 0x7F && $0.value < 0xA0) }) {
-                ch = c == "\t" || c == "\n" || c == "\r\n" ? " " : "\u{FFFD}"
-                w = 1
-            }
+        for ch in fitted {
+            let w = DisplayWidth.of(ch)
             if w == 0 { continue }
             if x + w > limit { break }
             if x > 0, cells[base + x].isContinuation { cells[base + x - 1] = Cell(" ", cells[base + x - 1].style) }

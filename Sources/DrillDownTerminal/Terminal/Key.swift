@@ -9,6 +9,9 @@ public enum Key: Hashable, Sendable, CustomStringConvertible {
     case enter, tab, backTab, backspace, delete, escape
     /// A function key, F1–F12.
     case function(Int)
+    /// Text pasted while bracketed paste is on (between `ESC[200~` and `ESC[201~`): typed into
+    /// an open prompt as text, never run as keys.
+    case paste(String)
     /// A sequence the decoder does not know (ignored by the app).
     case unknown
 
@@ -32,6 +35,7 @@ public enum Key: Hashable, Sendable, CustomStringConvertible {
         case .delete: "Delete"
         case .escape: "Esc"
         case .function(let n): "F\(n)"
+        case .paste(let text): "Paste(\(text.utf8.count) bytes)"
         case .unknown: "?"
         }
     }

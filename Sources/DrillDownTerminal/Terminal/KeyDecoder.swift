@@ -5,6 +5,10 @@
 /// is ambiguous (it also starts every sequence): it stays pending until more bytes arrive or
 /// the caller calls ``flush()`` after a short timeout.
 ///
+/// A bracketed paste (`ESC[200~` … `ESC[201~`, turned on by ``RawTerminal``) becomes one
+/// ``Key/paste(_:)`` holding the text, however many reads it arrives in: pasted text is never
+/// run as keys. The text is collected in linear time; past ``maxPaste`` bytes the rest is dropped.
+///
 /// ```swift
 /// var decoder = KeyDecoder()
 /// decoder.feed(Array("\u{1B}[Aj".utf8))   // [.up, .character("j")]
@@ -13,19 +17,55 @@
 /// ```
 public struct KeyDecoder: Sendable {
     var buffer: [UInt8] = []
+    /// Whether a bracketed paste has started and not ended.
+    var pasting = false
+    /// The text of the paste so far.
+    var pasted: [UInt8] = []
+
+    /// The most bytes one paste keeps (16 MiB).
+    public static let maxPaste = 16 << 20
+    static let pasteStart: [UInt8] = Array("\u{1B}[200~".utf8)
+    static let pasteEnd: [UInt8] = Array("\u{1B}[201~".utf8)
 
     /// Creates a decoder.
     public init() {}
 
-    /// Whether bytes are waiting for the rest of a sequence (the caller should flush after a timeout).
-    public var hasPending: Bool { !buffer.isEmpty }
+    /// Whether bytes are waiting for the rest of a sequence (the caller should flush after a
+    /// timeout). Not during a paste, which waits for its end however long it takes.
+    public var hasPending: Bool { !buffer.isEmpty && !pasting }
 
     /// Adds bytes and returns the keys completed by them.
+    /// - Complexity: O(number of bytes), also for a paste that arrives in many reads.
     public mutating func feed(_ bytes: some Sequence<UInt8>) -> [Key] {
         buffer.append(contentsOf: bytes)
         var keys: [Key] = []
         var i = 0
         while i < buffer.count {
+            if pasting {
+                if let end = find(Self.pasteEnd, from: i) {
+                    keep(i ..< end)
+                    i = end + Self.pasteEnd.count
+                    pasting = false
+                    keys.append(.paste(String(decoding: pasted, as: UTF8.self)))
+                    pasted = []
+                    continue
+                }
+                // Keep a tail that may be the start of the end marker; take the rest.
+                var tail = buffer.count
+                let lowest = max(i, buffer.count - (Self.pasteEnd.count - 1))
+                for k in stride(from: buffer.count - 1, through: lowest, by: -1) where buffer[k] == 0x1B {
+                    tail = k
+                    break
+                }
+                keep(i ..< tail)
+                i = tail
+                break
+            }
+            if buffer[i] == 0x1B, starts(with: Self.pasteStart, at: i) {
+                pasting = true
+                i += Self.pasteStart.count
+                continue
+            }
             guard let (key, used) = decode(at: i) else { break }
             keys.append(key)
             i += used
@@ -34,9 +74,33 @@ public struct KeyDecoder: Sendable {
         return keys
     }
 
+    /// Adds pasted bytes, up to ``maxPaste``.
+    mutating func keep(_ range: Range<Int>) {
+        let room = Self.maxPaste - pasted.count
+        guard room > 0 else { return }
+        pasted.append(contentsOf: buffer[range.lowerBound ..< min(range.upperBound, range.lowerBound + room)])
+    }
+
+    func starts(with marker: [UInt8], at i: Int) -> Bool {
+        guard i + marker.count <= buffer.count else { return false }
+        for k in 0 ..< marker.count where buffer[i + k] != marker[k] { return false }
+        return true
+    }
+
+    /// The index of the first `marker` at or after `i`.
+    func find(_ marker: [UInt8], from i: Int) -> Int? {
+        var j = i
+        while j + marker.count <= buffer.count {
+            if buffer[j] == marker[0], starts(with: marker, at: j) { return j }
+            j += 1
+        }
+        return nil
+    }
+
     /// Gives up waiting: pending bytes become keys (a lone `ESC` becomes ``Key/escape``).
+    /// A paste in progress keeps waiting for its end.
     public mutating func flush() -> [Key] {
-        guard !buffer.isEmpty else { return [] }
+        guard !buffer.isEmpty, !pasting else { return [] }
         var keys: [Key] = []
         if buffer[0] == 0x1B {
             keys.append(.escape)

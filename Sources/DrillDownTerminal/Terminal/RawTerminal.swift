@@ -46,7 +46,8 @@ public final class RawTerminal {
         guard tcsetattr(input, TCSAFLUSH, &raw) == 0 else { throw TerminalError("cannot switch the terminal to raw mode") }
         active = true
         TerminalRestore.installHandlers()
-        write("\u{1B}[?1049h\u{1B}[?25l\u{1B}[?7l\u{1B}[H\u{1B}[2J")
+        // Alternate screen, hidden cursor, no line wrap, bracketed paste (pasted text arrives marked, not as keys).
+        write("\u{1B}[?1049h\u{1B}[?25l\u{1B}[?7l\u{1B}[?2004h\u{1B}[H\u{1B}[2J")
     }
 
     /// Leaves the alternate screen and restores the settings the terminal had before ``enter()``.

@@ -15,9 +15,9 @@ enum TerminalRestore {
     nonisolated(unsafe) static var armed: sig_atomic_t = 0
     nonisolated(unsafe) static var installed = false
     nonisolated(unsafe) static var resizePipe: (read: Int32, write: Int32) = (-1, -1)
-    /// Show the cursor, re-enable line wrap, reset attributes, leave the alternate screen.
+    /// Show the cursor, re-enable line wrap, turn bracketed paste off, reset attributes, leave the alternate screen.
     nonisolated(unsafe) static let sequence: UnsafeMutableBufferPointer<UInt8> = {
-        let bytes = Array("\u{1B}[0m\u{1B}[?25h\u{1B}[?7h\u{1B}[?1049l".utf8)
+        let bytes = Array("\u{1B}[0m\u{1B}[?25h\u{1B}[?7h\u{1B}[?2004l\u{1B}[?1049l".utf8)
         let buf = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: bytes.count)
         _ = buf.initialize(from: bytes)
         return buf
