@@ -45,7 +45,7 @@ public struct ActionSet: Sendable {
     public init(schema: Schema) throws(EditError) {
         for (name, spec) in schema.actions {
             var ops: [Operation] = []
-            let known: Set<String> = ["set", "toggle", "increment", "by", "setnow"]
+            let known = Set(Schema.Keys.action.map { $0.lowercased() })
             if let unknown = spec.keys.sorted().first(where: { !known.contains($0.lowercased()) }) {
                 throw EditError("action '\(name)': unknown operation '\(unknown)' (expected set, toggle, increment [by], setNow)")
             }
