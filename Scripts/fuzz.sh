@@ -11,7 +11,9 @@
 # artifacts/fuzz/ and the script exits 1 after running the rest.
 #
 # Environment: FUZZ_CORPUS_ROOT=DIR keeps a growing corpus per target in DIR/corpus-TARGET;
-# FUZZ_BUILD_ONLY=1 only builds; FUZZ_LOG_DIR=DIR writes each run's log to DIR/TARGET.log.
+# FUZZ_LOG_DIR=DIR writes each run's log to DIR/TARGET.log; FUZZ_ARTIFACTS=DIR saves crashing
+# inputs there instead; FUZZ_FLAGS adds libFuzzer flags (e.g. "-fork=1 -ignore_crashes=1" to go
+# on past a known crash); FUZZ_BUILD_ONLY=1 only builds.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -63,10 +65,12 @@ module() {
   mapfile -t sources < <(find "$dir" -name '*.swift' | sort)
   if stale "$out/$name.o" "${sources[@]}"; then
     log "building $name (swiftc -sanitize=fuzzer,address)"
+    touch "$out/$name.started"   # the object takes this time, so edits made during the build count
     swiftc -wmo -c "${swift_flags[@]}" -swift-version "$version" -module-name "$name" \
       -emit-module -emit-module-path "$out/$name.swiftmodule" -I "$out" "$@" \
       "${sources[@]}" -o "$out/$name.o.tmp" 2> >(grep -v -e 'warning:' >&2 || true)
     mv "$out/$name.o.tmp" "$out/$name.o"
+    touch -r "$out/$name.started" "$out/$name.o"
   fi
 }
 module Yams 5 "$yams/Yams" -D SWIFT_PACKAGE -I "$yams/CYaml/include" -Xcc -DYAML_DECLARE_STATIC
@@ -96,7 +100,9 @@ done
 export SWIFT_BACKTRACE=enable=no
 # A smaller quarantine keeps ASan's own memory well below the 600 MB limit.
 export ASAN_OPTIONS=${ASAN_OPTIONS:-quarantine_size_mb=64:detect_leaks=0}
-mkdir -p artifacts/fuzz
+artifacts=${FUZZ_ARTIFACTS:-artifacts/fuzz}
+mkdir -p "$artifacts"
+read -r -a extra_flags <<<"${FUZZ_FLAGS:-}"
 status=0
 summary=()
 for t in "${targets[@]}"; do
@@ -116,20 +122,20 @@ for t in "${targets[@]}"; do
   log "fuzzing $t for ${seconds}s (log: $logfile)"
   set +e
   "$out/fuzz-$t" "${corpus[@]}" "${dict[@]}" -max_total_time="$seconds" -timeout=5 -rss_limit_mb=600 \
-    -malloc_limit_mb=600 -max_len=16384 -print_final_stats=1 -artifact_prefix="artifacts/fuzz/$t-" \
-    >"$logfile" 2>&1
+    -malloc_limit_mb=600 -max_len=16384 -print_final_stats=1 -artifact_prefix="$artifacts/$t-" \
+    ${extra_flags[@]+"${extra_flags[@]}"} >"$logfile" 2>&1
   rc=$?
   set -e
   [ -n "${scratch:-}" ] && rm -rf "$scratch" && scratch=
   execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$logfile" | tail -1)
   cov=$(grep -oE 'cov: [0-9]+ ft: [0-9]+' "$logfile" | tail -1)
-  crashes=$(grep -cE '^==[0-9]+==ERROR|^SUMMARY: libFuzzer|deadly signal' "$logfile" || true)
+  crashes=$(grep -c 'Test unit written to' "$logfile" || true)   # one per crash, timeout or OOM
   summary+=("$(printf '%-13s %4ss  execs %-10s %-22s crashes %s' "$t" "$seconds" "${execs:-?}" "${cov:-cov: ?}" "$crashes")")
   if [ $rc -ne 0 ]; then
     status=1
     echo "fuzz.sh: $t failed (exit $rc); last lines of $logfile:" >&2
     tail -40 "$logfile" >&2
-    ls artifacts/fuzz/"$t"-* 2>/dev/null >&2 || true
+    ls "$artifacts/$t"-* 2>/dev/null >&2 || true
   fi
 done
 printf '%s\n' "${summary[@]}"
