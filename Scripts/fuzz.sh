@@ -13,7 +13,9 @@
 # Environment: FUZZ_CORPUS_ROOT=DIR keeps a growing corpus per target in DIR/corpus-TARGET;
 # FUZZ_LOG_DIR=DIR writes each run's log to DIR/TARGET.log; FUZZ_ARTIFACTS=DIR saves crashing
 # inputs there instead; FUZZ_FLAGS adds libFuzzer flags (e.g. "-fork=1 -ignore_crashes=1" to go
-# on past a known crash); FUZZ_BUILD_ONLY=1 only builds.
+# on past a known crash); FUZZ_TIMEOUT=S changes the 5 s limit per input (it is wall-clock time,
+# so long runs under `nice` on a busy machine need more; re-run what it reports alone, at 5 s);
+# FUZZ_BUILD_ONLY=1 only builds.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -90,8 +92,8 @@ for t in "${targets[@]}"; do
   src="Fuzz/Targets/$(source_of "$t").swift"
   if stale "$out/fuzz-$t" "$src" Fuzz/Shared/*.swift "${libraries[@]}"; then
     log "linking fuzz-$t"
-    swiftc "${swift_flags[@]}" -swift-version 6 -I "$out" -module-name "Fuzz_${t//-/_}" \
-      "$src" Fuzz/Shared/*.swift "${libraries[@]}" -o "$out/fuzz-$t"
+    swiftc "${swift_flags[@]}" -swift-version 6 -I "$out" -I "$yams/CYaml/include" -Xcc -DYAML_DECLARE_STATIC -module-name "Fuzz_${t//-/_}" \
+      "$src" Fuzz/Shared/*.swift "${libraries[@]}" -o "$out/fuzz-$t" 2> >(grep -v "Cannot export local symbol" >&2 || true)
   fi
 done
 [ "${FUZZ_BUILD_ONLY:-0}" = 1 ] && exit 0
@@ -120,17 +122,20 @@ for t in "${targets[@]}"; do
   logfile=${FUZZ_LOG_DIR:+$FUZZ_LOG_DIR/$t.log}
   logfile=${logfile:-$(mktemp)}
   log "fuzzing $t for ${seconds}s (log: $logfile)"
+  started=$(date +%s)
   set +e
-  "$out/fuzz-$t" "${corpus[@]}" "${dict[@]}" -max_total_time="$seconds" -timeout=5 -rss_limit_mb=600 \
+  "$out/fuzz-$t" "${corpus[@]}" "${dict[@]}" -max_total_time="$seconds" -timeout="${FUZZ_TIMEOUT:-5}" -rss_limit_mb=600 \
     -malloc_limit_mb=600 -max_len=16384 -print_final_stats=1 -artifact_prefix="$artifacts/$t-" \
     ${extra_flags[@]+"${extra_flags[@]}"} >"$logfile" 2>&1
   rc=$?
   set -e
+  elapsed=$(( $(date +%s) - started ))
   [ -n "${scratch:-}" ] && rm -rf "$scratch" && scratch=
   execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$logfile" | tail -1)
+  [ -n "$execs" ] || execs=$(grep -oE '^#[0-9]+' "$logfile" | tail -1 | tr -d '#')   # -fork mode
   cov=$(grep -oE 'cov: [0-9]+ ft: [0-9]+' "$logfile" | tail -1)
   crashes=$(grep -c 'Test unit written to' "$logfile" || true)   # one per crash, timeout or OOM
-  summary+=("$(printf '%-13s %4ss  execs %-10s %-22s crashes %s' "$t" "$seconds" "${execs:-?}" "${cov:-cov: ?}" "$crashes")")
+  summary+=("$(printf '%-13s %4ss  execs %-10s %-22s crashes %s' "$t" "$elapsed" "${execs:-?}" "${cov:-cov: ?}" "$crashes")")
   if [ $rc -ne 0 ]; then
     status=1
     echo "fuzz.sh: $t failed (exit $rc); last lines of $logfile:" >&2
