@@ -45,3 +45,11 @@ swift test
 mkdir -p artifacts
 log "end-to-end: CLI, web (Chromium), terminal (tmux)"
 "$venv/bin/python" -m pytest e2e -q -p no:cacheprovider
+
+# --- fuzzing (bounded) ---------------------------------------------------------------------
+# Every reader's libFuzzer target (JSON, XML/binary/OpenStep plists, YAML, presentation schema)
+# for 15 s on its seed corpus: 90 s of fuzzing plus the sanitizer build (a few minutes the first
+# time, cached in .build-fuzz/ after). A trap, a sanitizer report, an input taking over 5 s or
+# 600 MB fails the run; the input is kept under artifacts/fuzz/. Long runs: Scripts/fuzz.sh 3600.
+log "fuzzing every reader, 15 s each (Scripts/fuzz.sh)"
+Scripts/fuzz.sh 15

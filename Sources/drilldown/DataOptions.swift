@@ -68,10 +68,10 @@ struct LoadedData {
         var schema = Schema()
         var schemaTree: TreeStore?
         if let schemaFile {
-            let parsed: (tree: TreeStore, format: DocumentFormat)
-            do { parsed = try DocumentReader.read(contentsOf: schemaFile) } catch { throw BadInput(error.description) }
-            do { schema = try Schema(tree: parsed.tree, file: schemaFile) } catch { throw BadInput(error.description) }
-            schemaTree = parsed.tree
+            let loaded: SchemaFile
+            do { loaded = try SchemaFile(contentsOf: schemaFile) } catch { throw BadInput("\(error)") }
+            schema = loaded.schema
+            schemaTree = loaded.tree
         }
         let start = DispatchTime.now().uptimeNanoseconds
         if format == nil, DatabaseData.isDatabase(file) {

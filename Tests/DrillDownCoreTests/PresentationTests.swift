@@ -93,6 +93,58 @@ struct PresentationTests {
         #expect(throws: SchemaError.self) { try Schema(tree: missing.tree) }
     }
 
+    @Test("a misspelt key is an error naming the key, its place and the nearest known key", arguments: [
+        ("titel", "kinds.artist", "did you mean 'title'?"),
+        ("childKnd", "kinds.artist", "did you mean 'childKind'?"),
+        ("subtitel", "kinds.artist", "did you mean 'subtitle'?"),
+        ("Acessory", "kinds.artist", "did you mean 'accessory'?"),
+    ])
+    func misspeltTemplateKeys(key: String, field: String, hint: String) {
+        let bad: Doc = .object([("kinds", .object([
+            ("album", .object([("title", .string("{title}"))])),
+            ("artist", .object([("title", .string("{name}")), (key, .string("x"))])),
+        ]))])
+        do {
+            _ = try Schema(tree: bad.tree, file: "s.yaml")
+            Issue.record("\(key) was accepted")
+        } catch {
+            #expect(error.description == "s.yaml: schema field '\(field)': unknown key '\(key)' (\(hint))")
+            #expect(error.node == [0, 1, 1])
+        }
+    }
+
+    @Test("unknown keys are refused everywhere in a schema; far-off ones list the known keys")
+    func unknownKeysEverywhere() {
+        func message(_ doc: Doc) -> String? {
+            do { _ = try Schema(tree: doc.tree, file: "s.yaml"); return nil } catch { return error.description }
+        }
+        #expect(message(.object([("titel", .string("Music"))]))
+            == "s.yaml: schema field '(top level)': unknown key 'titel' (did you mean 'title'?)")
+        #expect(message(.object([("kinds", .object([("song", .object([("sectoin", .string("{album}"))]))]))]))
+            == "s.yaml: schema field 'kinds.song': unknown key 'sectoin' (expected one of title, subtitle, image, children, childKind, select, accessory, match, formats, controls)")
+        #expect(message(.object([("kinds", .object([("t", .object([("controls", .array([.object([("switch", .string("on")), ("mx", .int(3))])]))]))]))]))
+            == "s.yaml: schema field 'kinds.t.controls[0]': unknown key 'mx' (did you mean 'max'?)")
+        #expect(message(.object([("actions", .object([("play", .object([("incremnt", .string("plays"))]))]))]))
+            == "s.yaml: schema field 'actions.play': unknown key 'incremnt' (did you mean 'increment'?)")
+        #expect(message(.object([("levels", .array([.object([("table", .string("a")), ("tilte", .string("name"))])]))]))
+            == "s.yaml: schema field 'levels[0]': unknown key 'tilte' (did you mean 'title'?)")
+        // Keys match case-insensitively, as they are read; attribute names under formats are free.
+        #expect(message(.object([("Title", .string("M")), ("KINDS", .object([("song", .object([
+            ("ChildKind", .string("song")), ("formats", .object([("lenght", .string("duration"))])),
+        ]))]))])) == nil)
+    }
+
+    @Test("spelling suggestions allow about one slip per three letters")
+    func spelling() {
+        #expect(Spelling.nearest(to: "titel", in: Schema.Keys.template) == "title")
+        #expect(Spelling.nearest(to: "imgae", in: Schema.Keys.template) == "image")
+        #expect(Spelling.nearest(to: "chidlren", in: Schema.Keys.template) == "children")
+        #expect(Spelling.nearest(to: "colour", in: Schema.Keys.template) == nil)
+        #expect(Spelling.nearest(to: "", in: Schema.Keys.template) == nil)
+        #expect(Spelling.distance(Array("ab".unicodeScalars), Array("ba".unicodeScalars)) == 1)
+        #expect(Spelling.distance(Array("kitten".unicodeScalars), Array("sitting".unicodeScalars)) == 3)
+    }
+
     @Test("controls are read from the schema and bound to attribute values")
     func controls() throws {
         let schemaDoc: Doc = .object([("kinds", .object([("toggle", .object([

@@ -49,7 +49,7 @@ public struct ActionSet: Sendable {
         self.schema = schema
         for (name, spec) in schema.actions {
             var ops: [Operation] = []
-            let known: Set<String> = ["set", "toggle", "increment", "by", "setnow"]
+            let known = Set(Schema.Keys.action.map { $0.lowercased() })
             if let unknown = spec.keys.sorted().first(where: { !known.contains($0.lowercased()) }) {
                 throw EditError("action '\(name)': unknown operation '\(unknown)' (expected set, toggle, increment [by], setNow)")
             }

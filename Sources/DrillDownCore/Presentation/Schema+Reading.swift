@@ -1,5 +1,9 @@
 extension Schema {
     /// Reads a schema from a parsed YAML/JSON document.
+    ///
+    /// Every key must be one the schema defines (``Keys``); an unknown key is an error naming
+    /// the nearest known one. Errors carry the ``SchemaError/node`` at fault, so a reader that
+    /// has the file's text can add the line (`SchemaFile` in DrillDownFormats does).
     public init(tree: TreeStore, file: String = "schema") throws(SchemaError) {
         self.init()
         let root = tree.root
@@ -7,22 +11,29 @@ extension Schema {
             throw SchemaError(file: file, field: "(top level)", message: "expected a mapping with 'kinds'")
         }
         func member(_ id: NodeID, _ key: String) -> NodeID? { tree.member(of: id, lowercasedKeys: [Array(key.lowercased().utf8)]) }
+        func failure(_ id: NodeID?, _ field: String, _ message: String) -> SchemaError {
+            SchemaError(file: file, field: field, message: message, node: id.map { tree.path(of: $0) })
+        }
+        func checkKeys(_ id: NodeID, _ known: [String], _ field: String) throws(SchemaError) {
+            try Schema.checkKeys(of: id, in: tree, known: known, field: field, file: file)
+        }
         func text(_ id: NodeID?, _ field: String) throws(SchemaError) -> String? {
             guard let id else { return nil }
             guard let v = tree.value(of: id), v.kind != .null else {
-                throw SchemaError(file: file, field: field, message: "expected a text value")
+                throw failure(id, field, "expected a text value")
             }
             return v.text
         }
         func textTemplate(_ id: NodeID?, _ field: String) throws(SchemaError) -> TextTemplate? {
             guard let s = try text(id, field) else { return nil }
-            do { return try TextTemplate(s) } catch { throw SchemaError(file: file, field: field, message: error.message) }
+            do { return try TextTemplate(s) } catch { throw failure(id, field, error.message) }
         }
         func number(_ id: NodeID?, _ field: String, _ fallback: Double) throws(SchemaError) -> Double {
             guard let s = try text(id, field) else { return fallback }
-            guard let d = Double(s) else { throw SchemaError(file: file, field: field, message: "expected a number, found '\(s)'") }
+            guard let d = Double(s) else { throw failure(id, field, "expected a number, found '\(s)'") }
             return d
         }
+        try checkKeys(root, Keys.topLevel, "(top level)")
         title = try text(member(root, "title"), "title")
         rootKind = try text(member(root, "root"), "root")
         if let keys = member(root, "titleKeys") {
@@ -30,36 +41,41 @@ extension Schema {
         }
         if let actions = member(root, "actions") {
             for action in tree.children(of: actions) {
+                try checkKeys(action, Keys.action, "actions.\(tree.title(of: action))")
                 var spec: [String: String] = [:]
                 for field in tree.children(of: action) { spec[tree.title(of: field)] = tree.value(of: field)?.text ?? "" }
                 self.actions[tree.title(of: action)] = spec
             }
         }
+        if let levels = member(root, "levels"), tree.kind(of: levels) == .array {
+            for (i, level) in tree.children(of: levels).enumerated() { try checkKeys(level, Keys.level, "levels[\(i)]") }
+        }
         guard let kindsNode = member(root, "kinds") else { return }
         guard tree.kind(of: kindsNode) == .object else {
-            throw SchemaError(file: file, field: "kinds", message: "expected a mapping from kind names to templates")
+            throw failure(kindsNode, "kinds", "expected a mapping from kind names to templates")
         }
         for kindNode in tree.children(of: kindsNode) {
             let name = tree.title(of: kindNode)
             let f = "kinds.\(name)"
             guard tree.kind(of: kindNode) == .object else {
-                throw SchemaError(file: file, field: f, message: "expected a mapping (title, subtitle, image, select, …)")
+                throw failure(kindNode, f, "expected a mapping (title, subtitle, image, select, …)")
             }
+            try checkKeys(kindNode, Keys.template, f)
             var t = Template(kind: name)
             t.title = try textTemplate(member(kindNode, "title"), f + ".title")
             t.subtitle = try textTemplate(member(kindNode, "subtitle"), f + ".subtitle")
             t.image = try textTemplate(member(kindNode, "image"), f + ".image")
             t.children = try text(member(kindNode, "children"), f + ".children")
             t.childKind = try text(member(kindNode, "childKind"), f + ".childKind")
-            if let s = try text(member(kindNode, "select"), f + ".select") {
+            if let id = member(kindNode, "select"), let s = try text(id, f + ".select") {
                 guard let sel = Selection(s) else {
-                    throw SchemaError(file: file, field: f + ".select", message: "expected drill, detail, action:NAME or none, found '\(s)'")
+                    throw failure(id, f + ".select",  "expected drill, detail, action:NAME or none, found '\(s)'")
                 }
                 t.select = sel
             }
-            if let s = try text(member(kindNode, "accessory"), f + ".accessory") {
+            if let id = member(kindNode, "accessory"), let s = try text(id, f + ".accessory") {
                 guard let acc = Accessory(rawValue: s.lowercased()) else {
-                    throw SchemaError(file: file, field: f + ".accessory", message: "expected automatic, none or detail, found '\(s)'")
+                    throw failure(id, f + ".accessory",  "expected automatic, none or detail, found '\(s)'")
                 }
                 t.accessory = acc
             }
@@ -72,7 +88,7 @@ extension Schema {
                     var list: [Formatter] = []
                     for n in names {
                         guard let fm = Formatter(rawValue: n.lowercased()) else {
-                            throw SchemaError(file: file, field: f + ".formats." + tree.title(of: entry), message: "unknown formatter '\(n)'")
+                            throw failure(entry, f + ".formats." + tree.title(of: entry), "unknown formatter '\(n)'")
                         }
                         list.append(fm)
                     }
@@ -82,10 +98,11 @@ extension Schema {
             if let controls = member(kindNode, "controls") {
                 for (i, c) in tree.children(of: controls).enumerated() {
                     let cf = "\(f).controls[\(i)]"
+                    try checkKeys(c, Keys.control, cf)
                     guard let kindMember = tree.children(of: c).first(where: { Control.Kind(rawValue: tree.title(of: $0).lowercased()) != nil }),
                         let kind = Control.Kind(rawValue: tree.title(of: kindMember).lowercased())
                     else {
-                        throw SchemaError(file: file, field: cf, message: "expected one of switch, slider, stepper, button")
+                        throw failure(c, cf, "expected one of switch, slider, stepper, button")
                     }
                     let label = try text(kindMember, cf) ?? ""
                     let target = kind == .button ? (try text(member(c, "action"), cf + ".action") ?? label.lowercased()) : label
@@ -99,11 +116,12 @@ extension Schema {
             kinds.append(t)
         }
         if let rootKind, template(named: rootKind) == nil {
-            throw SchemaError(file: file, field: "root", message: "names kind '\(rootKind)', which 'kinds' does not define")
+            throw failure(member(root, "root"), "root", "names kind '\(rootKind)', which 'kinds' does not define")
         }
         for t in kinds {
             if let ck = t.childKind, template(named: ck) == nil {
-                throw SchemaError(file: file, field: "kinds.\(t.kind).childKind", message: "names kind '\(ck)', which 'kinds' does not define")
+                let node = member(kindsNode, t.kind).flatMap { member($0, "childKind") }
+                throw failure(node, "kinds.\(t.kind).childKind", "names kind '\(ck)', which 'kinds' does not define")
             }
         }
     }

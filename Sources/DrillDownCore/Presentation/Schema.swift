@@ -29,7 +29,12 @@ public struct Schema: Sendable, Equatable {
     public var childrenKeys: [String] { kinds.compactMap(\.children) }
 }
 
-/// Why a schema cannot be used.
+/// Why a schema cannot be used: where (the field, and the line and column when the file's
+/// format has them) and what was expected.
+///
+/// ```swift
+/// // bad.yaml:6:5: schema field 'kinds.artist': unknown key 'titel' (did you mean 'title'?)
+/// ```
 public struct SchemaError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The schema file, when known.
     public var file: String
@@ -37,6 +42,31 @@ public struct SchemaError: Error, Sendable, Equatable, CustomStringConvertible {
     public var field: String
     /// What was expected.
     public var message: String
+    /// The schema document's node at fault (a key's member for an unknown key), when known; a
+    /// reader that knows the file's text turns it into ``line`` and ``column``.
+    public var node: TreePath?
+    /// The 1-based line of ``node`` in the file, when known.
+    public var line: Int?
+    /// The 1-based column of ``node`` in the file, when known.
+    public var column: Int?
 
-    public var description: String { "\(file): schema field '\(field)': \(message)" }
+    /// Creates an error.
+    public init(file: String, field: String, message: String, node: TreePath? = nil, line: Int? = nil, column: Int? = nil) {
+        self.file = file
+        self.field = field
+        self.message = message
+        self.node = node
+        self.line = line
+        self.column = column
+    }
+
+    /// `file:line:column: schema field 'FIELD': message`, leaving out the parts that are unknown.
+    public var description: String {
+        var location = file
+        if let line {
+            location += ":\(line)"
+            if let column { location += ":\(column)" }
+        }
+        return "\(location): schema field '\(field)': \(message)"
+    }
 }

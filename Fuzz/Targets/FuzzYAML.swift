@@ -1,0 +1,8 @@
+import DrillDownFormats
+
+/// libFuzzer entry: reads each input as a yaml (see Scripts/fuzz.sh).
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    _ = fuzzRead(data, size, as: .yaml)
+    return 0
+}
