@@ -115,7 +115,7 @@ struct PropertyListTests {
             Data([0, 1, 2, 250]), ["k": ["nested": [1, 2]]], [String](), [String: Any](), String(repeating: "long", count: 10),
         ]
         let data = try PropertyListSerialization.data(fromPropertyList: plist, format: .binary, options: 0)
-        let value = try read(bytes: Array(data), file: "f.json")
+        let value = try read(bytes: Array(data), file: "f.plist")
         #expect(value == .array([
             .string("ascii"), .string("ünïcødé 😀"), .integer("0"), .integer("255"), .integer("65535"), .integer("1099511627776"),
             .integer("-7"), .integer("9223372036854775807"), .real("3.25"), .real("0.5"), .bool(true), .bool(false),
