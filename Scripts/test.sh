@@ -32,6 +32,11 @@ if ! "$venv/bin/python" -c 'import schemathesis' >/dev/null 2>&1; then
   log "installing schemathesis (pip, into .venv-e2e)"
   "$venv/bin/pip" install -q schemathesis
 fi
+# PyYAML: the reference YAML reader of the differential tests (e2e/cli/test_differential.py, ~1 min).
+if ! "$venv/bin/python" -c 'import yaml' >/dev/null 2>&1; then
+  log "installing pyyaml (pip, into .venv-e2e)"
+  "$venv/bin/pip" install -q pyyaml
+fi
 
 # --- Swift -------------------------------------------------------------------------------
 log "swift build"

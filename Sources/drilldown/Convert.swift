@@ -17,6 +17,8 @@ struct Convert: ParsableCommand {
     @Argument(help: "The output file; its extension picks the format unless --to is given.", completion: .file()) var output: String
     @Option(name: .long, help: "The input format, when content and extension are not enough.") var from: DocumentFormat?
     @Option(name: .long, help: "The output format: json, yaml, plist, bplist, openstep.") var to: DocumentFormat?
+    @Option(name: .long, help: ArgumentHelp(ExpansionLimitOption.help, valueName: "factor"))
+    var expansionLimit: Int = ExpansionLimit.default.factor
 
     /// Whether the output is an SQLite tree table.
     var writesDatabase: Bool { to == nil && SQLiteFile.hasDatabaseExtension(output) }
@@ -35,7 +37,8 @@ struct Convert: ParsableCommand {
             read = (table.tree, table.documentFormat ?? "json")
         } else {
             do {
-                let document = try DocumentReader.read(contentsOf: input, format: from)
+                let document = try DocumentReader.read(
+                    contentsOf: input, format: from, expansionLimit: ExpansionLimit(factor: expansionLimit))
                 read = (document.tree, document.format.rawValue)
             } catch {
                 throw BadInput(error.description)

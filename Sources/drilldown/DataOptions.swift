@@ -20,11 +20,14 @@ struct ReadingOptions: ParsableArguments {
     @Option(name: .long, help: "The input format when content and extension are not enough: json, yaml, plist, bplist, openstep.")
     var format: DocumentFormat?
 
+    @Option(name: .long, help: ArgumentHelp(ExpansionLimitOption.help, valueName: "factor"))
+    var expansionLimit: Int = ExpansionLimit.default.factor
+
     /// Loads `file` with these options; `schemaFile` stands in when no `--schema` was given.
     func load(_ file: String, defaultSchema schemaFile: String? = nil) throws -> LoadedData {
         try LoadedData.load(
             file: file, schemaFile: schema ?? schemaFile, titleKey: titleKey, childrenKey: childrenKey, generic: generic,
-            format: format)
+            format: format, expansionLimit: ExpansionLimit(factor: expansionLimit))
     }
 }
 
@@ -42,6 +45,14 @@ struct DataOptions: ParsableArguments {
 }
 
 extension DocumentFormat: ExpressibleByArgument {}
+
+/// The `--expansion-limit` option's help, shared by every command that reads documents.
+enum ExpansionLimitOption {
+    static let help = """
+        How far YAML aliases and shared binary property-list objects may expand a document: nodes and bytes of text \
+        per input byte (at least \(ExpansionLimit.floorNodes) nodes and \(ExpansionLimit.floorTextBytes) bytes).
+        """
+}
 
 /// A data file loaded and ready for every front end.
 struct LoadedData {
@@ -63,7 +74,8 @@ struct LoadedData {
     var source: any Source { presenter.source }
 
     static func load(
-        file: String, schemaFile: String?, titleKey: String?, childrenKey: String?, generic: Bool, format: DocumentFormat?
+        file: String, schemaFile: String?, titleKey: String?, childrenKey: String?, generic: Bool, format: DocumentFormat?,
+        expansionLimit: ExpansionLimit = .default
     ) throws -> LoadedData {
         var schema = Schema()
         var schemaTree: TreeStore?
@@ -80,7 +92,11 @@ struct LoadedData {
                 childrenKey: childrenKey, generic: generic, start: start)
         }
         let read: (tree: TreeStore, format: DocumentFormat)
-        do { read = try DocumentReader.read(contentsOf: file, format: format) } catch { throw BadInput(error.description) }
+        do {
+            read = try DocumentReader.read(contentsOf: file, format: format, expansionLimit: expansionLimit)
+        } catch {
+            throw BadInput(error.description)
+        }
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         return LoadedData(
             file: file, tree: read.tree, format: read.format, database: nil, schema: schema, titleKey: titleKey,

@@ -18,15 +18,19 @@ struct DetectionTests {
         #expect(DocumentFormat(fileExtension: "") == nil)
     }
 
-    @Test("content decides before the extension", arguments: [
-        ("bplist00rest", "json", DocumentFormat.plistBinary),
-        ("<?xml version=\"1.0\"?><plist/>", "json", .plistXML),
+    @Test("an extension that names a format decides; content decides among property-list encodings and for other names", arguments: [
+        ("bplist00rest", "json", DocumentFormat.json),
+        ("bplist00rest", "plist", .plistBinary),
+        ("bplist00rest", "strings", .plistBinary),
+        ("<?xml version=\"1.0\"?><plist/>", "json", .json),
+        ("<?xml version=\"1.0\"?><plist/>", "strings", .plistXML),
         ("\u{FEFF}  <plist version=\"1.0\">", nil, .plistXML),
-        ("<!DOCTYPE plist PUBLIC>", "yaml", .plistXML),
-        ("{\"a\": 1}", "plist", .json),
-        ("[1, 2]", "plist", .json),
+        ("<!DOCTYPE plist PUBLIC>", "yaml", .yaml),
+        ("{\"a\": 1}", "plist", .plistOpenStep),
+        ("[1, 2]", "plist", .plistOpenStep),
         ("{}", nil, .json),
-        ("{ a = b; }", "json", .plistOpenStep),
+        ("{ a = b; }", "json", .json),
+        ("{ a = b; }", nil, .plistOpenStep),
         ("{ \"a\" = \"b\"; }", nil, .plistOpenStep),
         ("(a, b)", nil, .plistOpenStep),
         ("<00ff>", nil, .plistOpenStep),
@@ -45,14 +49,15 @@ struct DetectionTests {
         #expect(DocumentFormat.detect(Array(text.utf8), fileExtension: ext) == format)
     }
 
-    @Test("a JSON file named .plist and a binary plist named .json read by content")
+    @Test("a binary plist named .plist reads by content; one named .json is a JSON error; --format overrides")
     func misnamedFiles() throws {
-        let json = try DocumentReader.read(bytes: Array(#"{"Rows": []}"#.utf8), file: "Data.plist")
-        #expect(json.format == .json)
         let binary = try DocumentWriter.data(TreeValue.seed.store, format: .plistBinary)
-        let read = try DocumentReader.read(bytes: binary, file: "Data.json")
+        let read = try DocumentReader.read(bytes: binary, file: "Data.plist")
         #expect(read.format == .plistBinary)
         #expect(TreeValue(read.tree) == TreeValue.seed)
+        let error = try #require(readError(bytes: binary, file: "Data.json"))
+        #expect(error.description.hasPrefix("Data.json:1:1: error: "))
+        #expect(try DocumentReader.read(bytes: binary, file: "Data.json", format: .plistBinary).format == .plistBinary)
     }
 
     @Test("a given format overrides detection")

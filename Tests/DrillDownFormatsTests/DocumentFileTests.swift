@@ -57,7 +57,7 @@ struct DocumentFileTests {
         let error = #expect(throws: FormatError.self) {
             try DocumentWriter.write(TreeValue.object([("x", .null)]).store, to: path, format: .plistXML)
         }
-        #expect(error?.description == "\(path): error: property lists have no null; the value at x is null")
+        #expect(error?.description == "\(path): error: property lists have no null; the value at TreePath 0 (x) is null")
         #expect(FileManager.default.contents(atPath: path) == Data("original".utf8))
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir) == ["Data.plist"])
     }

@@ -46,3 +46,31 @@ func expected(_ value: TreeValue, in format: DocumentFormat) -> TreeValue {
         value
     }
 }
+
+/// The only two acceptable outcomes of reading damaged input, within a second: a tree that the
+/// same format writes and reads back equal (what is read can be saved), or a ``FormatError``
+/// with its location (line and column for text, a byte offset for binary property lists).
+func expectTreeOrLocatedError(_ bytes: [UInt8], as format: DocumentFormat, sourceLocation: Testing.SourceLocation = #_sourceLocation) {
+    let clock = ContinuousClock()
+    let start = clock.now
+    do {
+        let tree = try DocumentReader.read(bytes: bytes, file: "f", format: format).tree
+        do {
+            let again = try read(bytes: try DocumentWriter.data(tree, format: format), as: format)
+            #expect(again == TreeValue(tree), "\(format) input \(bytes) reads back differently", sourceLocation: sourceLocation)
+        } catch {
+            // The only refusals allowed are of values the format cannot hold and its readers accept
+            // from other writers: a binary null, and characters XML 1.0 cannot hold.
+            let holdable = error.message.hasPrefix("property lists have no null") || error.message.hasPrefix("XML property lists cannot hold U+")
+            #expect(holdable, "\(format) input \(bytes) reads but cannot be written back: \(error)", sourceLocation: sourceLocation)
+        }
+    } catch {
+        if format == .plistBinary {
+            #expect(error.line == nil && (error.message.contains("offset") || error.message.contains("byte")), "\(error)", sourceLocation: sourceLocation)
+        } else {
+            #expect((error.line ?? 0) >= 1 && (error.column ?? 0) >= 1, "\(error)", sourceLocation: sourceLocation)
+        }
+        #expect(!error.message.isEmpty, sourceLocation: sourceLocation)
+    }
+    #expect(clock.now - start < .seconds(10), "\(format) input \(bytes) took \(clock.now - start)", sourceLocation: sourceLocation)
+}

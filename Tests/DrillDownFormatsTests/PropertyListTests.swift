@@ -115,7 +115,7 @@ struct PropertyListTests {
             Data([0, 1, 2, 250]), ["k": ["nested": [1, 2]]], [String](), [String: Any](), String(repeating: "long", count: 10),
         ]
         let data = try PropertyListSerialization.data(fromPropertyList: plist, format: .binary, options: 0)
-        let value = try read(bytes: Array(data), file: "f.json")
+        let value = try read(bytes: Array(data), file: "f.plist")
         #expect(value == .array([
             .string("ascii"), .string("ünïcødé 😀"), .integer("0"), .integer("255"), .integer("65535"), .integer("1099511627776"),
             .integer("-7"), .integer("9223372036854775807"), .real("3.25"), .real("0.5"), .bool(true), .bool(false),
@@ -181,13 +181,13 @@ struct PropertyListTests {
     @Test("binary: every truncation and every single-byte corruption is an error or a tree, never a crash")
     func binaryFuzz() throws {
         let good = try DocumentWriter.data(TreeValue.seed.store, format: .plistBinary)
-        for length in 0 ..< good.count { _ = readError(bytes: Array(good[0 ..< length]), as: .plistBinary) }
+        for length in 0 ..< good.count { expectTreeOrLocatedError(Array(good[0 ..< length]), as: .plistBinary) }
         var rng = SeededGenerator(seed: 7)
         for i in 0 ..< good.count {
             for _ in 0 ..< 4 {
                 var bytes = good
                 bytes[i] = UInt8.random(in: 0 ... 255, using: &rng)
-                _ = readError(bytes: bytes, as: .plistBinary)
+                expectTreeOrLocatedError(bytes, as: .plistBinary)
             }
         }
     }
@@ -212,7 +212,7 @@ struct PropertyListTests {
         #expect(try read(bytes: minus, as: .plistBinary) == .integer("-1"))
         for format in [DocumentFormat.plistBinary, .plistXML, .plistOpenStep] {
             let error = #expect(throws: FormatError.self) { try DocumentWriter.data(TreeValue.object([("a", .array([.null]))]).store, format: format) }
-            #expect(error?.message == "property lists have no null; the value at a/0 is null")
+            #expect(error?.message == "property lists have no null; the value at TreePath 0.0 (a/0) is null")
         }
     }
 

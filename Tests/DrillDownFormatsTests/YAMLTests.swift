@@ -84,7 +84,7 @@ struct YAMLTests {
     @Test("malformed YAML gives line, column and the problem", arguments: [
         ("a: [1, 2\n", 2, 1, "did not find expected ',' or ']'"),
         ("a: 1\n---\nb: 2\n", 2, 1, "a second YAML document starts here; expected a single document"),
-        ("a: 1\na: 2\n", 1, 1, "duplicate key 'a' in mapping"),
+        ("a: 1\na: 2\n", 2, 1, "duplicate key 'a' in mapping"),
         ("a: *nope\n", 1, 4, "found undefined alias"),
         ("? [1]\n: x\n", 1, 3, "mapping keys must be scalars; found a mapping or sequence used as a key"),
     ])
@@ -108,12 +108,12 @@ struct YAMLTests {
             text += "a\(i): &a\(i) [" + Array(repeating: "*a\(i - 1)", count: 10).joined(separator: ", ") + "]\n"
         }
         let error = try #require(readError(text, as: .yaml))
-        #expect(error.message.hasPrefix("aliases expand to too many nodes"))
+        #expect(error.message.hasPrefix("aliases expand to more than 2000000 nodes"))
     }
 
     @Test("deep nesting is an error, not a crash")
     func deepNesting() {
-        let deep = String(repeating: "[", count: 5_000) + String(repeating: "]", count: 5_000)
+        let deep = String(repeating: "[", count: 10_001) + String(repeating: "]", count: 10_001)
         #expect(readError(deep, as: .yaml) != nil)
     }
 

@@ -1,17 +1,21 @@
 extension DocumentFormat {
-    /// The format of a document, judged by its content first and its file extension second.
+    /// The format of a document: the one its file extension names, else judged by its content.
     ///
-    /// - `bplist` magic: a binary property list;
-    /// - `<?xml`, `<!DOCTYPE plist`, `<plist`, `<!--`: an XML property list;
-    /// - a `.yaml`/`.yml` extension: YAML (a superset of JSON, so JSON content reads the same);
-    /// - `[`: JSON; `(`, `<`, `//`, `/*`: OpenStep;
-    /// - `{`: JSON when its first member looks like `"key":` (or it is `{}`), OpenStep when it
-    ///   looks like `key =` or `"key" =`;
-    /// - `"`: OpenStep when the string is followed by `=` or `;` (a `.strings` file), else JSON;
-    /// - anything else: the extension's format, or YAML.
+    /// - `.json` is JSON and `.yaml`/`.yml` YAML, whatever the content (a misnamed file gets the
+    ///   named format's error, never a silent reading in another format);
+    /// - the property-list extensions (`.plist`, `.strings`, `.bplist`, `.openstep`, `.pbxproj`)
+    ///   name the property-list family, whose three encodings share them as Apple's own reader
+    ///   does: `bplist` magic is binary, `<?xml`, `<!DOCTYPE plist`, `<plist`, `<!--` or a UTF-16
+    ///   byte-order mark is XML, anything else the extension's own encoding (`.plist`: OpenStep
+    ///   text unless empty);
+    /// - with no known extension, the content decides: `bplist` magic; XML markers; `[`: JSON;
+    ///   `(`, `<`, `//`, `/*`: OpenStep; `{`: JSON when its first member looks like `"key":` (or it
+    ///   is `{}`), OpenStep when it looks like `key =` or `"key" =`; `"`: OpenStep when the string
+    ///   is followed by `=` or `;` (a `.strings` file), else JSON; anything else YAML.
     ///
     /// ```swift
-    /// DocumentFormat.detect(Array("bplist00…".utf8), fileExtension: "json")   // .plistBinary
+    /// DocumentFormat.detect(Array("bplist00…".utf8), fileExtension: "plist")   // .plistBinary
+    /// DocumentFormat.detect(Array("{\"a\" = \"b\";}".utf8), fileExtension: "json")   // .json
     /// ```
     /// - Complexity: O(1) for almost all inputs: it looks only at the first tokens.
     public static func detect(_ bytes: [UInt8], fileExtension: String?) -> DocumentFormat {
@@ -21,6 +25,7 @@ extension DocumentFormat {
     /// The format of a document in `bytes`; see the `[UInt8]` overload.
     public static func detect(_ bytes: UnsafeBufferPointer<UInt8>, fileExtension: String?) -> DocumentFormat {
         let byExtension = fileExtension.flatMap(DocumentFormat.init(fileExtension:))
+        if byExtension == .json || byExtension == .yaml, let byExtension { return byExtension }
         if bytes.starts(with: "bplist".utf8) { return .plistBinary }
         var scan = Scanner(bytes)
         scan.skipBOM()
@@ -28,9 +33,13 @@ extension DocumentFormat {
         if scan.startsWith("<?xml") || scan.startsWith("<!DOCTYPE plist") || scan.startsWith("<plist") || scan.startsWith("<!--") {
             return .plistXML
         }
-        if scan.utf16Order != nil { return byExtension ?? .plistXML }
-        if byExtension == .yaml { return .yaml }
-        guard let first = scan.peek() else { return byExtension ?? .json }
+        if scan.utf16Order != nil { return .plistXML }
+        if let byExtension {
+            // A property-list extension: the text encoding is the extension's own.
+            if byExtension == .plistXML { return scan.peek() == nil ? .plistXML : .plistOpenStep }
+            return byExtension
+        }
+        guard let first = scan.peek() else { return .json }
         switch first {
         case UInt8(ascii: "["): return .json
         case UInt8(ascii: "("), UInt8(ascii: "<"): return .plistOpenStep
@@ -40,7 +49,7 @@ extension DocumentFormat {
             scan.advance()
             scan.skipWhitespace()
             guard let next = scan.peek() else { return .json }
-            if next == UInt8(ascii: "}") { return byExtension == .plistOpenStep ? .plistOpenStep : .json }
+            if next == UInt8(ascii: "}") { return .json }
             if next == UInt8(ascii: "\"") {
                 scan.skipQuoted()
                 scan.skipWhitespace()
@@ -52,9 +61,9 @@ extension DocumentFormat {
             scan.skipQuoted()
             scan.skipWhitespace()
             if scan.peek() == UInt8(ascii: "=") || scan.peek() == UInt8(ascii: ";") { return .plistOpenStep }
-            return byExtension ?? .json
+            return .json
         default:
-            return byExtension ?? .yaml
+            return .yaml
         }
     }
 }

@@ -12,20 +12,25 @@ import DrillDownCore
 /// let source = DocumentSource(tree: tree, name: "Data.plist")
 /// ```
 public enum DocumentReader {
-    /// Reads the document at `path`; `format` overrides detection.
+    /// Reads the document at `path`; `format` overrides detection; shared values (YAML aliases,
+    /// binary property-list references) may expand it up to `expansionLimit`.
     /// - Complexity: O(n) in the file size.
-    public static func read(contentsOf path: String, format: DocumentFormat? = nil) throws(FormatError) -> (tree: TreeStore, format: DocumentFormat) {
+    public static func read(
+        contentsOf path: String, format: DocumentFormat? = nil, expansionLimit: ExpansionLimit = .default
+    ) throws(FormatError) -> (tree: TreeStore, format: DocumentFormat) {
         let bytes = try AtomicFile.read(path)
-        return try read(bytes: bytes, file: path, format: format)
+        return try read(bytes: bytes, file: path, format: format, expansionLimit: expansionLimit)
     }
 
     /// Reads a document held in memory; `file` names it in errors and its extension helps detection.
     /// - Complexity: O(n) in the number of bytes.
-    public static func read(bytes: [UInt8], file: String, format: DocumentFormat? = nil) throws(FormatError) -> (tree: TreeStore, format: DocumentFormat) {
+    public static func read(
+        bytes: [UInt8], file: String, format: DocumentFormat? = nil, expansionLimit: ExpansionLimit = .default
+    ) throws(FormatError) -> (tree: TreeStore, format: DocumentFormat) {
         let result: Result<(TreeStore, DocumentFormat), FormatError> = bytes.withUnsafeBufferPointer { buffer in
             let chosen = format ?? DocumentFormat.detect(buffer, fileExtension: fileExtension(of: file))
             do throws(ParseFailure) {
-                return .success((try parse(buffer, as: chosen), chosen))
+                return .success((try parse(buffer, as: chosen, limit: expansionLimit), chosen))
             } catch {
                 return .failure(error.formatError(file: file, bytes: buffer))
             }
@@ -33,12 +38,14 @@ public enum DocumentReader {
         return try result.get()
     }
 
-    static func parse(_ buffer: UnsafeBufferPointer<UInt8>, as format: DocumentFormat) throws(ParseFailure) -> TreeStore {
+    static func parse(
+        _ buffer: UnsafeBufferPointer<UInt8>, as format: DocumentFormat, limit: ExpansionLimit = .default
+    ) throws(ParseFailure) -> TreeStore {
         switch format {
         case .json: try JSONReader.read(buffer)
-        case .yaml: try YAMLReader.read(buffer)
+        case .yaml: try YAMLReader.read(buffer, limit: limit)
         case .plistXML: try XMLPropertyListReader.read(buffer)
-        case .plistBinary: try BinaryPropertyListReader.read(buffer)
+        case .plistBinary: try BinaryPropertyListReader.read(buffer, limit: limit)
         case .plistOpenStep: try OpenStepReader.read(buffer)
         }
     }

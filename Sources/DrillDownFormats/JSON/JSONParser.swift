@@ -245,9 +245,9 @@ struct JSONParser {
     }
 
     mutating func scanHex4(_ escape: UnsafePointer<UInt8>) throws(ParseFailure) -> UInt32 {
-        guard end - p >= 4 else { throw failure(at: escape, "expected 4 hex digits after \\u, found end of input") }
         var v: UInt32 = 0
         for i in 0 ..< 4 {
+            guard p + i < end else { throw failure(at: p + i, "expected 4 hex digits after \\u, found end of input") }
             let c = p[i]
             let d: UInt8
             switch c {

@@ -14,6 +14,10 @@ struct BinaryPropertyListParser {
     /// Containers on the current path, by object index: a reference to one of them is a cycle.
     var onPath: [Bool]
     var nodes = 0
+    /// The most nodes and bytes of text shared references may expand the document to.
+    let maxNodes: Int
+    let maxTextBytes: Int
+    let limit: ExpansionLimit
 
     /// An open array or dictionary: where its references are and which one is next.
     struct Frame {
@@ -24,8 +28,11 @@ struct BinaryPropertyListParser {
         var isDict: Bool
     }
 
-    init(_ bytes: UnsafeBufferPointer<UInt8>) throws(ParseFailure) {
+    init(_ bytes: UnsafeBufferPointer<UInt8>, limit: ExpansionLimit) throws(ParseFailure) {
         self.bytes = bytes
+        self.limit = limit
+        maxNodes = limit.maxNodes(inputBytes: bytes.count)
+        maxTextBytes = limit.maxTextBytes(inputBytes: bytes.count)
         guard bytes.count >= 8, bytes.starts(with: "bplist".utf8) else {
             throw Self.failure(0, "not a binary property list: expected 'bplist00' at byte offset 0")
         }
@@ -66,7 +73,7 @@ struct BinaryPropertyListParser {
         offsetTable = Int(table)
         objectsEnd = Int(table)
         onPath = [Bool](repeating: false, count: objectCount)
-        builder = TreeBuilder(expectedNodes: objectCount, expectedTextBytes: bytes.count)
+        builder = TreeBuilder(expectedNodes: min(objectCount, maxNodes), expectedTextBytes: min(bytes.count, maxTextBytes))
     }
 
     mutating func parse() throws(ParseFailure) -> TreeStore {
@@ -110,8 +117,11 @@ struct BinaryPropertyListParser {
     /// returned as a frame whose members the caller reads.
     mutating func value(_ index: Int) throws(ParseFailure) -> Frame? {
         nodes += 1
-        guard nodes <= BinaryPropertyListReader.maxNodes else {
-            throw Self.failure(offset(of: index), "shared references expand to more than \(BinaryPropertyListReader.maxNodes) nodes")
+        guard nodes <= maxNodes else {
+            throw Self.failure(offset(of: index), limit.message("shared references", limit: maxNodes, unit: "nodes"))
+        }
+        guard builder.text.count <= maxTextBytes else {
+            throw Self.failure(offset(of: index), limit.message("shared references", limit: maxTextBytes, unit: "bytes of text"))
         }
         let at = offset(of: index)
         let marker = try byte(at)
@@ -144,7 +154,10 @@ struct BinaryPropertyListParser {
         case 0x3:
             guard marker == 0x33 else { throw Self.failure(at, "invalid date marker 0x\(hex(marker)) at byte offset \(at); expected 0x33") }
             let seconds = Double(bitPattern: try unsigned(at: at + 1, size: 8))
-            builder.appendText(PropertyListDate.text(sinceReferenceDate: seconds))
+            guard let text = PropertyListDate.writableText(sinceReferenceDate: seconds) else {
+                throw Self.failure(at, "date \(seconds) seconds from 2001-01-01 at byte offset \(at) is outside the years 0001 to 9999 that dates can be written in")
+            }
+            builder.appendText(text)
             builder.finishScalar(.date)
         case 0x4:
             let (start, count) = try length(at: at, low: low, unit: 1)

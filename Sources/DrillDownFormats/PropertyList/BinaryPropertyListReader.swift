@@ -6,18 +6,17 @@ import DrillDownCore
 /// bytes), reals (4 and 8 bytes), dates (to ISO 8601 text), data (to base64 text), ASCII,
 /// UTF-16 and UTF-8 strings, arrays, sets (read as arrays), dictionaries, booleans, null and UIDs
 /// (read as integers). Every offset, length and reference is checked before it is used;
-/// reference cycles, nesting beyond ``maxDepth`` and shared references that would expand past
-/// ``maxNodes`` are errors naming the byte offset — corrupt input never crashes the reader.
+/// reference cycles, nesting beyond ``maxDepth``, shared references that would expand past the
+/// ``ExpansionLimit`` and dates outside the years 0001-9999 are errors naming the byte offset — corrupt input never crashes the reader.
 ///
 /// - Complexity: O(n) in the number of nodes produced; no recursion.
 enum BinaryPropertyListReader {
     /// The deepest nesting accepted.
     static let maxDepth = 10_000
-    /// The most nodes a document may expand to (shared references are copied per use).
-    static let maxNodes = 50_000_000
 
-    static func read(_ input: UnsafeBufferPointer<UInt8>) throws(ParseFailure) -> TreeStore {
-        var parser = try BinaryPropertyListParser(input)
+    /// Reads `input`; shared references are copied per use, up to `limit`.
+    static func read(_ input: UnsafeBufferPointer<UInt8>, limit: ExpansionLimit = .default) throws(ParseFailure) -> TreeStore {
+        var parser = try BinaryPropertyListParser(input, limit: limit)
         return try parser.parse()
     }
 }

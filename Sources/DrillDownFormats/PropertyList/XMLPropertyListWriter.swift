@@ -4,8 +4,9 @@ import DrillDownCore
 /// and DOCTYPE, one element per line, tabs for indentation.
 ///
 /// Null has no property-list representation, so a null node is an error naming its path.
-/// Characters XML 1.0 cannot hold literally (control characters other than tab and newline,
-/// carriage returns) are written as character references.
+/// A carriage return is written as the character reference `&#13;` (a literal one would be read
+/// as a newline); characters XML 1.0 cannot hold at all, even as references (control characters
+/// other than tab, newline and carriage return; U+FFFE, U+FFFF), are an error naming the node.
 ///
 /// - Complexity: O(n) in the size of the tree; no recursion.
 enum XMLPropertyListWriter {
@@ -25,7 +26,7 @@ enum XMLPropertyListWriter {
                 if let parent = tree.parent(of: id), tree.kind(of: parent) == .object {
                     out.append(repeating: 0x09, count: depth)
                     out.append(ascii: "<key>")
-                    escape(tree.keyBytes(of: id), to: &out)
+                    try escape(tree.keyBytes(of: id), to: &out, at: id, of: tree, what: "key")
                     out.append(ascii: "</key>\n")
                 }
                 out.append(repeating: 0x09, count: depth)
@@ -48,7 +49,7 @@ enum XMLPropertyListWriter {
         case .array: out.append(ascii: tree.childCount(of: id) == 0 ? "<array/>" : "<array>")
         case .string:
             out.append(ascii: "<string>")
-            escape(value, to: &out)
+            try escape(value, to: &out, at: id, of: tree, what: "string")
             out.append(ascii: "</string>")
         case .integer:
             guard let text = PropertyListNumbers.integer(String(decoding: value, as: UTF8.self)) else {
@@ -88,24 +89,37 @@ enum XMLPropertyListWriter {
         }
     }
 
-    /// Appends `bytes` as XML character data.
-    static func escape(_ bytes: ArraySlice<UInt8>, to out: inout [UInt8]) {
+    /// Appends `bytes` as XML character data; a character XML 1.0 cannot hold is an error naming
+    /// the node (`what` is "key" or "string").
+    static func escape(
+        _ bytes: ArraySlice<UInt8>, to out: inout [UInt8], at id: NodeID, of tree: TreeStore, what: String
+    ) throws(WriteFailure) {
         var runStart = bytes.startIndex
         for i in bytes.indices {
             let c = bytes[i]
-            guard c == 0x3C || c == 0x3E || c == 0x26 || (c < 0x20 && c != 0x0A && c != 0x09) else { continue }
+            guard c == 0x3C || c == 0x3E || c == 0x26 || c == 0x0D || c == 0xEF || (c < 0x20 && c != 0x0A && c != 0x09) else { continue }
+            if c == 0xEF {
+                // U+FFFE and U+FFFF (EF BF BE, EF BF BF) are not XML characters.
+                guard i + 2 < bytes.endIndex, bytes[i + 1] == 0xBF, bytes[i + 2] >= 0xBE else { continue }
+                throw unwritable(0xFFFE + UInt32(bytes[i + 2] - 0xBE), at: id, of: tree, what: what)
+            }
+            if c < 0x20 && c != 0x0D { throw unwritable(UInt32(c), at: id, of: tree, what: what) }
             out.append(contentsOf: bytes[runStart ..< i])
             runStart = i + 1
             switch c {
             case 0x3C: out.append(ascii: "&lt;")
             case 0x3E: out.append(ascii: "&gt;")
             case 0x26: out.append(ascii: "&amp;")
-            default:
-                out.append(ascii: "&#")
-                out.append(decimal: Int(c))
-                out.append(0x3B)
+            default: out.append(ascii: "&#13;")
             }
         }
         out.append(contentsOf: bytes[runStart...])
+    }
+
+    static func unwritable(_ scalar: UInt32, at id: NodeID, of tree: TreeStore, what: String) -> WriteFailure {
+        let hex = String(scalar, radix: 16, uppercase: true)
+        return WriteFailure(
+            "XML property lists cannot hold U+\(String(repeating: "0", count: max(0, 4 - hex.count)) + hex) (XML 1.0 has no such "
+                + "character, not even as a reference); the \(what) at \(tree.describePath(id)) holds it")
     }
 }

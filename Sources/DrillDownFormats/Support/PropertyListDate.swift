@@ -11,6 +11,22 @@ enum PropertyListDate {
         ISO8601Text.text(unixSeconds: seconds + referenceOffset)
     }
 
+    /// The first and last instants (seconds since 2001-01-01 UTC, to the millisecond) whose ISO 8601
+    /// text has a four-digit year from 0001 to 9999, the range every reader and writer accepts.
+    static let writableRange: ClosedRange<Double> =
+        Double(ISO8601Text.daysFromCivil(1, 1, 1)) * 86_400 - referenceOffset
+        ... Double(ISO8601Text.daysFromCivil(10_000, 1, 1)) * 86_400 - referenceOffset - 0.001
+
+    /// The ISO 8601 text of `seconds` since 2001-01-01 UTC, or `nil` when it is not a number or
+    /// falls outside ``writableRange`` (it could be read but never written back).
+    static func writableText(sinceReferenceDate seconds: Double) -> String? {
+        guard seconds.isFinite, writableRange.contains(seconds) else { return nil }
+        let result = text(sinceReferenceDate: seconds)
+        // Rounding to the millisecond must not carry the text past the range either.
+        guard result.utf8.count >= 20, !result.hasPrefix("0000"), Self.seconds(fromText: result.utf8) != nil else { return nil }
+        return result
+    }
+
     /// Seconds since 2001-01-01 UTC for ISO 8601 text `YYYY-MM-DD[THH:MM:SS[.fff]][Z|±HH:MM]`, or `nil`.
     static func seconds(fromText text: some Collection<UInt8>) -> Double? {
         let b = Array(text)

@@ -43,14 +43,18 @@ struct TreeWalk: Sequence, IteratorProtocol {
 }
 
 extension TreeStore {
-    /// A readable path to `id` for messages: keys and indexes joined by `/`, `(root)` for the root.
+    /// Names `id` for messages: its TreePath (the form every front end accepts) and its keys and
+    /// indexes joined by `/`, e.g. `TreePath 0.2 (Rows/2)`; `the root` for the root.
     func describePath(_ id: NodeID) -> String {
         var parts: [String] = []
+        var indices: [Int] = []
         var node = id
         while let p = parent(of: node) {
             parts.append(title(of: node))
+            indices.append(children(of: p).position(of: node) ?? 0)
             node = p
         }
-        return parts.isEmpty ? "(root)" : parts.reversed().joined(separator: "/")
+        guard !parts.isEmpty else { return "the root" }
+        return "TreePath \(TreePath(indices.reversed())) (\(parts.reversed().joined(separator: "/")))"
     }
 }

@@ -7,7 +7,9 @@ import DrillDownCore
 /// it cannot be mistaken for anything else (it starts with a letter, holds only letters, digits,
 /// spaces and `_-./()`, and is not a YAML 1.1 keyword such as `yes`, `off` or `null`); otherwise it
 /// is double-quoted with escapes, so `"true"`, `"42"` and `"2001-01-01"` stay strings. Dates are
-/// written as plain timestamps, data as `!!binary`, and reals always carry a fraction or exponent.
+/// written as plain timestamps, data as `!!binary`, and reals as YAML 1.1 floats (`1.0e+5`, never
+/// `1e5`). Characters YAML cannot hold literally (C0 and C1 controls, DEL, U+2028, U+2029, U+FEFF,
+/// U+FFFE, U+FFFF) are escaped, so the output reads back equal here and in libyaml and PyYAML.
 ///
 /// - Complexity: O(n) in the size of the tree; no recursion.
 enum YAMLWriter {
@@ -80,9 +82,7 @@ enum YAMLWriter {
             case "inf": out.append(ascii: ".inf")
             case "-inf": out.append(ascii: "-.inf")
             case "nan": out.append(ascii: ".nan")
-            default:
-                out.append(contentsOf: value)
-                if ScalarText.needsFraction(value) { out.append(ascii: ".0") }
+            default: writeReal(value, to: &out)
             }
         case .bool: out.append(ascii: ScalarText.isTrue(value) ? "true" : "false")
         case .null: out.append(ascii: "null")
@@ -92,6 +92,25 @@ enum YAMLWriter {
             out.append(ascii: "!!binary ")
             out.append(contentsOf: value)
         }
+    }
+
+    /// Appends a real as YAML 1.1 (and so PyYAML) reads a float: a mantissa with a `.` and a
+    /// signed exponent (`1e5` is a string there; `1.0e+5` a float).
+    static func writeReal(_ value: ArraySlice<UInt8>, to out: inout [UInt8]) {
+        let e = value.firstIndex { $0 == 0x65 || $0 == 0x45 } ?? value.endIndex
+        let mantissa = value[..<e]
+        out.append(contentsOf: mantissa)
+        if !mantissa.contains(0x2E) { out.append(ascii: ".0") }
+        guard e < value.endIndex else { return }
+        out.append(0x65)
+        var exponent = value[(e + 1)...]
+        if let sign = exponent.first, sign == 0x2B || sign == 0x2D {
+            out.append(sign)
+            exponent = exponent.dropFirst()
+        } else {
+            out.append(0x2B)
+        }
+        out.append(contentsOf: exponent)
     }
 
     static let keywords: Set<String> = ["yes", "no", "true", "false", "on", "off", "null", "y", "n"]
@@ -108,6 +127,7 @@ enum YAMLWriter {
             case 0x80 ... 0x9F where previous == 0xC2: return false
             case 0xA8 ... 0xA9 where previous == 0x80: return false
             case 0xBB where previous == 0xEF: return false
+            case 0xBF where previous == 0xEF: return false
             case 0x80 ... 0xFF: break
             default: return false
             }
@@ -135,7 +155,7 @@ enum YAMLWriter {
                 out.append(ascii: "\\x")
                 out.append(JSONWriter.hexDigit(UInt8(scalar.value >> 4)))
                 out.append(JSONWriter.hexDigit(UInt8(scalar.value & 0xF)))
-            case 0x80 ... 0x9F, 0x2028, 0x2029, 0xFEFF:
+            case 0x80 ... 0x9F, 0x2028, 0x2029, 0xFEFF, 0xFFFE, 0xFFFF:
                 out.append(ascii: "\\u")
                 for shift in stride(from: 12, through: 0, by: -4) {
                     out.append(JSONWriter.hexDigit(UInt8((scalar.value >> UInt32(shift)) & 0xF)))
