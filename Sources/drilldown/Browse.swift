@@ -13,7 +13,9 @@ struct Browse: ParsableCommand {
             : go to a path, y copy the current path, q quits. NO_COLOR turns colour off.
             With --editable: a add, r rename, d delete (y confirms), J/K move down/up, u undo, U or Ctrl-R redo,
             Space flips a switch, +/- move a slider or stepper, Enter runs a row's action or first button, 1-9 a button.
-            Every edit is saved at once. Changes made to the file elsewhere appear while browsing.
+            Every edit is saved at once. Changes made to the file elsewhere appear while browsing; while the file
+            cannot be read (half written elsewhere) edits are refused, and a file changed elsewhere is never
+            overwritten with the older copy. Pasted text goes into an open prompt as text; it never runs as keys.
             """
     )
 

@@ -14,7 +14,7 @@ struct LooseMatchingTests {
     }
 
     @Test("a title matching two siblings is refused with both TreePaths")
-    func ambiguousTitle() {
+    func ambiguousTitle() throws {
         let source = duplicates()
         do {
             _ = try source.resolve("Dup/A")

@@ -126,11 +126,24 @@ struct HostileInputTests {
         #expect(reloaded, "the change made elsewhere is still read after the refused save")
     }
 
+    @Test("the go-to prompt refuses a title path naming two siblings and lists their TreePaths")
+    func ambiguousGoTo() throws {
+        var b = try browser(.object([("Title", .string("Root")), ("Rows", .array([row("Dup"), row("Other"), row("Dup")]))]), width: 100)
+        b.press(.character(":"))
+        b.type("Dup")
+        b.press(.enter)
+        #expect(b.status.contains("2 children titled 'Dup'"))
+        #expect(b.status.contains("0, 2"))
+        #expect(b.selectedIndex == 0)
+    }
+
     @Test("pasted text becomes one line: breaks and tabs are spaces, controls are dropped")
     func textFieldPaste() {
         var f = TextField(text: "a")
-        #expect(f.edit(.paste("b\r\nc\td\u{1B}[2J\u{9B}e\n")))
+        let changed = f.edit(.paste("b\r\nc\td\u{1B}[2J\u{9B}e\n"))
+        #expect(changed)
         #expect(f.text == "ab c d[2Je")
-        #expect(!f.edit(.paste("\n\u{07}")))
+        let unchanged = f.edit(.paste("\n\u{07}"))
+        #expect(!unchanged)
     }
 }

@@ -42,8 +42,8 @@ public struct ActionSet: Sendable {
     /// No actions, and no kinds: registered actions run on any node.
     public init() {}
 
-    /// The schema's declarative actions. A node runs only the actions its kind offers (its
-    /// `select: action:NAME` and its buttons' actions), see ``offeredActions(of:in:)``.
+    /// The schema's declarative actions. A node runs only the schema actions its kind offers
+    /// (its `select: action:NAME` and its buttons' actions), see ``offeredActions(of:in:)``.
     /// - Throws: ``EditError`` naming the action whose recipe is not understood.
     public init(schema: Schema) throws(EditError) {
         self.schema = schema
@@ -96,9 +96,10 @@ public struct ActionSet: Sendable {
 
     /// The changes running action `name` on the node at `path` makes.
     ///
-    /// With a schema, only an action the node's kind offers runs (the one rule the CLI's `run`,
-    /// the web's run route and the terminal's keys share): running `play` on a switch row or on
-    /// the root is refused with a message naming the kind and the actions it offers.
+    /// With a schema, a schema action runs only on a node whose kind offers it (the one rule the
+    /// CLI's `run`, the web's run route and the terminal's keys share): running `play` on a switch
+    /// row or on the root is refused with a message naming the kind and the actions it offers.
+    /// An action registered only in code is the program's own and runs wherever its handler allows.
     /// - Parameter now: the time `setNow` records.
     /// - Throws: ``EditError`` for an unknown action, one the node's kind does not offer, a
     ///   missing node, a non-numeric value to increment, or whatever a registered handler throws
@@ -109,7 +110,8 @@ public struct ActionSet: Sendable {
             let known = names.isEmpty ? "none are defined" : "known: " + names.joined(separator: ", ")
             throw EditError("no action named '\(name)' (\(known))", at: path)
         }
-        if let offered = offeredActions(of: id, in: document), !offered.contains(name) {
+        // The schema's actions follow its kinds; an action only registered in code runs where its code allows.
+        if declared[name] != nil, let offered = offeredActions(of: id, in: document), !offered.contains(name) {
             throw EditError(Self.notOffered(name, by: id, at: path, in: document, schema: schema, offered: offered), at: path)
         }
         if let handler = handlers[name] {
