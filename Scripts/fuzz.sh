@@ -5,7 +5,8 @@
 #
 # Builds into .build-fuzz/ (DrillDownCore, DrillDownFormats, Yams and its C libyaml compiled with
 # -sanitize=fuzzer,address; one executable per target from Fuzz/Targets/), then runs each target
-# for SECONDS on its seed corpus (Fuzz/Corpus/TARGET, never written to) with its dictionary
+# for SECONDS on its seed corpus (Fuzz/Corpus/TARGET and the inputs of fixed bugs in
+# Fuzz/Regressions/TARGET, never written to) with its dictionary
 # (Fuzz/Dictionaries/TARGET.dict). A thrown FormatError is a normal outcome; a trap, a sanitizer
 # report, an input taking over 5 s, or over 600 MB is a crash: the input is saved under
 # artifacts/fuzz/ and the script exits 1 after running the rest.
@@ -117,6 +118,8 @@ for t in "${targets[@]}"; do
     corpus+=("$scratch")
   fi
   corpus+=("Fuzz/Corpus/$t")
+  # Inputs that once crashed or hung a reader run first, every time.
+  [ -d "Fuzz/Regressions/$t" ] && corpus+=("Fuzz/Regressions/$t")
   dict=()
   [ -f "Fuzz/Dictionaries/$t.dict" ] && dict=(-dict="Fuzz/Dictionaries/$t.dict")
   logfile=${FUZZ_LOG_DIR:+$FUZZ_LOG_DIR/$t.log}
