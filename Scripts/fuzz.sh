@@ -135,8 +135,8 @@ for t in "${targets[@]}"; do
   elapsed=$(( $(date +%s) - started ))
   [ -n "${scratch:-}" ] && rm -rf "$scratch" && scratch=
   execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$logfile" | tail -1)
-  [ -n "$execs" ] || execs=$(grep -oE '^#[0-9]+' "$logfile" | tail -1 | tr -d '#')   # -fork mode
-  cov=$(grep -oE 'cov: [0-9]+ ft: [0-9]+' "$logfile" | tail -1)
+  [ -n "$execs" ] || execs=$( (grep -oE '^#[0-9]+' "$logfile" || true) | tail -1 | tr -d '#')   # -fork mode
+  cov=$( (grep -oE 'cov: [0-9]+ ft: [0-9]+' "$logfile" || true) | tail -1)
   crashes=$(grep -c 'Test unit written to' "$logfile" || true)   # one per crash, timeout or OOM
   summary+=("$(printf '%-13s %4ss  execs %-10s %-22s crashes %s' "$t" "$elapsed" "${execs:-?}" "${cov:-cov: ?}" "$crashes")")
   if [ $rc -ne 0 ]; then
