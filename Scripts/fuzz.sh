@@ -5,7 +5,8 @@
 #
 # Builds into .build-fuzz/ (DrillDownCore, DrillDownFormats, Yams and its C libyaml compiled with
 # -sanitize=fuzzer,address; one executable per target from Fuzz/Targets/), then runs each target
-# for SECONDS on its seed corpus (Fuzz/Corpus/TARGET, never written to) with its dictionary
+# for SECONDS on its seed corpus (Fuzz/Corpus/TARGET and the inputs of fixed bugs in
+# Fuzz/Regressions/TARGET, never written to) with its dictionary
 # (Fuzz/Dictionaries/TARGET.dict). A thrown FormatError is a normal outcome; a trap, a sanitizer
 # report, an input taking over 5 s, or over 600 MB is a crash: the input is saved under
 # artifacts/fuzz/ and the script exits 1 after running the rest.
@@ -117,6 +118,8 @@ for t in "${targets[@]}"; do
     corpus+=("$scratch")
   fi
   corpus+=("Fuzz/Corpus/$t")
+  # Inputs that once crashed or hung a reader run first, every time.
+  [ -d "Fuzz/Regressions/$t" ] && corpus+=("Fuzz/Regressions/$t")
   dict=()
   [ -f "Fuzz/Dictionaries/$t.dict" ] && dict=(-dict="Fuzz/Dictionaries/$t.dict")
   logfile=${FUZZ_LOG_DIR:+$FUZZ_LOG_DIR/$t.log}
@@ -132,8 +135,8 @@ for t in "${targets[@]}"; do
   elapsed=$(( $(date +%s) - started ))
   [ -n "${scratch:-}" ] && rm -rf "$scratch" && scratch=
   execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$logfile" | tail -1)
-  [ -n "$execs" ] || execs=$(grep -oE '^#[0-9]+' "$logfile" | tail -1 | tr -d '#')   # -fork mode
-  cov=$(grep -oE 'cov: [0-9]+ ft: [0-9]+' "$logfile" | tail -1)
+  [ -n "$execs" ] || execs=$( (grep -oE '^#[0-9]+' "$logfile" || true) | tail -1 | tr -d '#')   # -fork mode
+  cov=$( (grep -oE 'cov: [0-9]+ ft: [0-9]+' "$logfile" || true) | tail -1)
   crashes=$(grep -c 'Test unit written to' "$logfile" || true)   # one per crash, timeout or OOM
   summary+=("$(printf '%-13s %4ss  execs %-10s %-22s crashes %s' "$t" "$elapsed" "${execs:-?}" "${cov:-cov: ?}" "$crashes")")
   if [ $rc -ne 0 ]; then
