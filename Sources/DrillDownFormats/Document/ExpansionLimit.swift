@@ -15,7 +15,7 @@ public struct ExpansionLimit: Sendable, Equatable {
     public var factor: Int
 
     /// The fewest nodes any input may expand to.
-    public static let floorNodes = 2_000_000
+    public static let floorNodes = 1_000_000
     /// The fewest bytes of text any input may expand to.
     public static let floorTextBytes = 64 << 20
     /// The default factor: 20 nodes and 20 bytes of text per input byte.
