@@ -23,7 +23,8 @@ struct HostPolicy: Sendable {
             if !bare.isEmpty { names.insert(bare) }
         }
         self.names = names
-        allowsAnyIPLiteral = ["0.0.0.0", "::", ""].contains(listenHost)
+        let listening = Self.split(authority: listenHost)?.host ?? listenHost
+        allowsAnyIPLiteral = ["0.0.0.0", "::", ""].contains(listening)
     }
 
     /// Whether a request whose `Host` is `authority` may be answered. A request without a Host
