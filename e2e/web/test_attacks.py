@@ -160,8 +160,10 @@ def test_half_sent_slowloris_and_idle_connections_are_closed(tmp_path):
         assert idle.recv(65536).startswith(b"HTTP/1.1 200")
         waited = closed_within(half, 10)
         assert waited is not None and waited < 4, f"half-sent request still open after {waited}"
+        print(f"\nhalf-sent request closed after {waited:.1f} s")
         waited = closed_within(slow, 10, trickle=b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: " + b"a" * 1000)
         assert waited is not None and waited < 4, "a slowloris (a byte every 0.5 s) was never dropped"
+        print(f"\nslowloris closed after {waited:.1f} s of trickling (header timeout 2 s)")
         waited = closed_within(idle, 10)
         assert waited is not None and waited < 5, "an idle keep-alive socket was never closed"
         assert get(server, "/api/level/0")[0] == 200

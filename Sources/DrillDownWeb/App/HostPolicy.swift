@@ -23,7 +23,8 @@ struct HostPolicy: Sendable {
             if !bare.isEmpty { names.insert(bare) }
         }
         self.names = names
-        allowsAnyIPLiteral = ["0.0.0.0", "::", ""].contains(listenHost)
+        let listening = Self.split(authority: listenHost)?.host ?? listenHost
+        allowsAnyIPLiteral = ["0.0.0.0", "::", ""].contains(listening)
     }
 
     /// Whether a request whose `Host` is `authority` may be answered. A request without a Host
@@ -56,10 +57,16 @@ struct HostPolicy: Sendable {
             && !Self.isIPLiteral(originHost.host)
     }
 
-    /// The host a request is addressed to: its authority (the HTTP/1 `Host` header), or a `Host`
-    /// field when the request was built without one (in-process tests).
+    /// The host a request is addressed to: a `Host` field left among the headers (in-process
+    /// tests set one beside their fixed authority), else its authority (where HTTP/1 puts `Host`).
     static func authority(of request: Request) -> String? {
-        request.head.authority ?? request.headers.first { $0.name.canonicalName == "host" }?.value
+        request.headers.first { $0.name.canonicalName == "host" }?.value ?? request.head.authority
+    }
+
+    /// Whether every name `request` is addressed to (its authority and any `Host` field) is allowed.
+    func allows(_ request: Request) -> Bool {
+        let hostFields = request.headers.filter { $0.name.canonicalName == "host" }.map(\.value)
+        return allows(authority: request.head.authority) && hostFields.allSatisfy { allows(authority: $0) }
     }
 
     static let loopbackNames: Set<String> = ["127.0.0.1", "localhost", "::1"]

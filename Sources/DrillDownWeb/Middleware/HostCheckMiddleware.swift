@@ -7,8 +7,8 @@ struct HostCheckMiddleware<Context: RequestContext>: RouterMiddleware {
     let policy: HostPolicy
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        let authority = HostPolicy.authority(of: request)
-        guard policy.allows(authority: authority) else {
+        guard policy.allows(request) else {
+            let authority = HostPolicy.authority(of: request)
             let shown = String((authority ?? "").unicodeScalars.filter { $0.isASCII && $0.value >= 32 && $0.value < 127 }
                 .map(Character.init).prefix(100))
             return Response(

@@ -46,16 +46,19 @@ struct WriteGuardMiddleware<Context: RequestContext>: RouterMiddleware {
 
     /// Refuses a write a browser sent from another origin (another site, or another port of
     /// localhost). Requests without these headers (scripts, curl) still need the CSRF token.
+    ///
+    /// `Origin: null` is what browsers send for this server's own forms under
+    /// `Referrer-Policy: no-referrer`; it passes only when `Sec-Fetch-Site` says `same-origin`.
     func checkSameOrigin(_ request: Request) throws(WebError) {
-        if let site = request.headers[.secFetchSite]?.lowercased(), site != "same-origin", site != "none" {
-            throw .forbidden("The change was refused: it was sent from another site's page (Sec-Fetch-Site: \(site)).")
+        let fetchSite = request.headers[.secFetchSite]?.lowercased()
+        if let fetchSite, fetchSite != "same-origin", fetchSite != "none" {
+            throw .forbidden("The change was refused: it was sent from another site's page (Sec-Fetch-Site: \(fetchSite)).")
         }
-        if let origin = request.headers[.origin] {
-            let authority = HostPolicy.authority(of: request)
-            guard hosts.isOwnOrigin(origin, requestAuthority: authority) else {
-                let shown = String(origin.unicodeScalars.filter { $0.isASCII && $0.value >= 32 && $0.value < 127 }.map(Character.init).prefix(100))
-                throw .forbidden("The change was refused: it was sent from a page of another origin (\(shown)).")
-            }
+        guard let origin = request.headers[.origin] else { return }
+        if origin == "null", fetchSite == "same-origin" { return }
+        guard hosts.isOwnOrigin(origin, requestAuthority: HostPolicy.authority(of: request)) else {
+            let shown = String(origin.unicodeScalars.filter { $0.isASCII && $0.value >= 32 && $0.value < 127 }.map(Character.init).prefix(100))
+            throw .forbidden("The change was refused: it was sent from a page of another origin (\(shown)).")
         }
     }
 }
