@@ -130,13 +130,12 @@ class SlowClients:
             for key, _ in self.selector.select(timeout=0.2):
                 s = key.fileobj
                 try:
-                    data = s.recv(4096)
+                    s.recv(4096)
                 except OSError:
-                    data = b""
+                    pass
                 # The server answered (e.g. 408) or closed: either way this one was dropped.
                 self.dropped += 1
                 self.close_one(s)
-                del data
             now = time.monotonic()
             for s, due in list(self.sockets.items()):
                 if due <= now:

@@ -1,6 +1,5 @@
 """End-to-end tests of the `drilldown` CLI: the real binary on the examples, every format, bad input."""
 import json
-import pathlib
 
 import pytest
 

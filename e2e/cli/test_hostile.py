@@ -6,7 +6,6 @@ import os
 import struct
 import subprocess
 import threading
-import time
 
 import pytest
 

@@ -160,7 +160,7 @@ BIDI = "\u202e"
 def hostile(tmp_path):
     doc = {"Title": "Root", "Rows": [
         {"Title": f"Evil{OSC52}{CLEAR}", "note": f"v{CSI1}{BIDI}x"},
-        {"Title": "Plain", "Children": [{"Title": f"Deep\x1b[31m"}]},
+        {"Title": "Plain", "Children": [{"Title": "Deep\x1b[31m"}]},
     ]}
     return write_doc(tmp_path / "hostile.json", doc)
 

@@ -7,29 +7,13 @@ import time
 
 import pytest
 
-from tui_driver import EXAMPLES, Tmux, drilldown_bin
+from tui_driver import EXAMPLES, drilldown_bin
 
 SEED = EXAMPLES / "Data.plist"
 
 
 def browse_command(*args):
     return " ".join(shlex.quote(str(a)) for a in [drilldown_bin(), "browse", *args])
-
-
-@pytest.fixture
-def tmux_factory():
-    sessions = []
-
-    def start(command, **kwargs):
-        if not os.path.exists(drilldown_bin()):
-            pytest.fail(f"{drilldown_bin()} is missing: build with `swift build --product drilldown`")
-        t = Tmux(command, **kwargs)
-        sessions.append(t)
-        return t
-
-    yield start
-    for t in sessions:
-        t.kill()
 
 
 def title_bar(t):

@@ -1,7 +1,6 @@
 """End-to-end tests of `drilldown browse --editable`: edits and controls in a real terminal (tmux),
 checked by reading the file back with the CLI. Every test works on a copy of the examples."""
 import json
-import os
 import shlex
 import shutil
 import subprocess
@@ -9,25 +8,9 @@ import time
 
 import pytest
 
-from tui_driver import EXAMPLES, Tmux, drilldown_bin
+from tui_driver import EXAMPLES, drilldown_bin
 
 WIDTH, HEIGHT = 100, 30
-
-
-@pytest.fixture
-def tmux_factory():
-    sessions = []
-
-    def start(command, **kwargs):
-        if not os.path.exists(drilldown_bin()):
-            pytest.fail(f"{drilldown_bin()} is missing: build with `swift build --product drilldown`")
-        t = Tmux(command, width=WIDTH, height=HEIGHT, **kwargs)
-        sessions.append(t)
-        return t
-
-    yield start
-    for t in sessions:
-        t.kill()
 
 
 @pytest.fixture

@@ -14,25 +14,9 @@ import time
 
 import pytest
 
-from tui_driver import Tmux, clean_env, drilldown_bin
+from tui_driver import clean_env, drilldown_bin
 
 ROWS = [f"Row {i}" for i in range(1, 7)]
-
-
-@pytest.fixture
-def tmux_factory():
-    sessions = []
-
-    def start(command, width=100, height=30):
-        if not os.path.exists(drilldown_bin()):
-            pytest.fail(f"{drilldown_bin()} is missing: build with `swift build --product drilldown`")
-        t = Tmux(command, width=width, height=height)
-        sessions.append(t)
-        return t
-
-    yield start
-    for t in sessions:
-        t.kill()
 
 
 @pytest.fixture
