@@ -16,7 +16,6 @@ import argparse
 import json
 import os
 import pathlib
-import queue
 import re
 import selectors
 import shutil
@@ -27,6 +26,8 @@ import tempfile
 import threading
 import time
 import urllib.request
+
+from bench_server import rss_mib, start_server
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
@@ -58,32 +59,6 @@ def ensure_wrk():
     env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
     subprocess.run(["apt-get", "update", "-qq"], check=True, env=env)
     subprocess.run(["apt-get", "install", "-y", "-qq", "--no-install-recommends", "wrk"], check=True, env=env)
-
-
-def rss_mib(pid):
-    with open(f"/proc/{pid}/status") as f:
-        for line in f:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-    return float("nan")
-
-
-def start_server(binary, data):
-    proc = subprocess.Popen([binary, "serve", str(data), "--host", "127.0.0.1", "--port", "0"],
-                            stdout=subprocess.PIPE, text=True)
-    lines = queue.Queue()
-    threading.Thread(target=lambda: [lines.put(l) for l in proc.stdout], daemon=True).start()
-    started = time.monotonic()
-    try:
-        line = lines.get(timeout=300)
-    except queue.Empty:
-        proc.kill()
-        sys.exit("drilldown serve printed no URL within 300 s")
-    match = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
-    if not match:
-        proc.kill()
-        sys.exit(f"unexpected output from drilldown serve: {line!r}")
-    return proc, int(match.group(1)), time.monotonic() - started
 
 
 class SlowClients:
@@ -189,7 +164,7 @@ def main():
         subprocess.run([sys.executable, str(ROOT / "Scripts/gen-json.py"), "--nodes", str(a.nodes), str(data)], check=True)
         script = pathlib.Path(tmp) / "report.lua"
         script.write_text(WRK_SCRIPT)
-        proc, port, load_s = start_server(binary, data)
+        proc, port, load_s = start_server(binary, [data])
         base = f"http://127.0.0.1:{port}"
         # The root is an array of ~71 000 records: a level page and an API page half-way down it.
         with urllib.request.urlopen(f"{base}/api/level?limit=1") as response:

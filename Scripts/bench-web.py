@@ -20,9 +20,9 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import threading
-import queue
 import time
+
+from bench_server import rss_mib, start_server
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
@@ -32,27 +32,6 @@ def default_binary():
         if candidate and pathlib.Path(candidate).exists():
             return str(candidate)
     sys.exit("no drilldown binary: build with `swift build -c release --product drilldown` or set DRILLDOWN_BIN")
-
-
-def start(binary, args):
-    proc = subprocess.Popen([binary, "serve", *args, "--port", "0"], stdout=subprocess.PIPE, text=True)
-    lines = queue.Queue()
-    threading.Thread(target=lambda: [lines.put(l) for l in proc.stdout], daemon=True).start()
-    started = time.monotonic()
-    line = lines.get(timeout=120)
-    match = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
-    if not match:
-        proc.terminate()
-        sys.exit(f"unexpected output: {line!r}")
-    return proc, int(match.group(1)), time.monotonic() - started
-
-
-def rss_mib(pid):
-    with open(f"/proc/{pid}/status") as f:
-        for line in f:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-    return float("nan")
 
 
 def measure(port, path, n):
@@ -112,7 +91,7 @@ def measure_writes(binary, tmp, n):
     ]
     print(f"\n{'data':<16} {'change':<24} {'p50 ms':>8} {'p99 ms':>8}  {'SSE p50':>8} {'SSE p99':>8}   (n={n})")
     for name, serve_args, path, fields in cases:
-        proc, port, _ = start(binary, serve_args)
+        proc, port, _ = start_server(binary, serve_args)
         try:
             url = f"http://127.0.0.1:{port}/"
             session = Session(url)
@@ -167,7 +146,7 @@ def main():
         print(f"binary: {binary}")
         print(f"{'data':<16} {'url':<40} {'p50 ms':>8} {'p99 ms':>8} {'bytes':>8}  {'wrk p50':>8} {'wrk p99':>8} {'wrk req/s':>10}")
         for name, serve_args, urls in datasets:
-            proc, port, startup = start(binary, serve_args)
+            proc, port, startup = start_server(binary, serve_args)
             try:
                 rss_start = rss_mib(proc.pid)
                 for url in urls:
