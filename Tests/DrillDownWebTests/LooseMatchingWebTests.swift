@@ -25,18 +25,18 @@ struct LooseMatchingWebTests {
         }
     }
 
-    @Test("a title path matching two siblings is an error page naming both TreePaths")
+    @Test("a title path matching two siblings is a 400 error page naming both TreePaths")
     func ambiguousTitlePath() async throws {
         let doc: Doc = .object([("Title", .string("Root")), ("Rows", .array([row("Dup", [row("A")]), row("Other"), row("Dup")]))])
         let app = Application(router: try WebServer(presenter: Presenter(source: DocumentSource(tree: doc.tree)), dataFolder: nil).makeRouter())
         try await app.test(.router) { client in
             try await client.execute(uri: "/l/Dup", method: .get) { response in
-                #expect(response.status == .notFound)
+                #expect(response.status == .badRequest)
                 #expect(response.text.contains("2 children titled"))
                 #expect(response.text.contains("0, 2"))
             }
             try await client.execute(uri: "/api/level/Dup", method: .get) { response in
-                #expect(response.status == .notFound)
+                #expect(response.status == .badRequest)
                 #expect(response.text.contains("0, 2"))
             }
         }

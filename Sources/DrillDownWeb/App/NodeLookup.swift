@@ -9,7 +9,8 @@ enum NodeLookup {
     /// The node named by `raw` (percent-encoded, as it appears in the URL).
     ///
     /// - Throws: ``WebError`` 400 for a malformed path (bad escapes, control characters, a
-    ///   dotted path that is not a TreePath such as `3..0`), 404 when no node has that path.
+    ///   dotted path that is not a TreePath such as `3..0`, a title path that matches several
+    ///   siblings), 404 when no node has that path.
     /// - Complexity: O(depth) for TreePaths, O(depth × width) for title paths.
     static func node(_ raw: Substring, in source: any Source) throws(WebError) -> (id: NodeID, isCanonical: Bool) {
         guard raw.utf8.count <= maxLength else { throw .badRequest("The path is longer than \(maxLength) bytes.") }
@@ -40,7 +41,8 @@ enum NodeLookup {
         do throws(PathError) {
             return (try source.resolve(trimmed), false)
         } catch {
-            throw .notFound(error.message)
+            // A title path that names several siblings is the request's fault, not a missing node.
+            throw error.candidates.isEmpty ? .notFound(error.message) : .badRequest(error.message)
         }
     }
 }
