@@ -53,7 +53,7 @@ struct EditingModelTests {
         }
         try await model.apply(.delete([1]))
         #expect(box.trees.count == 1)
-        #expect(box.trees[0].isStructurallyEqual(to: await model.source.tree))
+        #expect(box.trees[0].isStructurallyEqual(to: await model.document!.tree))
         box.fail = true
         await #expect(throws: EditError.self) { try await model.apply(.delete([0])) }
         #expect(await model.source.childCount(of: await model.source.root) == 1)

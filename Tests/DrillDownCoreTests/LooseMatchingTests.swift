@@ -54,7 +54,7 @@ struct LooseMatchingTests {
         // The shared model refuses the same way (the web's run route goes through it).
         let model = DocumentModel(document: EditableDocument(source: doc, schema: schema), actions: actions)
         await #expect(throws: EditError.self) { try await model.run("play", at: [0, 1]) }
-        #expect(await model.source.tree.isStructurallyEqual(to: doc.tree))
+        #expect(await model.document!.tree.isStructurallyEqual(to: doc.tree))
         #expect(await model.revision == 0)
     }
 }

@@ -48,14 +48,14 @@ extension Browser {
     var levelTitles: [String] { source.children(of: navigator.top.node).map { source.title(of: $0) } }
     /// The titles at the root, read from the editor's document (what would be saved).
     var savedRootTitles: [String] {
-        let s = editor!.document.source
+        let s = editor!.document!.source
         return s.children(of: s.root).map { s.title(of: $0) }
     }
     var selectedIndex: Int { positions[positions.count - 1].selected }
     var status: String { screen[height - 1] }
     mutating func saves() -> Int { takeEffects().filter { $0 == .save }.count }
     func attribute(_ key: String, at path: TreePath) -> String? {
-        let s = editor!.document.source
+        let s = editor!.document!.source
         return s.node(at: path).flatMap { s.attribute(key, of: $0)?.text }
     }
 }
@@ -205,7 +205,7 @@ struct EditingTests {
         #expect(b.message?.isError == true)
         #expect(b.status.contains("not a number"))
         #expect(b.saves() == 0)
-        #expect(b.editor?.document.canUndo == false)
+        #expect(b.editor?.document?.canUndo == false)
     }
 
     @Test("without an editor every edit key says read-only and Enter still opens")
@@ -235,7 +235,7 @@ struct EditingTests {
         #expect(b.breadcrumbs == ["Root", "Item 4", "Screen G"])
         #expect(b.levelTitles == ["Screen H"])
         #expect(b.selectedIndex == 0, "the added row is gone: the row at its place is selected")
-        #expect(b.editor?.document.canUndo == false)
+        #expect(b.editor?.document?.canUndo == false)
         #expect(b.status.contains("Reloaded"))
         try changed.apply(.updateTitle([4], title: "Fourth"))
         b.reload(Presenter(source: changed.source))

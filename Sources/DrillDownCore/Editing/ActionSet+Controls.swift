@@ -24,7 +24,7 @@ extension ActionSet {
     /// // [.setAttribute([0, 2], key: "volume", value: 75)]
     /// ```
     public func changes(
-        operating control: Control, with input: ControlInput, at path: TreePath, in document: DocumentSource, now: Date = Date()
+        operating control: Control, with input: ControlInput, at path: TreePath, in document: any Source, now: Date = Date()
     ) throws(EditError) -> [Change] {
         guard let id = document.node(at: path) else { throw EditError("no node at TreePath \(path)", at: path) }
         let key = control.target

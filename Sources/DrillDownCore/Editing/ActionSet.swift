@@ -2,7 +2,7 @@ import Foundation
 
 /// Code that computes an action's changes for the node at `path` in `document` (seed 004's
 /// row buttons): return the changes, or throw to refuse.
-public typealias ActionHandler = @Sendable (_ path: TreePath, _ document: DocumentSource) throws -> [Change]
+public typealias ActionHandler = @Sendable (_ path: TreePath, _ document: any Source) throws -> [Change]
 
 /// The named actions a document's rows can run, and what the controls inside rows do.
 ///
@@ -83,7 +83,7 @@ public struct ActionSet: Sendable {
     /// The actions the node `id` offers under the schema: its kind's `select: action:NAME` and
     /// its buttons' actions, in that order; `nil` when the set has no schema (every action runs).
     /// The root and nodes without a kind offer none.
-    public func offeredActions(of id: NodeID, in document: DocumentSource) -> [String]? {
+    public func offeredActions(of id: NodeID, in document: any Source) -> [String]? {
         guard let schema else { return nil }
         guard let template = Presenter(source: document, schema: schema).kind(of: id) else { return [] }
         var names: [String] = []
@@ -104,7 +104,7 @@ public struct ActionSet: Sendable {
     /// - Throws: ``EditError`` for an unknown action, one the node's kind does not offer, a
     ///   missing node, a non-numeric value to increment, or whatever a registered handler throws
     ///   (its description becomes the message).
-    public func changes(for name: String, at path: TreePath, in document: DocumentSource, now: Date = Date()) throws(EditError) -> [Change] {
+    public func changes(for name: String, at path: TreePath, in document: any Source, now: Date = Date()) throws(EditError) -> [Change] {
         guard let id = document.node(at: path) else { throw EditError("no node at TreePath \(path)", at: path) }
         guard handlers[name] != nil || declared[name] != nil else {
             let known = names.isEmpty ? "none are defined" : "known: " + names.joined(separator: ", ")
@@ -151,7 +151,7 @@ public struct ActionSet: Sendable {
 
     /// Why `name` does not run on `id`: what the node is, its kind, and what it offers instead.
     static func notOffered(
-        _ name: String, by id: NodeID, at path: TreePath, in document: DocumentSource, schema: Schema?, offered: [String]
+        _ name: String, by id: NodeID, at path: TreePath, in document: any Source, schema: Schema?, offered: [String]
     ) -> String {
         if id == document.root { return "action '\(name)' cannot run on the root: only rows whose kind offers it run an action" }
         let title = document.title(of: id)
@@ -163,7 +163,7 @@ public struct ActionSet: Sendable {
     }
 
     /// The change that flips boolean attribute `key` (missing counts as false).
-    static func toggling(_ key: String, of id: NodeID, at path: TreePath, in document: DocumentSource) -> Change {
+    static func toggling(_ key: String, of id: NodeID, at path: TreePath, in document: any Source) -> Change {
         let on = document.attribute(key, of: id)?.bool ?? false
         return .setAttribute(path, key: key, value: Scalar(.bool, on ? "false" : "true"))
     }

@@ -9,6 +9,9 @@ public struct ChangeEvent: Sendable {
         case undo
         /// An undone step was applied again.
         case redo
+        /// Another writer (a process, the `sqlite3` shell, a text editor) changed the data;
+        /// ``ChangeEvent/changes`` is empty and the snapshot is the data as it is now.
+        case external
     }
 
     /// Increases by one with every event of a model, starting at 1.
@@ -20,5 +23,5 @@ public struct ChangeEvent: Sendable {
     /// The path each change affected when it was first applied (see ``EditableDocument/apply(_:)``).
     public var paths: [TreePath]
     /// The document after the step: a snapshot to read without going back to the model.
-    public var source: DocumentSource
+    public var source: any Source
 }

@@ -22,31 +22,41 @@ import Foundation
 /// The `save` closure runs after every step, before the step is published; if it throws, the
 /// step is rolled back and the error rethrown, so what subscribers see is what was saved.
 public actor DocumentModel {
-    /// The document with its undo history.
-    public private(set) var document: EditableDocument
-    /// The number of steps applied, undone or redone so far.
+    /// Where the data lives: a document in memory, or a database store that commits each step.
+    public private(set) var store: any EditingStore
+    /// The number of steps applied, undone or redone so far, and of changes picked up from other writers.
     public private(set) var revision = 0
     var actions: ActionSet
     let save: (@Sendable (TreeStore) throws -> Void)?
     var subscribers: [Int: AsyncStream<ChangeEvent>.Continuation] = [:]
     var nextSubscriber = 0
 
-    /// Creates a model.
+    /// Creates a model over an in-memory document.
     /// - Parameters:
     ///   - actions: the actions rows can run (usually `try ActionSet(schema: schema)`).
     ///   - save: persists the tree after each step (the core knows nothing of files).
     public init(document: EditableDocument, actions: ActionSet = ActionSet(), save: (@Sendable (TreeStore) throws -> Void)? = nil) {
-        self.document = document
+        self.store = document
         self.actions = actions
         self.save = save
+    }
+
+    /// Creates a model over any store (a database store persists each step itself).
+    public init(store: any EditingStore, actions: ActionSet = ActionSet()) {
+        self.store = store
+        self.actions = actions
+        self.save = nil
     }
 
     deinit {
         for continuation in subscribers.values { continuation.finish() }
     }
 
-    /// The current document: an immutable snapshot.
-    public var source: DocumentSource { document.source }
+    /// The current data: an immutable snapshot.
+    public var source: any Source { store.snapshot }
+
+    /// The in-memory document, when the store is one.
+    public var document: EditableDocument? { store as? EditableDocument }
 
     /// A new stream of every step from now on, one per subscriber. A subscriber that falls more
     /// than 256 events behind loses the oldest ones (each event carries the full current snapshot).
@@ -68,14 +78,13 @@ public actor DocumentModel {
     func unsubscribe(_ id: Int) { subscribers[id] = nil }
 
     /// Applies one change as one step; returns the affected path (see ``EditableDocument/apply(_:)``).
-    /// - Complexity: O(n) plus the cost of `save`.
     @discardableResult
     public func apply(_ change: Change) throws(EditError) -> TreePath { try apply([change])[0] }
 
     /// Applies changes as one undoable step (all or nothing); returns each one's path.
     @discardableResult
     public func apply(_ changes: [Change]) throws(EditError) -> [TreePath] {
-        var next = document
+        var next = store
         let paths = try next.apply(changes)
         try commit(next, .apply, changes, paths)
         return paths
@@ -84,8 +93,8 @@ public actor DocumentModel {
     /// Undoes the latest step; returns it, or `nil` when there is nothing to undo.
     @discardableResult
     public func undo() throws(EditError) -> EditStep? {
-        var next = document
-        guard let step = next.undo() else { return nil }
+        var next = store
+        guard let step = try next.undo() else { return nil }
         try commit(next, .undo, step.changes, step.paths)
         return step
     }
@@ -93,34 +102,74 @@ public actor DocumentModel {
     /// Redoes the latest undone step; returns it, or `nil` when there is nothing to redo.
     @discardableResult
     public func redo() throws(EditError) -> EditStep? {
-        var next = document
-        guard let step = next.redo() else { return nil }
+        var next = store
+        guard let step = try next.redo() else { return nil }
         try commit(next, .redo, step.changes, step.paths)
         return step
+    }
+
+    /// Picks up changes other writers made (see ``EditingStore/refresh()``) and, when there are
+    /// any, publishes an ``ChangeEvent/Origin/external`` event; returns whether there were.
+    @discardableResult
+    public func refresh() throws(EditError) -> Bool {
+        var next = store
+        guard try next.refresh() else { return false }
+        store = next
+        publish(.external, [], [])
+        return true
+    }
+
+    /// Starts following other writers: calls ``refresh()`` every `interval` until the returned
+    /// task is cancelled or the model goes away. A failed refresh is kept in ``refreshFailure``
+    /// and tried again at the next tick.
+    public func watch(every interval: Duration) -> Task<Void, Never> {
+        Task { [weak self] in
+            while !Task.isCancelled {
+                try? await Task.sleep(for: interval)
+                guard let self else { return }
+                await self.refreshNoting()
+            }
+        }
+    }
+
+    /// Why the latest ``watch(every:)`` refresh failed, if it did.
+    public private(set) var refreshFailure: EditError?
+
+    func refreshNoting() {
+        do {
+            try refresh()
+            refreshFailure = nil
+        } catch {
+            refreshFailure = error
+        }
     }
 
     /// Runs the named action on the node at `path` as one step; returns the affected paths.
     @discardableResult
     public func run(_ action: String, at path: TreePath) throws(EditError) -> [TreePath] {
-        try apply(try actions.changes(for: action, at: path, in: document.source))
+        try apply(try actions.changes(for: action, at: path, in: store.snapshot))
     }
 
     /// Operates a row control on the node at `path` as one step; returns the affected paths.
     @discardableResult
     public func operate(_ control: Control, with input: ControlInput, at path: TreePath) throws(EditError) -> [TreePath] {
-        try apply(try actions.changes(operating: control, with: input, at: path, in: document.source))
+        try apply(try actions.changes(operating: control, with: input, at: path, in: store.snapshot))
     }
 
     /// Registers (or replaces) an action implemented in code; see ``ActionSet/register(_:_:)``.
     public func registerAction(_ name: String, _ handler: @escaping ActionHandler) { actions.register(name, handler) }
 
-    func commit(_ next: EditableDocument, _ origin: ChangeEvent.Origin, _ changes: [Change], _ paths: [TreePath]) throws(EditError) {
-        if let save {
-            do { try save(next.tree) } catch { throw EditError("could not save the change: \(error)") }
+    func commit(_ next: any EditingStore, _ origin: ChangeEvent.Origin, _ changes: [Change], _ paths: [TreePath]) throws(EditError) {
+        if let save, let document = next as? EditableDocument {
+            do { try save(document.tree) } catch { throw EditError("could not save the change: \(error)") }
         }
-        document = next
+        store = next
+        publish(origin, changes, paths)
+    }
+
+    func publish(_ origin: ChangeEvent.Origin, _ changes: [Change], _ paths: [TreePath]) {
         revision += 1
-        let event = ChangeEvent(revision: revision, origin: origin, changes: changes, paths: paths, source: next.source)
+        let event = ChangeEvent(revision: revision, origin: origin, changes: changes, paths: paths, source: store.snapshot)
         for continuation in subscribers.values { continuation.yield(event) }
     }
 }

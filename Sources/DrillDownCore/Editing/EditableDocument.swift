@@ -127,4 +127,16 @@ public struct EditStep: Sendable {
     var forward: [Splice]
     /// The splices that undo it, in the order to apply them.
     var inverse: [Splice]
+
+    /// A step of a store that keeps its own undo data (a database store): its changes and paths.
+    public init(changes: [Change], paths: [TreePath]) {
+        self.init(changes: changes, paths: paths, forward: [], inverse: [])
+    }
+
+    init(changes: [Change], paths: [TreePath], forward: [Splice], inverse: [Splice]) {
+        self.changes = changes
+        self.paths = paths
+        self.forward = forward
+        self.inverse = inverse
+    }
 }

@@ -168,7 +168,7 @@ extension Browser {
         guard let editor else { return }
         let path = source.path(of: id)
         do {
-            let changes = try editor.actions.changes(operating: control, with: input, at: path, in: editor.document.source)
+            let changes = try editor.actions.changes(operating: control, with: input, at: path, in: editor.store.snapshot)
             let what = control.kind == .button ? "Ran \(control.label)" : "\(control.target)"
             apply(changes, done: what, focus: path, describe: control.kind != .button)
         } catch {
@@ -180,7 +180,7 @@ extension Browser {
         guard let editor else { return }
         let path = source.path(of: id)
         do {
-            let changes = try editor.actions.changes(for: action, at: path, in: editor.document.source)
+            let changes = try editor.actions.changes(for: action, at: path, in: editor.store.snapshot)
             apply(changes, done: "Ran \(action)", focus: path)
         } catch {
             inform(error.description, error: true)
@@ -192,10 +192,10 @@ extension Browser {
     mutating func apply(_ changes: [Change], done: String, focus: TreePath? = nil, describe: Bool = false, open: Bool? = nil) {
         guard var editor, fileAllowsEdits() else { return }
         do {
-            let paths = try editor.document.apply(changes)
+            let paths = try editor.store.apply(changes)
             self.editor = editor
             let detail = open ?? (mode == .outline ? outlineDetail != nil : navigator.top.isDetail)
-            show(document: editor.document.source, focus: focus ?? paths.last ?? .root, open: detail)
+            show(document: editor.store.snapshot, focus: focus ?? paths.last ?? .root, open: detail)
             var text = done
             if describe, let id = source.node(at: focus ?? .root), case .setAttribute(_, let key, let value?) = changes.last {
                 text = "\(presenter.row(for: id).title): \(key) = \(value.text)"
@@ -209,24 +209,34 @@ extension Browser {
 
     mutating func undo() {
         guard var editor, fileAllowsEdits() else { return }
-        guard let step = editor.document.undo() else {
+        let done: EditStep?
+        do { done = try editor.store.undo() } catch {
+            inform(error.description, error: true)
+            return
+        }
+        guard let step = done else {
             inform("Nothing to undo")
             return
         }
         self.editor = editor
-        show(document: editor.document.source, focus: step.changes.first.map(Self.focus(undoing:)) ?? .root, open: false)
+        show(document: editor.store.snapshot, focus: step.changes.first.map(Self.focus(undoing:)) ?? .root, open: false)
         inform("Undid: \(step.changes.map(\.description).joined(separator: ", ")) · U redo")
         effects.append(.save)
     }
 
     mutating func redo() {
         guard var editor, fileAllowsEdits() else { return }
-        guard let step = editor.document.redo() else {
+        let done: EditStep?
+        do { done = try editor.store.redo() } catch {
+            inform(error.description, error: true)
+            return
+        }
+        guard let step = done else {
             inform("Nothing to redo")
             return
         }
         self.editor = editor
-        show(document: editor.document.source, focus: step.paths.last ?? .root, open: false)
+        show(document: editor.store.snapshot, focus: step.paths.last ?? .root, open: false)
         inform("Redid: \(step.changes.map(\.description).joined(separator: ", "))")
         effects.append(.save)
     }
@@ -314,7 +324,7 @@ extension Browser {
         return indices
     }
 
-    mutating func show(document: DocumentSource, focus: TreePath, open: Bool) {
+    mutating func show(document: any Source, focus: TreePath, open: Bool) {
         replace(presenter: Presenter(source: document, schema: presenter.schema), focus: focus, open: open)
     }
 

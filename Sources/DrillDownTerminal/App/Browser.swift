@@ -96,10 +96,13 @@ public struct Browser: Sendable {
     /// A browser whose keys also edit: `a` add, `r` rename, `d` delete, `J`/`K` move, `u`/`U` undo and redo,
     /// Space/`+`/`-` operate switches and sliders, Enter and `1`…`9` run actions.
     ///
-    /// A source that is not a document (a relational database) stays read-only.
-    public init(presenter: Presenter, width: Int, height: Int, actions: ActionSet) {
+    /// Edits go through `store` when given (a database store); else a document source is edited
+    /// in memory, and any other source stays read-only.
+    public init(presenter: Presenter, width: Int, height: Int, actions: ActionSet, store: (any EditingStore)? = nil) {
         self.init(presenter: presenter, width: width, height: height)
-        if let document = presenter.source as? DocumentSource {
+        if let store {
+            editor = Editor(store: store, actions: actions)
+        } else if let document = presenter.source as? DocumentSource {
             editor = Editor(document: EditableDocument(source: document, schema: presenter.schema), actions: actions)
         }
     }

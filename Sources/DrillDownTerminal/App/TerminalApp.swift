@@ -99,7 +99,7 @@ public struct TerminalApp {
                 case .search(let text):
                     searches.submit(text, in: browser.source)
                 case .save:
-                    if let tree = browser.editor?.document.tree { saver?.submit(tree) }
+                    if let tree = browser.editor?.document?.tree { saver?.submit(tree) }
                 }
             }
             let handled = FrameTrace.now()

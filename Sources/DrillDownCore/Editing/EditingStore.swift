@@ -1,0 +1,44 @@
+/// Where an editable data set lives and how a change reaches it: a document in memory (saved to
+/// its file by its owner), an SQLite tree table, or relational tables mapped by a schema's `levels:`.
+///
+/// Every front end edits through one ``DocumentModel``, and the model through one store, so the
+/// rules (validation, undo, what a path means) live in the store, once per kind of storage.
+///
+/// A store is a value: ``snapshot`` is an immutable snapshot that stays valid after later changes,
+/// so it can be handed to other threads. A database store commits each step before `apply`
+/// returns; an in-memory document is persisted by the model's `save` hook.
+///
+/// ```swift
+/// var store: any EditingStore = EditableDocument(source: source)
+/// let paths = try store.apply([.updateTitle([0], title: "First")])
+/// try store.undo()
+/// if try store.refresh() { reread(store.snapshot) }    // another writer changed the data
+/// ```
+public protocol EditingStore: Sendable {
+    /// The data as it is now: an immutable snapshot, safe to keep and read on any thread.
+    var snapshot: any Source { get }
+    /// Whether there is a step to undo.
+    var canUndo: Bool { get }
+    /// Whether there is a step to redo.
+    var canRedo: Bool { get }
+    /// Applies `changes` in order as one undoable step (all or nothing) and returns the path each
+    /// one affected (see ``EditableDocument/apply(_:)``). Clears the redo history.
+    /// - Throws: ``EditError`` when a change is invalid or cannot be stored; nothing is changed then.
+    mutating func apply(_ changes: [Change]) throws(EditError) -> [TreePath]
+    /// Takes back the latest step and returns it, or `nil` when there is nothing to undo.
+    mutating func undo() throws(EditError) -> EditStep?
+    /// Applies the latest undone step again and returns it, or `nil` when there is nothing to redo.
+    mutating func redo() throws(EditError) -> EditStep?
+    /// Picks up changes other writers made since this store last read or wrote; returns whether
+    /// the data changed (``snapshot`` is then a new snapshot). Stores that cannot be written by
+    /// anyone else return `false`.
+    mutating func refresh() throws(EditError) -> Bool
+}
+
+extension EditableDocument: EditingStore {
+    /// The current document as a ``Source``.
+    public var snapshot: any Source { source }
+
+    /// A document in memory changes only through this value: always `false`.
+    public mutating func refresh() throws(EditError) -> Bool { false }
+}
