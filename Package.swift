@@ -17,10 +17,16 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
         // HMAC-SHA256 for the web app's CSRF tokens (already in the graph through HummingbirdTesting).
         .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3" ..< "5.0.0"),
+        // Persistent hash tries (TreeDictionary) for the edit overlay of the core's tree store.
+        .package(url: "https://github.com/apple/swift-collections.git", from: "1.6.0"),
     ],
     targets: [
         // The UI-agnostic model: tree store, paths, navigation, outline, presentation, search.
-        .target(name: "DrillDownCore", path: "Sources/DrillDownCore"),
+        .target(
+            name: "DrillDownCore",
+            dependencies: [.product(name: "HashTreeCollections", package: "swift-collections")],
+            path: "Sources/DrillDownCore"
+        ),
         // Readers and writers of documents: JSON, property lists (XML, binary, OpenStep), YAML.
         .target(
             name: "DrillDownFormats",

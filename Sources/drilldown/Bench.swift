@@ -3,6 +3,10 @@ import DrillDownCore
 import Foundation
 
 /// `drilldown bench FILE`: in-process timings of the operations SPEC.md sets targets for.
+///
+/// With `--edits N` it also applies N random changes (rename, set attribute, insert, delete,
+/// move at random places) through an ``EditableDocument``, times each one, and measures the
+/// reads again on the edited tree.
 struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Measure load, level page, outline and search times on FILE (build with -c release).")
@@ -10,6 +14,8 @@ struct Bench: ParsableCommand {
     @OptionGroup var data: DataOptions
     @Option(name: .long, help: "Samples per measure.") var samples = 2000
     @Option(name: .long, help: "The search text.") var query = "zz"
+    @Option(name: .long, help: "Random changes to apply and time (then the reads are measured again).") var edits = 0
+    @Option(name: .long, help: "The random seed of the changes.") var seed: UInt64 = 1
     @OptionGroup var output: OutputOptions
 
     struct Measure: Encodable {
@@ -20,11 +26,49 @@ struct Bench: ParsableCommand {
         var samples: Int
     }
 
-    func run() throws {
-        let loaded = try data.load()
-        guard let tree = loaded.tree else { throw BadInput("\(data.file): bench measures documents and tree tables, not a database read through levels") }
-        let source = loaded.source
-        let presenter = loaded.presenter
+    struct Reads: Encodable {
+        var label: String
+        var expandAllMilliseconds: Double
+        var visibleRowsExpanded: Int
+        var searchMilliseconds: Double
+        var searchMatches: Int
+        var measures: [Measure]
+    }
+
+    struct Edits: Encodable {
+        var applied: Int
+        var refused: Int
+        var change: Measure
+        var perKind: [Measure]
+        var undo: Measure
+        var redo: Measure
+        var readOnlyRSSBytes: Int
+        var editableRSSBytes: Int
+        var treeBytesBefore: Int
+        var treeBytesAfter: Int
+    }
+
+    static func percentiles(_ name: String, _ raw: [Double]) -> Measure {
+        let times = raw.sorted()
+        guard let last = times.last else { return Measure(name: name, p50Microseconds: 0, p99Microseconds: 0, maxMicroseconds: 0, samples: 0) }
+        return Measure(
+            name: name, p50Microseconds: times[times.count / 2],
+            p99Microseconds: times[min(times.count - 1, times.count * 99 / 100)], maxMicroseconds: last, samples: times.count)
+    }
+
+    static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
+
+    /// Resident memory of this process, from /proc (0 where there is none).
+    static func residentBytes() -> Int {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
+        for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
+            let kb = line.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
+            return kb * 1024
+        }
+        return 0
+    }
+
+    func reads(_ label: String, _ source: any Source, _ presenter: Presenter, sink: inout Int) -> Reads {
         var rng = SystemRandomNumberGenerator()
         // Containers to sample from, found once (not timed).
         var containers: [NodeID] = []
@@ -39,47 +83,137 @@ struct Bench: ParsableCommand {
             var times: [Double] = []
             times.reserveCapacity(samples)
             for _ in 0 ..< samples {
-                let t0 = DispatchTime.now().uptimeNanoseconds
+                let t0 = Self.now()
                 body()
-                times.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1000)
+                times.append(Double(Self.now() - t0) / 1000)
             }
-            times.sort()
-            measures.append(Measure(
-                name: name, p50Microseconds: times[times.count / 2],
-                p99Microseconds: times[min(times.count - 1, times.count * 99 / 100)], maxMicroseconds: times.last!, samples: samples))
+            measures.append(Self.percentiles(name, times))
         }
-        var sink = 0
+        var local = 0
         measure("level page (first 100 rows of a random level)") {
             let n = containers.randomElement(using: &rng)!
-            sink &+= presenter.rows(of: n, limit: 100).count
+            local &+= presenter.rows(of: n, limit: 100).count
         }
         var outline = Outline(source: source)
         outline.expand(containers.randomElement(using: &rng)!)
         measure("outline expand + row lookup + collapse (random node)") {
             let n = containers.randomElement(using: &rng)!
             outline.expand(n)
-            sink &+= outline.row(of: n) ?? 0
-            sink &+= outline.node(atRow: outline.visibleCount / 2)?.index ?? 0
+            local &+= outline.row(of: n) ?? 0
+            local &+= outline.node(atRow: outline.visibleCount / 2)?.index ?? 0
             outline.collapse(n)
         }
-        let t0 = DispatchTime.now().uptimeNanoseconds
+        let t0 = Self.now()
         outline.expandAll()
-        let expandAll = Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6
+        let expandAll = Double(Self.now() - t0) / 1e6
         measure("outline row → node at a random row, everything expanded") {
-            sink &+= outline.node(atRow: Int.random(in: 0 ..< max(1, outline.visibleCount), using: &rng))?.index ?? 0
+            local &+= outline.node(atRow: Int.random(in: 0 ..< max(1, outline.visibleCount), using: &rng))?.index ?? 0
         }
-        let t1 = DispatchTime.now().uptimeNanoseconds
+        let t1 = Self.now()
         let found = source.find(SearchQuery(query, limit: 100))
-        let search = Double(DispatchTime.now().uptimeNanoseconds - t1) / 1e6
+        let search = Double(Self.now() - t1) / 1e6
+        sink &+= local
+        return Reads(
+            label: label, expandAllMilliseconds: expandAll, visibleRowsExpanded: outline.visibleCount,
+            searchMilliseconds: search, searchMatches: found.total, measures: measures)
+    }
+
+    /// A random node reached by descending from the root (each level: stop or go on at random).
+    static func randomNode(in source: any Source, rng: inout SplitMix, containersOnly: Bool = false) -> NodeID {
+        var n = source.root
+        while true {
+            let kids = source.children(of: n)
+            if kids.isEmpty { return n }
+            if n != source.root, rng.next() % 3 == 0 { return n }
+            let c = kids[Int(rng.next() % UInt64(kids.count))]
+            if containersOnly, source.children(of: c).isEmpty, source.value(of: c) != nil { return n }
+            n = c
+        }
+    }
+
+    /// A random change at a random place of `source`.
+    static func randomChange(_ source: any Source, rng: inout SplitMix, serial: Int) -> (kind: Int, change: Change) {
+        let kind = Int(rng.next() % 5)
+        let node = randomNode(in: source, rng: &rng)
+        let path = source.path(of: node)
+        switch kind {
+        case 0:
+            return (0, .updateTitle(path, title: "renamed \(serial)"))
+        case 1:
+            let target = source.value(of: node) == nil ? node : (source.parent(of: node) ?? source.root)
+            return (1, .setAttribute(source.path(of: target), key: "bench\(rng.next() % 4)", value: Scalar(.integer, String(serial))))
+        case 2:
+            let parent = randomNode(in: source, rng: &rng, containersOnly: true)
+            let count = source.childCount(of: parent)
+            let index = Int(rng.next() % UInt64(count + 1))
+            return (2, .insert(NewNode(title: "new \(serial)", value: Scalar(.integer, String(serial))), parent: source.path(of: parent), index: index))
+        case 3:
+            return (3, .delete(path))
+        default:
+            let parent = randomNode(in: source, rng: &rng, containersOnly: true)
+            return (4, .move(path, parent: source.path(of: parent), index: nil))
+        }
+    }
+
+    func run() throws {
+        let loaded = try data.load()
+        guard let tree = loaded.tree else { throw BadInput("\(data.file): bench measures documents and tree tables, not a database read through levels") }
+        var sink = 0
+        let fresh = reads(edits > 0 ? "fresh tree" : "", loaded.source, loaded.presenter, sink: &sink)
+        var all = [fresh]
+        var editReport: Edits?
+        if edits > 0 {
+            let readOnlyRSS = Self.residentBytes()
+            guard let documentSource = loaded.source as? DocumentSource else { throw BadInput("\(data.file): --edits needs a document") }
+            var doc = EditableDocument(source: documentSource, schema: loaded.presenter.schema)
+            var rng = SplitMix(seed: seed)
+            var times: [Double] = [], perKind = [[Double]](repeating: [], count: 5)
+            var refused = 0
+            for serial in 0 ..< edits {
+                let (kind, change) = Self.randomChange(doc.source, rng: &rng, serial: serial)
+                let t0 = Self.now()
+                let ok = (try? doc.apply(change)) != nil
+                let t = Double(Self.now() - t0) / 1000
+                if ok {
+                    times.append(t)
+                    perKind[kind].append(t)
+                } else {
+                    refused += 1
+                }
+            }
+            let editableRSS = Self.residentBytes()
+            var undoTimes: [Double] = [], redoTimes: [Double] = []
+            let steps = min(doc.undoHistory.count, 200)
+            for _ in 0 ..< steps {
+                let t0 = Self.now()
+                doc.undo()
+                undoTimes.append(Double(Self.now() - t0) / 1000)
+            }
+            for _ in 0 ..< steps {
+                let t0 = Self.now()
+                doc.redo()
+                redoTimes.append(Double(Self.now() - t0) / 1000)
+            }
+            let names = ["rename", "set attribute", "insert", "delete", "move"]
+            editReport = Edits(
+                applied: times.count, refused: refused, change: Self.percentiles("one change (all kinds)", times),
+                perKind: (0 ..< 5).map { Self.percentiles(names[$0], perKind[$0]) },
+                undo: Self.percentiles("undo", undoTimes), redo: Self.percentiles("redo", redoTimes),
+                readOnlyRSSBytes: readOnlyRSS, editableRSSBytes: editableRSS,
+                treeBytesBefore: tree.memoryFootprint, treeBytesAfter: doc.tree.memoryFootprint)
+            all.append(reads("after \(times.count) changes", doc.source, Presenter(source: doc.source, schema: loaded.presenter.schema), sink: &sink))
+        }
         struct Report: Encodable {
             var nodes: Int, loadMilliseconds: Double, bytesPerNode: Double, expandAllMilliseconds: Double
             var visibleRowsExpanded: Int, searchMilliseconds: Double, searchMatches: Int, measures: [Measure]
+            var edits: Edits?, editedReads: Reads?
         }
         let report = Report(
             nodes: tree.count, loadMilliseconds: loaded.loadSeconds * 1000,
             bytesPerNode: Double(tree.memoryFootprint) / Double(max(1, tree.count)),
-            expandAllMilliseconds: expandAll, visibleRowsExpanded: outline.visibleCount,
-            searchMilliseconds: search, searchMatches: found.total, measures: measures)
+            expandAllMilliseconds: fresh.expandAllMilliseconds, visibleRowsExpanded: fresh.visibleRowsExpanded,
+            searchMilliseconds: fresh.searchMilliseconds, searchMatches: fresh.searchMatches, measures: fresh.measures,
+            edits: editReport, editedReads: all.count > 1 ? all[1] : nil)
         if sink == 42 { FileHandle.standardError.write(Data(" ".utf8)) }
         if output.json {
             try Out.json(report)
@@ -87,11 +221,39 @@ struct Bench: ParsableCommand {
         }
         var out = Out()
         out.line(String(format: "nodes %d   load %.1f ms   %.1f bytes/node", report.nodes, report.loadMilliseconds, report.bytesPerNode))
-        out.line(String(format: "outline expand all: %.1f ms (%d rows)", expandAll, outline.visibleCount))
-        out.line(String(format: "search '%@': %.1f ms (%d matches)", query, search, found.total))
-        for m in measures {
-            out.line(String(format: "%@: p50 %.2f µs  p99 %.2f µs  max %.1f µs", m.name, m.p50Microseconds, m.p99Microseconds, m.maxMicroseconds))
+        func show(_ m: Measure) {
+            out.line(String(format: "%@: p50 %.2f µs  p99 %.2f µs  max %.1f µs  (%d)", m.name, m.p50Microseconds, m.p99Microseconds, m.maxMicroseconds, m.samples))
+        }
+        if let e = editReport {
+            out.line("changes: \(e.applied) applied, \(e.refused) refused (invalid at the random place)")
+            show(e.change)
+            e.perKind.forEach(show)
+            show(e.undo)
+            show(e.redo)
+            out.line(String(format: "memory: RSS read-only %.1f MB, editable after the changes %.1f MB (%.2fx); tree %.1f MB -> %.1f MB",
+                            Double(e.readOnlyRSSBytes) / 1e6, Double(e.editableRSSBytes) / 1e6,
+                            Double(e.editableRSSBytes) / Double(max(1, e.readOnlyRSSBytes)),
+                            Double(e.treeBytesBefore) / 1e6, Double(e.treeBytesAfter) / 1e6))
+        }
+        for r in all {
+            if !r.label.isEmpty { out.line("-- \(r.label)") }
+            out.line(String(format: "outline expand all: %.1f ms (%d rows)", r.expandAllMilliseconds, r.visibleRowsExpanded))
+            out.line(String(format: "search '%@': %.1f ms (%d matches)", query, r.searchMilliseconds, r.searchMatches))
+            r.measures.forEach(show)
         }
         out.flush()
+    }
+}
+
+/// A small seeded generator (SplitMix64), so a benchmark's changes can be replayed.
+struct SplitMix: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
     }
 }

@@ -153,7 +153,7 @@ extension EditableDocument {
             return nil
         }
         if let list, let hit = found(in: tree.children(of: list)) { return hit }
-        if let hit = found(in: (0 ..< tree.count).lazy.map { NodeID($0) }) { return hit }
+        if let hit = found(in: tree.nodes) { return hit }
         guard let first = keys.first else { return fallback }
         return first == Array(fallback.lowercased().utf8) ? fallback : String(decoding: first, as: UTF8.self)
     }

@@ -17,9 +17,10 @@
 ///
 /// For a document shared between front ends, wrap it in a ``DocumentModel``.
 ///
-/// - Complexity: every change replays the whole tree through a ``TreeBuilder``: O(n) time and
-///   a new O(n) tree per change (a move or an insert that creates a children array is one
-///   replay; a move is two). Reading stays O(1) per node as before.
+/// - Complexity: a change writes records into the tree's persistent overlay (see ``TreeStore``):
+///   O(depth × log runs + runs of the level it changes + the nodes it adds or removes), never
+///   O(n); the new tree shares everything else with the old one. Undo and redo put back the
+///   tree a step kept: O(1). Reading stays O(1) per node.
 public struct EditableDocument: Sendable {
     /// The current document, read with the document's mode. A snapshot: later changes make new ones.
     public private(set) var source: DocumentSource
@@ -58,7 +59,6 @@ public struct EditableDocument: Sendable {
     /// insert, its new place for a move, the path it had for a delete, else the node's path.
     /// Clears the redo history.
     /// - Throws: ``EditError`` when the change is invalid; the document is then unchanged.
-    /// - Complexity: O(n)
     @discardableResult
     public mutating func apply(_ change: Change) throws(EditError) -> TreePath {
         try apply([change])[0]
@@ -67,16 +67,15 @@ public struct EditableDocument: Sendable {
     /// Applies changes in order as one undoable step (all or nothing), returning each one's path.
     ///
     /// Each change's paths are read in the tree as the previous changes left it.
-    /// - Complexity: O(n) per change.
     @discardableResult
     public mutating func apply(_ changes: [Change]) throws(EditError) -> [TreePath] {
         guard !changes.isEmpty else { throw EditError("no change to apply") }
         var work = self
-        var step = EditStep(changes: changes, paths: [], forward: [], inverse: [])
+        var step = EditStep(changes: changes, paths: [], before: tree, after: nil)
         for change in changes {
             step.paths.append(try work.perform(change, recording: &step))
         }
-        step.inverse.reverse()
+        step.after = work.tree
         work.undoHistory.append(step)
         if work.undoHistory.count > historyLimit { work.undoHistory.removeFirst(work.undoHistory.count - historyLimit) }
         work.redoHistory.removeAll()
@@ -85,31 +84,28 @@ public struct EditableDocument: Sendable {
     }
 
     /// Takes back the latest step and returns it, or `nil` when there is nothing to undo.
-    /// - Complexity: O(n) per change in the step.
+    /// - Complexity: O(1): the step kept the tree it started from.
     @discardableResult
     public mutating func undo() -> EditStep? {
         guard let step = undoHistory.popLast() else { return nil }
-        for splice in step.inverse { replace(with: tree.applying(splice).tree) }
+        if let before = step.before { replace(with: before) }
         redoHistory.append(step)
         return step
     }
 
     /// Applies the latest undone step again and returns it, or `nil` when there is nothing to redo.
-    /// - Complexity: O(n) per change in the step.
+    /// - Complexity: O(1): the step kept the tree it made.
     @discardableResult
     public mutating func redo() -> EditStep? {
         guard let step = redoHistory.popLast() else { return nil }
-        for splice in step.forward { replace(with: tree.applying(splice).tree) }
+        if let after = step.after { replace(with: after) }
         undoHistory.append(step)
         return step
     }
 
-    /// Applies a splice to the current tree, recording it and its inverse in `step`.
+    /// Applies a splice to the current tree (the step keeps the trees before and after it).
     mutating func splice(_ splice: Splice, recording step: inout EditStep) {
-        let (newTree, inverse) = tree.applying(splice)
-        step.forward.append(splice)
-        step.inverse.append(inverse)
-        replace(with: newTree)
+        replace(with: tree.applying(splice))
     }
 
     mutating func replace(with newTree: TreeStore) {
@@ -123,20 +119,20 @@ public struct EditStep: Sendable {
     public var changes: [Change]
     /// The path each change affected (see ``EditableDocument/apply(_:)``).
     public var paths: [TreePath]
-    /// The splices that redo the step.
-    var forward: [Splice]
-    /// The splices that undo it, in the order to apply them.
-    var inverse: [Splice]
+    /// The tree before the step (what undo puts back); trees share structure, so keeping it is O(1).
+    var before: TreeStore?
+    /// The tree after the step (what redo puts back).
+    var after: TreeStore?
 
     /// A step of a store that keeps its own undo data (a database store): its changes and paths.
     public init(changes: [Change], paths: [TreePath]) {
-        self.init(changes: changes, paths: paths, forward: [], inverse: [])
+        self.init(changes: changes, paths: paths, before: nil, after: nil)
     }
 
-    init(changes: [Change], paths: [TreePath], forward: [Splice], inverse: [Splice]) {
+    init(changes: [Change], paths: [TreePath], before: TreeStore?, after: TreeStore?) {
         self.changes = changes
         self.paths = paths
-        self.forward = forward
-        self.inverse = inverse
+        self.before = before
+        self.after = after
     }
 }

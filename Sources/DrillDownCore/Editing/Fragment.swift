@@ -1,18 +1,28 @@
 /// A detached piece of a document: one value (a scalar or a whole subtree) and the key it has
 /// in its parent object, if any.
 ///
-/// Fragments are what ``Splice``s put into a container, and what they take out of it, so that
-/// every edit can be undone by putting back what it removed.
+/// Fragments are what ``Splice``s put into a container. A fragment is either a small tree of its
+/// own (a new node) or a reference to a subtree of the document being edited (``fragment(at:)``,
+/// O(1)): a splice that puts such a subtree back where the same edit took it from (a rename, a
+/// move) relinks its nodes instead of copying them.
 struct Fragment: Sendable {
     /// The key the value has in its parent object; `nil` for an array element.
     var key: [UInt8]?
-    /// The value, as a tree whose root is the value itself.
+    /// The tree that holds the value.
     var tree: TreeStore
+    /// The value's node in ``tree`` (its root for a fragment of its own).
+    var node: NodeID
 
     /// Creates a fragment from a value tree and a key.
     init(key: [UInt8]?, tree: TreeStore) {
+        self.init(key: key, tree: tree, node: tree.root)
+    }
+
+    /// A fragment that refers to the subtree at `node` of `tree`.
+    init(key: [UInt8]?, tree: TreeStore, node: NodeID) {
         self.key = key
         self.tree = tree
+        self.node = node
     }
 
     /// A scalar fragment, e.g. `Title = "Item 5"`.
@@ -33,24 +43,22 @@ struct Fragment: Sendable {
         b.endKey()
         b.openContainer(kind)
         for m in members {
-            b.append(m.tree, m.tree.root, key: kind == .object ? (m.key ?? []) : [])
+            b.append(m.tree, m.node, key: kind == .object ? (m.key ?? []) : [])
         }
         b.closeContainer()
         self.init(key: key.map { Array($0.utf8) }, tree: b.build())
     }
 
     /// The same value under another key.
-    func keyed(_ newKey: [UInt8]?) -> Fragment { Fragment(key: newKey, tree: tree) }
+    func keyed(_ newKey: [UInt8]?) -> Fragment { Fragment(key: newKey, tree: tree, node: node) }
 }
 
 extension TreeStore {
     /// The subtree at `id` as a fragment, keeping its key when its parent is an object.
-    /// - Complexity: O(size of the subtree)
+    /// - Complexity: O(1) (the fragment refers to this tree's nodes)
     func fragment(at id: NodeID) -> Fragment {
-        var b = TreeBuilder(expectedNodes: 16)
-        b.append(self, id, key: [])
         let key: [UInt8]? = parent(of: id).map { kind(of: $0) == .object } == true ? Array(keyBytes(of: id)) : nil
-        return Fragment(key: key, tree: b.build())
+        return Fragment(key: key, tree: self, node: id)
     }
 }
 
@@ -79,10 +87,14 @@ extension TreeBuilder {
                 openContainer(k)
                 stack.append(-1)
                 let range = tree.children(of: n)
-                var c = range.upperBound
-                while c > range.lowerBound {
-                    c -= 1
-                    stack.append(c)
+                if range.isContiguous {
+                    var c = range.upperBound
+                    while c > range.lowerBound {
+                        c -= 1
+                        stack.append(c)
+                    }
+                } else {
+                    stack.append(contentsOf: range.reversed().map(\.rawValue))
                 }
             } else {
                 text.append(contentsOf: tree.valueBytes(of: n))

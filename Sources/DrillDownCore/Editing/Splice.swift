@@ -3,7 +3,8 @@
 ///
 /// A splice addresses its container by the *store* path (every object member and array element
 /// counts, as in generic mode), so it means the same thing whichever ``ReadingMode`` the
-/// document is read with. Its inverse is another splice, which is what makes undo exact.
+/// document is read with. Undo does not need an inverse: every tree is an immutable snapshot,
+/// so a step keeps the trees before and after it.
 struct Splice: Sendable {
     /// The store path of the container whose children change.
     var container: TreePath
@@ -37,77 +38,111 @@ extension TreeStore {
         return TreePath(indices.reversed())
     }
 
-    /// This tree with `splice` applied, and the inverse splice that puts it back.
+    /// This tree with `splice` applied: a new tree that shares everything but the records of
+    /// the container and the inserted nodes with this one, which stays valid and unchanged.
     ///
-    /// The whole tree is replayed through a ``TreeBuilder`` with the change spliced in, so ids
-    /// stay dense and siblings contiguous.
-    /// - Complexity: O(n) in the size of the tree.
-    func applying(_ splice: Splice) -> (tree: TreeStore, inverse: Splice) {
+    /// Inserted fragments of their own get new ids (each of their levels one contiguous run);
+    /// a fragment that refers to a subtree this same edit took away (a rename, a move) is
+    /// relinked, keeping its ids.
+    /// - Complexity: O(depth × log runs + runs of the container's level + the inserted nodes
+    ///   + the removed nodes that are not put back), never O(n).
+    func applying(_ splice: Splice) -> TreeStore {
         guard let target = storeNode(at: splice.container) else {
             preconditionFailure("splice container \(splice.container) was validated to exist")
         }
         let kids = children(of: target)
         precondition(kind(of: target).isContainer && splice.range.lowerBound >= 0 && splice.range.upperBound <= kids.count)
-        let removed = splice.range.map { fragment(at: kids[$0]) }
-        let inverse = Splice(
-            container: splice.container,
-            range: splice.range.lowerBound ..< splice.range.lowerBound + splice.fragments.count,
-            fragments: removed)
-        let added = splice.fragments.reduce(0) { $0 + $1.tree.count }
-        let addedText = splice.fragments.reduce(0) { $0 + $1.tree.text.count + ($1.key?.count ?? 0) }
-        var b = TreeBuilder(expectedNodes: count + added, expectedTextBytes: text.count + addedText)
+        let removed = splice.range.map { kids[$0] }
+        var editor = OverlayEditor(self)
         let targetIsObject = kind(of: target) == .object
-
-        enum Item { case node(Int32, keyed: Bool), fragment(Int), close }
-        var stack: [Item] = [.node(0, keyed: false)]
-        stack.reserveCapacity(1024)
-        text.withUnsafeBufferPointer { bytes in
-            while let item = stack.popLast() {
-                switch item {
-                case .close:
-                    b.closeContainer()
-                case .fragment(let i):
-                    let f = splice.fragments[i]
-                    b.append(f.tree, f.tree.root, key: targetIsObject ? (f.key ?? []) : [])
-                case .node(let raw, let keyed):
-                    let i = Int(raw)
-                    let start = Int(textStart[i]), keyLength = Int(titleLength[i])
-                    b.beginNode()
-                    if keyed { b.appendText(UnsafeBufferPointer(rebasing: bytes[start ..< start + keyLength])) }
-                    b.endKey()
-                    let k = ValueKind(rawValue: kinds[i]) ?? .null
-                    guard k.isContainer else {
-                        let valueStart = start + keyLength
-                        b.appendText(UnsafeBufferPointer(rebasing: bytes[valueStart ..< valueStart + Int(valueLength[i])]))
-                        b.finishScalar(k)
-                        continue
-                    }
-                    b.openContainer(k)
-                    stack.append(.close)
-                    let first = firstChild[i], count = Int(childCounts[i])
-                    let childKeyed = k == .object
-                    if i == target.index {
-                        var c = count
-                        while c > splice.range.upperBound {
-                            c -= 1
-                            stack.append(.node(first + Int32(c), keyed: childKeyed))
-                        }
-                        for f in splice.fragments.indices.reversed() { stack.append(.fragment(f)) }
-                        c = splice.range.lowerBound
-                        while c > 0 {
-                            c -= 1
-                            stack.append(.node(first + Int32(c), keyed: childKeyed))
-                        }
-                    } else {
-                        var c = first + Int32(count)
-                        while c > first {
-                            c -= 1
-                            stack.append(.node(c, keyed: childKeyed))
-                        }
-                    }
+        let generation = overlay?.generation ?? 0
+        var added: [Int32] = []
+        var relinked: Set<NodeID> = []
+        for f in splice.fragments {
+            let key = targetIsObject ? (f.key ?? []) : []
+            if sharesBase(with: f.tree), !relinked.contains(f.node) {
+                let age = generation - (f.tree.overlay?.generation ?? 0)
+                let free = age == 0 ? removed.contains(f.node) : age == 1 && !isAttached(f.node)
+                if free {
+                    var r = editor.current(f.node)
+                    r.parent = target.rawValue
+                    r.key = key
+                    editor.write(f.node.rawValue, r)
+                    relinked.insert(f.node)
+                    added.append(f.node.rawValue)
+                    if age == 1 { editor.count += subtreeSize(f.node) }
+                    continue
                 }
             }
+            added.append(editor.graft(f.tree, f.node, parent: target.rawValue, key: key))
         }
-        return (b.build(), inverse)
+        for id in removed where !relinked.contains(id) { editor.count -= subtreeSize(id) }
+        var r = editor.current(target)
+        r.children = kids.replacing(splice.range, with: added)
+        editor.write(target.rawValue, r)
+        return editor.build()
+    }
+
+    /// Whether `other` is this tree or an edit of the same base (so its ids mean the same nodes).
+    func sharesBase(with other: TreeStore) -> Bool {
+        kinds.withUnsafeBufferPointer { a in other.kinds.withUnsafeBufferPointer { b in a.baseAddress == b.baseAddress } }
+            && kinds.count == other.kinds.count
+    }
+
+    /// Whether `id` is reachable from the root.
+    /// - Complexity: O(depth × log runs)
+    func isAttached(_ id: NodeID) -> Bool {
+        var n = id
+        while let p = parent(of: n) {
+            guard children(of: p).position(of: n) != nil else { return false }
+            n = p
+        }
+        return n == root
+    }
+
+    /// The number of nodes in the subtree at `id`.
+    /// - Complexity: O(size of the subtree)
+    func subtreeSize(_ id: NodeID) -> Int {
+        var total = 0
+        var stack = [id]
+        while let n = stack.popLast() {
+            total += 1
+            for c in children(of: n) { stack.append(c) }
+        }
+        return total
+    }
+}
+
+extension OverlayEditor {
+    /// Copies the subtree at `node` of `source` in as new nodes under `parent`, the subtree's
+    /// root keyed by `key`; each copied level gets one run of consecutive ids. Returns the root's id.
+    /// - Complexity: O(size of the subtree)
+    mutating func graft(_ source: TreeStore, _ node: NodeID, parent: Int32, key: [UInt8]) -> Int32 {
+        let rootID = capacity
+        capacity += 1
+        // Breadth first: a node's id is known before its children's block is allocated.
+        var queue: [(from: NodeID, id: Int32, parent: Int32, key: [UInt8])] = [(node, rootID, parent, key)]
+        var head = 0
+        while head < queue.count {
+            let (from, id, up, k) = queue[head]
+            head += 1
+            let kind = source.kind(of: from)
+            var r = NodeRecord(kind: kind.rawValue, parent: up, key: k, value: [], children: .empty)
+            if kind.isContainer {
+                let kids = source.children(of: from)
+                let first = capacity
+                capacity += Int32(kids.count)
+                r.children = NodeRange(first, capacity)
+                let keyed = kind == .object
+                for (i, c) in kids.enumerated() {
+                    queue.append((c, first + Int32(i), id, keyed ? Array(source.keyBytes(of: c)) : []))
+                }
+            } else {
+                r.value = Array(source.valueBytes(of: from))
+            }
+            write(id, r)
+            count += 1
+        }
+        return rootID
     }
 }

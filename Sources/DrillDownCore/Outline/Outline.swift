@@ -2,8 +2,9 @@
 /// between visible row numbers and nodes.
 ///
 /// Every node that has an expanded child keeps a Fenwick tree over its children's row weights
-/// (1 + the rows its expanded subtree shows), laid out in one flat array at the children's own
-/// contiguous id range. Expanding or collapsing updates one weight per visible ancestor; a row
+/// (1 + the rows its expanded subtree shows): laid out in one flat array at the children's own
+/// ids when they are a contiguous range (every level of an unedited document), in an array of
+/// its own for a level that edits made non-contiguous. Expanding or collapsing updates one weight per visible ancestor; a row
 /// lookup descends one Fenwick tree per level. Nothing walks the visible rows.
 ///
 /// A collapsed node keeps its descendants' expanded state, so reopening it restores them.
@@ -20,6 +21,8 @@ public struct Outline: Sendable {
     var expandedFlags: [Bool] = []
     var segmentReady: [Bool] = []
     var fenwick: [Int32] = []
+    /// The Fenwick trees of non-contiguous levels (1-based), by parent.
+    var spill: [NodeID: [Int32]] = [:]
 
     /// An outline with everything collapsed.
     public init(source: any Source) { self.source = source }
@@ -58,17 +61,31 @@ public struct Outline: Sendable {
 
     // MARK: Fenwick segments
 
+    /// Runs `body` on the Fenwick tree of `node`'s children (`range`): a buffer and the offset
+    /// of entry 0 in it (entry j, 1-based, is at `base + j`).
+    func withSegment<R>(_ node: NodeID, _ range: NodeRange, _ body: (UnsafeBufferPointer<Int32>, Int) -> R) -> R {
+        if range.isContiguous { return fenwick.withUnsafeBufferPointer { body($0, Int(range.lowerBound) - 1) } }
+        return (spill[node] ?? []).withUnsafeBufferPointer { body($0, 0) }
+    }
+
+    /// Runs `body` on the mutable Fenwick tree of `node`'s children, as ``withSegment(_:_:_:)``.
+    mutating func withMutableSegment<R>(_ node: NodeID, _ range: NodeRange, _ body: (UnsafeMutableBufferPointer<Int32>, Int) -> R) -> R {
+        if range.isContiguous { return fenwick.withUnsafeMutableBufferPointer { body($0, Int(range.lowerBound) - 1) } }
+        return spill[node, default: []].withUnsafeMutableBufferPointer { body($0, 0) }
+    }
+
     /// Sum of the first `count` weights of `node`'s children (rows before child `count`).
     func prefix(_ node: NodeID, _ count: Int) -> Int {
         guard hasSegment(node) else { return count }
-        let base = Int(source.children(of: node).lowerBound) - 1
-        var sum = 0
-        var j = count
-        while j > 0 {
-            sum += Int(fenwick[base + j])
-            j &= j - 1
+        return withSegment(node, source.children(of: node)) { fen, base in
+            var sum = 0
+            var j = count
+            while j > 0 {
+                sum += Int(fen[base + j])
+                j &= j - 1
+            }
+            return sum
         }
-        return sum
     }
 
     /// The rows `node` shows below itself when expanded.
@@ -78,18 +95,21 @@ public struct Outline: Sendable {
         allocate()
         guard !segmentReady[node.index] else { return }
         let range = source.children(of: node)
-        let base = Int(range.lowerBound) - 1
-        for j in 1 ... range.count { fenwick[base + j] = Int32(j & -j) }
+        if !range.isContiguous { spill[node] = [Int32](repeating: 0, count: range.count + 1) }
+        withMutableSegment(node, range) { fen, base in
+            for j in 1 ... range.count { fen[base + j] = Int32(j & -j) }
+        }
         segmentReady[node.index] = true
     }
 
     mutating func add(_ node: NodeID, child position: Int, _ delta: Int) {
         let range = source.children(of: node)
-        let base = Int(range.lowerBound) - 1
-        var j = position + 1
-        while j <= range.count {
-            fenwick[base + j] += Int32(delta)
-            j += j & -j
+        withMutableSegment(node, range) { fen, base in
+            var j = position + 1
+            while j <= range.count {
+                fen[base + j] += Int32(delta)
+                j += j & -j
+            }
         }
     }
 
@@ -141,6 +161,7 @@ public struct Outline: Sendable {
         expandedFlags = []
         segmentReady = []
         fenwick = []
+        spill = [:]
     }
 
     /// Expands every node that has children (on a lazy source, this visits every level).
@@ -163,13 +184,20 @@ public struct Outline: Sendable {
                 allocate()
                 total.append(contentsOf: repeatElement(0, count: fenwick.count - total.count))
             }
-            let base = Int(range.lowerBound) - 1
             let k = range.count
             var sum: Int32 = 0
-            fenwick.withUnsafeMutableBufferPointer { fen in
-                for j in 1 ... k {
-                    fen[base + j] = 1 + total[base + j]
-                    sum += fen[base + j]
+            if !range.isContiguous { spill[n] = [Int32](repeating: 0, count: k + 1) }
+            withMutableSegment(n, range) { fen, base in
+                if range.isContiguous {
+                    for j in 1 ... k {
+                        fen[base + j] = 1 + total[base + j]
+                        sum += fen[base + j]
+                    }
+                } else {
+                    for (i, c) in range.enumerated() {
+                        fen[i + 1] = 1 + total[c.index]
+                        sum += fen[i + 1]
+                    }
                 }
                 for j in 1 ... k {
                     let up = j + (j & -j)
@@ -200,17 +228,19 @@ public struct Outline: Sendable {
                 return r < range.count ? range[r] : nil
             }
             let k = range.count
-            let base = Int(range.lowerBound) - 1
-            var pos = 0
-            var rem = r
-            var step = 1
-            while step * 2 <= k { step *= 2 }
-            while step > 0 {
-                if pos + step <= k, Int(fenwick[base + pos + step]) <= rem {
-                    pos += step
-                    rem -= Int(fenwick[base + pos])
+            let (pos, rem) = withSegment(n, range) { fen, base in
+                var pos = 0
+                var rem = r
+                var step = 1
+                while step * 2 <= k { step *= 2 }
+                while step > 0 {
+                    if pos + step <= k, Int(fen[base + pos + step]) <= rem {
+                        pos += step
+                        rem -= Int(fen[base + pos])
+                    }
+                    step /= 2
                 }
-                step /= 2
+                return (pos, rem)
             }
             guard pos < k else { return nil }
             if rem == 0 { return range[pos] }

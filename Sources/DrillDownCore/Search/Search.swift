@@ -26,7 +26,8 @@ public struct SearchResult: Sendable, Equatable {
 extension DocumentSource {
     /// Finds nodes whose title (or, with `includeValues`, a value) contains the query text.
     ///
-    /// Walks the tree depth-first comparing raw UTF-8 bytes: no string is made per node.
+    /// Walks the tree depth-first comparing raw UTF-8 bytes: no string is made per node. Nodes
+    /// added by edits are found where they are; removed ones are not reached.
     /// - Complexity: O(n × query length)
     public func search(_ query: SearchQuery) -> SearchResult {
         let needle = Array(query.text.lowercased().utf8)
@@ -34,45 +35,36 @@ extension DocumentSource {
         var hits: [NodeID] = []
         var total = 0
         let outline: Bool = if case .outline = mode { true } else { false }
-        tree.text.withUnsafeBufferPointer { text in
-            func contains(_ bytes: ArraySlice<UInt8>) -> Bool {
-                Self.contains(text, bytes.startIndex, bytes.endIndex, needle)
-            }
-            func matches(_ id: NodeID) -> Bool {
-                if outline {
-                    if !tree.kind(of: id).isContainer { return contains(tree.valueBytes(of: id)) }
-                    if let t = tree.member(of: id, lowercasedKeys: titleKeys), contains(tree.valueBytes(of: t)) { return true }
-                    if query.includeValues {
-                        for m in tree.children(of: id) where !tree.kind(of: m).isContainer && !isStructural(m, of: id) {
-                            if contains(tree.valueBytes(of: m)) { return true }
-                        }
+        func contains(_ bytes: ArraySlice<UInt8>) -> Bool {
+            bytes.withUnsafeBufferPointer { Self.contains($0, 0, $0.count, needle) }
+        }
+        func matches(_ id: NodeID) -> Bool {
+            if outline {
+                if !tree.kind(of: id).isContainer { return contains(tree.valueBytes(of: id)) }
+                if let t = tree.member(of: id, lowercasedKeys: titleKeys), contains(tree.valueBytes(of: t)) { return true }
+                if query.includeValues {
+                    for m in tree.children(of: id) where !tree.kind(of: m).isContainer && !isStructural(m, of: id) {
+                        if contains(tree.valueBytes(of: m)) { return true }
                     }
-                    return false
                 }
-                if contains(tree.keyBytes(of: id)) { return true }
-                return query.includeValues && contains(tree.valueBytes(of: id))
+                return false
             }
-            var stack: [NodeRange] = [children(of: root)]
-            var cursor: [Int] = [0]
-            while let range = stack.last {
-                let i = cursor[cursor.count - 1]
-                if i == range.count {
-                    stack.removeLast()
-                    cursor.removeLast()
-                    continue
-                }
-                cursor[cursor.count - 1] = i + 1
-                let id = range[i]
-                if matches(id) {
-                    total += 1
-                    if hits.count < query.limit { hits.append(id) }
-                }
-                let sub = children(of: id)
-                if !sub.isEmpty {
-                    stack.append(sub)
-                    cursor.append(0)
-                }
+            if contains(tree.keyBytes(of: id)) { return true }
+            return query.includeValues && contains(tree.valueBytes(of: id))
+        }
+        // Depth first in document order; iterators walk a level run by run.
+        var stack: [NodeRange.Iterator] = [children(of: root).makeIterator()]
+        while !stack.isEmpty {
+            guard let id = stack[stack.count - 1].next() else {
+                stack.removeLast()
+                continue
             }
+            if matches(id) {
+                total += 1
+                if hits.count < query.limit { hits.append(id) }
+            }
+            let sub = children(of: id)
+            if !sub.isEmpty { stack.append(sub.makeIterator()) }
         }
         return SearchResult(hits: hits, total: total)
     }

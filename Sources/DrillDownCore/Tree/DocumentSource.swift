@@ -2,7 +2,7 @@
 ///
 /// In generic mode node ids are the store's ids. In outline mode a row is the id of its
 /// dictionary in the store, and a row's children are the elements of its children array,
-/// which the store already keeps as a contiguous id range; nothing is copied.
+/// whose ``NodeRange`` the store already keeps; nothing is copied.
 ///
 /// ```swift
 /// let source = DocumentSource(tree: store)            // mode inferred
@@ -56,7 +56,7 @@ public struct DocumentSource: Source {
     }
 
     public var root: NodeID { tree.root }
-    public var capacity: Int { tree.count }
+    public var capacity: Int { tree.idCapacity }
 
     public var rootTitle: String {
         if case .outline = mode, let t = tree.member(of: root, lowercasedKeys: titleKeys), !tree.kind(of: t).isContainer {

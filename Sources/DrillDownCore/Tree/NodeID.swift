@@ -1,7 +1,7 @@
 /// The integer identity of a node inside one ``Source``.
 ///
-/// Ids are dense (`0 ..< source.capacity`), and the children of a node always
-/// occupy a contiguous id range, so per-node side tables are plain arrays.
+/// Ids are below `source.capacity`, so per-node side tables are plain arrays. A freshly read
+/// document's ids are dense and its siblings contiguous; an edited one's are not (see ``NodeRange``).
 public struct NodeID: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// The raw index into the source's flat arrays.
     public var rawValue: Int32
@@ -19,28 +19,193 @@ public struct NodeID: Hashable, Comparable, Sendable, CustomStringConvertible {
     public var description: String { "#\(rawValue)" }
 }
 
-/// A contiguous range of sibling node ids: the children of one node, in document order.
+/// The children of one node, in document order.
+///
+/// Usually a contiguous id range (`lowerBound ..< upperBound`), which is all a freshly read
+/// document has. After edits a level may be a list of runs of consecutive ids
+/// (``isContiguous`` is then false, `lowerBound` is 0 and `upperBound` the count): indexing and
+/// ``position(of:)`` are then O(log runs), and a level has at most one run more than twice the
+/// number of changes made to it.
 public struct NodeRange: RandomAccessCollection, Sendable, Equatable {
-    /// The first child's raw id.
+    /// The first child's raw id (contiguous ranges; 0 otherwise).
     public var lowerBound: Int32
-    /// One past the last child's raw id.
+    /// One past the last child's raw id (contiguous ranges; the count otherwise).
     public var upperBound: Int32
+    /// The runs of a non-contiguous level, `nil` for a contiguous range.
+    @usableFromInline var runs: ChildRuns?
 
-    /// Creates a range of ids.
+    /// Creates a contiguous range of ids.
     @inlinable public init(_ lowerBound: Int32, _ upperBound: Int32) {
         self.lowerBound = lowerBound
         self.upperBound = upperBound
+        runs = nil
+    }
+
+    @usableFromInline init(runs: ChildRuns) {
+        lowerBound = 0
+        upperBound = runs.count
+        self.runs = runs
     }
 
     /// An empty range.
     public static let empty = NodeRange(0, 0)
 
+    /// Whether the ids are one contiguous range (`lowerBound ..< upperBound`).
+    @inlinable public var isContiguous: Bool { runs == nil }
+
     @inlinable public var startIndex: Int { 0 }
     @inlinable public var endIndex: Int { Int(upperBound - lowerBound) }
-    @inlinable public subscript(position: Int) -> NodeID { NodeID(lowerBound + Int32(position)) }
+    @inlinable public subscript(position: Int) -> NodeID {
+        if let runs { return NodeID(runs.id(at: Int32(position))) }
+        return NodeID(lowerBound + Int32(position))
+    }
 
     /// The position of `id` inside this range, if it is one of these siblings.
     @inlinable public func position(of id: NodeID) -> Int? {
-        id.rawValue >= lowerBound && id.rawValue < upperBound ? Int(id.rawValue - lowerBound) : nil
+        if let runs { return runs.position(of: id.rawValue).map(Int.init) }
+        return id.rawValue >= lowerBound && id.rawValue < upperBound ? Int(id.rawValue - lowerBound) : nil
+    }
+
+    /// Iterates run by run (no search per element).
+    public struct Iterator: IteratorProtocol, Sendable {
+        @usableFromInline let range: NodeRange
+        @usableFromInline var run = 0
+        @usableFromInline var cursor: Int32
+        @usableFromInline var end: Int32
+
+        @inlinable init(_ range: NodeRange) {
+            self.range = range
+            if let runs = range.runs {
+                cursor = runs.starts[0]
+                end = cursor + runs.length(0)
+            } else {
+                cursor = range.lowerBound
+                end = range.upperBound
+            }
+        }
+
+        @inlinable public mutating func next() -> NodeID? {
+            if cursor < end {
+                defer { cursor += 1 }
+                return NodeID(cursor)
+            }
+            guard let runs = range.runs, run + 1 < runs.starts.count else { return nil }
+            run += 1
+            cursor = runs.starts[run] + 1
+            end = runs.starts[run] + runs.length(run)
+            return NodeID(cursor - 1)
+        }
+    }
+
+    @inlinable public func makeIterator() -> Iterator { Iterator(self) }
+
+    public static func == (a: NodeRange, b: NodeRange) -> Bool {
+        switch (a.runs, b.runs) {
+        case (nil, nil): return a.lowerBound == b.lowerBound && a.upperBound == b.upperBound
+        case (let x?, let y?): return x === y || (x.starts == y.starts && x.offsets == y.offsets)
+        default: return a.elementsEqual(b)
+        }
+    }
+
+    /// These children with those at `positions` replaced by `ids`.
+    /// - Complexity: O(runs + ids.count)
+    func replacing(_ positions: Range<Int>, with ids: [Int32]) -> NodeRange {
+        var starts: [Int32] = [], lengths: [Int32] = []
+        func add(_ start: Int32, _ length: Int32) {
+            guard length > 0 else { return }
+            if let s = starts.last, s + lengths[lengths.count - 1] == start {
+                lengths[lengths.count - 1] += length
+            } else {
+                starts.append(start)
+                lengths.append(length)
+            }
+        }
+        let lo = Int32(positions.lowerBound), hi = Int32(positions.upperBound)
+        guard let runs else {
+            add(lowerBound, lo)
+            for id in ids { add(id, 1) }
+            add(lowerBound + hi, upperBound - lowerBound - hi)
+            return Self.make(starts, lengths)
+        }
+        // Runs wholly before and after the replaced positions are kept; the middle is rebuilt.
+        let first = lo < runs.count ? runs.run(containing: lo) : runs.starts.count
+        let last = hi < runs.count ? runs.run(containing: hi) : runs.starts.count
+        starts.reserveCapacity(runs.starts.count + ids.count + 2)
+        lengths.reserveCapacity(runs.starts.count + ids.count + 2)
+        for r in 0 ..< first {
+            starts.append(runs.starts[r])
+            lengths.append(runs.length(r))
+        }
+        if first < runs.starts.count { add(runs.starts[first], lo - runs.offsets[first]) }
+        for id in ids { add(id, 1) }
+        if last < runs.starts.count {
+            let skip = hi - runs.offsets[last]
+            add(runs.starts[last] + skip, runs.length(last) - skip)
+            for r in last + 1 ..< runs.starts.count { add(runs.starts[r], runs.length(r)) }
+        }
+        return Self.make(starts, lengths)
+    }
+
+    static func make(_ starts: [Int32], _ lengths: [Int32]) -> NodeRange {
+        if starts.isEmpty { return .empty }
+        if starts.count == 1 { return NodeRange(starts[0], starts[0] + lengths[0]) }
+        return NodeRange(runs: ChildRuns(starts: starts, lengths: lengths))
+    }
+}
+
+/// The ids of a non-contiguous level as runs of consecutive ids, with what finds a position
+/// (by prefix counts) and an id (by runs sorted by first id) in O(log runs).
+@usableFromInline final class ChildRuns: Sendable {
+    /// The first id of each run, in document order.
+    @usableFromInline let starts: [Int32]
+    /// The position of each run's first id; one more entry holds the count.
+    @usableFromInline let offsets: [Int32]
+    /// Run indices ordered by their first id.
+    @usableFromInline let byStart: [Int32]
+
+    init(starts: [Int32], lengths: [Int32]) {
+        self.starts = starts
+        var offsets = [Int32](repeating: 0, count: starts.count + 1)
+        for i in lengths.indices { offsets[i + 1] = offsets[i] + lengths[i] }
+        self.offsets = offsets
+        // Runs are few (at most 2 × changes to the level + 1) and mostly ascending already,
+        // which the standard library's merge sort finds in near-linear time.
+        var keys = [UInt64](unsafeUninitializedCapacity: starts.count) { buffer, n in
+            for i in starts.indices { buffer[i] = UInt64(UInt32(bitPattern: starts[i])) << 32 | UInt64(i) }
+            n = starts.count
+        }
+        keys.sort()
+        byStart = keys.map { Int32(truncatingIfNeeded: $0 & 0xFFFF_FFFF) }
+    }
+
+    @usableFromInline var count: Int32 { offsets[offsets.count - 1] }
+
+    @inlinable func length(_ run: Int) -> Int32 { offsets[run + 1] - offsets[run] }
+
+    /// The run that holds position `p` (0 ≤ p < count).
+    @inlinable func run(containing p: Int32) -> Int {
+        var lo = 0, hi = starts.count - 1
+        while lo < hi {
+            let mid = (lo + hi + 1) >> 1
+            if offsets[mid] <= p { lo = mid } else { hi = mid - 1 }
+        }
+        return lo
+    }
+
+    @inlinable func id(at p: Int32) -> Int32 {
+        let r = run(containing: p)
+        return starts[r] + (p - offsets[r])
+    }
+
+    @inlinable func position(of id: Int32) -> Int32? {
+        var lo = 0, hi = byStart.count - 1
+        guard starts[Int(byStart[0])] <= id else { return nil }
+        while lo < hi {
+            let mid = (lo + hi + 1) >> 1
+            if starts[Int(byStart[mid])] <= id { lo = mid } else { hi = mid - 1 }
+        }
+        let r = Int(byStart[lo])
+        let d = id - starts[r]
+        return d < length(r) ? offsets[r] + d : nil
     }
 }

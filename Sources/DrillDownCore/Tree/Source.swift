@@ -1,7 +1,7 @@
 /// Where nodes come from: the data source every front end reads, shaped like the seeds' table view data sources.
 ///
-/// A source answers a few cheap questions about node ids. Children of a node always occupy a
-/// contiguous id range (``children(of:)``), which keeps outline bookkeeping in flat arrays.
+/// A source answers a few cheap questions about node ids. Children of a node are a
+/// ``NodeRange``: usually a contiguous id range, runs of ids in a level changed by edits.
 /// The seed-shaped, path-based API (`numberOfChildren(of:)`, `node(at:)`) is provided on top.
 public protocol Source: Sendable {
     /// The root node; its children are the first level.

@@ -6,6 +6,14 @@
 /// There is no object per node; a million-node JSON file costs about 25 bytes per node plus
 /// its text.
 ///
+/// Edits do not touch those arrays: they stay an immutable *base*, and every changed or new
+/// node gets a record in a persistent overlay (a hash trie keyed by id, see ``TreeOverlay``),
+/// so an edited tree shares almost everything with the tree it was made from and a change
+/// costs what it touches. Reads check the overlay only for ids it holds: nothing when the tree
+/// is unedited, one bit test per base node otherwise. An edited tree's ids are not dense
+/// (removed nodes leave gaps, new nodes get ids from ``idCapacity`` on) and a changed level's
+/// children are runs of ids (``NodeRange``); ``compacted()`` makes a dense copy.
+///
 /// The root is always ``root`` (id 0). An object's children are titled by their keys, an
 /// array's children by their index (`0`, `1`, …).
 ///
@@ -19,6 +27,8 @@ public struct TreeStore: Sendable {
     @usableFromInline var titleLength: [UInt32]
     @usableFromInline var valueLength: [UInt32]
     @usableFromInline var text: [UInt8]
+    /// The changes made since the base was read; `nil` for an unedited tree.
+    @usableFromInline var overlay: TreeOverlay?
 
     init(
         kinds: [UInt8], parents: [Int32], firstChild: [Int32], childCounts: [Int32],
@@ -32,6 +42,7 @@ public struct TreeStore: Sendable {
         self.titleLength = titleLength
         self.valueLength = valueLength
         self.text = text
+        overlay = nil
     }
 
     /// The root node (the document's top-level value).
@@ -39,45 +50,69 @@ public struct TreeStore: Sendable {
 
     /// The number of nodes.
     /// - Complexity: O(1)
-    @inlinable public var count: Int { kinds.count }
+    @inlinable public var count: Int { overlay?.count ?? kinds.count }
+
+    /// One past the greatest node id: the size of per-node side tables. Equal to ``count`` for
+    /// an unedited tree.
+    /// - Complexity: O(1)
+    @inlinable public var idCapacity: Int { overlay.map { Int($0.capacity) } ?? kinds.count }
+
+    /// Whether ids are dense (`0 ..< count`) and every level contiguous: true until the first edit.
+    @inlinable public var isDense: Bool { overlay == nil }
+
+    /// The overlay record of `id`, if it was changed or added by an edit.
+    @inlinable func record(_ id: NodeID) -> NodeRecord? {
+        guard let overlay else { return nil }
+        return overlay.record(id.rawValue)
+    }
 
     /// The kind of value at `id`.
     /// - Complexity: O(1)
-    @inlinable public func kind(of id: NodeID) -> ValueKind { ValueKind(rawValue: kinds[id.index]) ?? .null }
+    @inlinable public func kind(of id: NodeID) -> ValueKind {
+        if let r = record(id) { return ValueKind(rawValue: r.kind) ?? .null }
+        return ValueKind(rawValue: kinds[id.index]) ?? .null
+    }
 
     /// The parent of `id`, or `nil` for the root.
     /// - Complexity: O(1)
     @inlinable public func parent(of id: NodeID) -> NodeID? {
-        let p = parents[id.index]
+        let p = record(id)?.parent ?? parents[id.index]
         return p < 0 ? nil : NodeID(p)
     }
 
     /// The children of `id` in document order.
     /// - Complexity: O(1)
     @inlinable public func children(of id: NodeID) -> NodeRange {
+        if let r = record(id), let c = r.children { return c }
         let first = firstChild[id.index]
         return NodeRange(first, first + childCounts[id.index])
     }
 
     /// The number of children of `id`.
     /// - Complexity: O(1)
-    @inlinable public func childCount(of id: NodeID) -> Int { Int(childCounts[id.index]) }
+    @inlinable public func childCount(of id: NodeID) -> Int {
+        if let r = record(id), let c = r.children { return c.count }
+        return Int(childCounts[id.index])
+    }
 
     /// The position of `id` among its siblings (0 for the root).
-    /// - Complexity: O(1)
+    /// - Complexity: O(1), O(log runs) in a level changed by edits
     @inlinable public func position(of id: NodeID) -> Int {
-        let p = parents[id.index]
-        return p < 0 ? 0 : Int(id.rawValue - firstChild[Int(p)])
+        guard let p = parent(of: id) else { return 0 }
+        if overlay == nil { return Int(id.rawValue - firstChild[p.index]) }
+        return children(of: p).position(of: id) ?? 0
     }
 
     /// The raw UTF-8 bytes of the key `id` has in its parent object (empty for array elements and the root).
     @inlinable public func keyBytes(of id: NodeID) -> ArraySlice<UInt8> {
+        if let r = record(id) { return r.key[...] }
         let start = Int(textStart[id.index])
         return text[start ..< start + Int(titleLength[id.index])]
     }
 
     /// The raw UTF-8 bytes of the scalar value at `id` (empty for containers).
     @inlinable public func valueBytes(of id: NodeID) -> ArraySlice<UInt8> {
+        if let r = record(id) { return r.value[...] }
         let start = Int(textStart[id.index]) + Int(titleLength[id.index])
         return text[start ..< start + Int(valueLength[id.index])]
     }
@@ -105,6 +140,7 @@ public struct TreeStore: Sendable {
     /// Whether the key of `id` equals `lowercasedKey` ignoring ASCII case.
     /// - Complexity: O(key length), no allocation.
     @inlinable public func keyEquals(_ id: NodeID, lowercased lowercasedKey: [UInt8]) -> Bool {
+        if let r = record(id) { return Self.equalsFolded(r.key[...], lowercasedKey) }
         let start = Int(textStart[id.index])
         let length = Int(titleLength[id.index])
         guard length == lowercasedKey.count else { return false }
@@ -113,6 +149,12 @@ public struct TreeStore: Sendable {
             if b >= 65 && b <= 90 { b |= 0x20 }
             if b != lowercasedKey[i] { return false }
         }
+        return true
+    }
+
+    @inlinable static func equalsFolded(_ key: ArraySlice<UInt8>, _ lowercasedKey: [UInt8]) -> Bool {
+        guard key.count == lowercasedKey.count else { return false }
+        for (a, b) in zip(key, lowercasedKey) where (a >= 65 && a <= 90 ? a | 0x20 : a) != b { return false }
         return true
     }
 
@@ -126,29 +168,71 @@ public struct TreeStore: Sendable {
         return nil
     }
 
-    /// Bytes of memory the node arrays and the text buffer occupy (reserved but never written
-    /// capacity is not counted: the system does not back untouched pages).
-    public var memoryFootprint: Int { count * (1 + 4 * 6) + text.count }
+    /// Bytes of memory the node arrays, the text buffer and the overlay of edits occupy
+    /// (reserved but never written capacity is not counted: the system does not back untouched pages).
+    public var memoryFootprint: Int { kinds.count * (1 + 4 * 6) + text.count + (overlay?.bytes ?? 0) }
 
     /// The greatest depth of any node (the root has depth 0).
     /// - Complexity: O(n)
     public func maxDepth() -> Int {
-        var depth = [Int32](repeating: 0, count: count)
-        var best: Int32 = 0
-        var stack: [Int32] = [0]
-        while let n = stack.popLast() {
-            let d = depth[Int(n)]
+        var best = 0
+        var stack: [(NodeID, Int)] = [(root, 0)]
+        while let (n, d) = stack.popLast() {
             if d > best { best = d }
-            let first = firstChild[Int(n)]
-            for c in first ..< first + childCounts[Int(n)] {
-                depth[Int(c)] = d + 1
-                if childCounts[Int(c)] > 0 { stack.append(c) } else if d + 1 > best { best = d + 1 }
+            for c in children(of: n) {
+                if childCount(of: c) > 0 { stack.append((c, d + 1)) } else if d + 1 > best { best = d + 1 }
             }
         }
-        return Int(best)
+        return best
     }
 
     /// The largest number of children any node has.
     /// - Complexity: O(n)
-    public func widestLevel() -> Int { Int(childCounts.max() ?? 0) }
+    public func widestLevel() -> Int {
+        guard overlay != nil else { return Int(childCounts.max() ?? 0) }
+        var best = 0
+        var stack = [root]
+        while let n = stack.popLast() {
+            let kids = children(of: n)
+            best = max(best, kids.count)
+            for c in kids where childCount(of: c) > 0 { stack.append(c) }
+        }
+        return best
+    }
+
+    /// This tree with dense ids and contiguous levels, as a reader makes it: itself when unedited.
+    /// - Complexity: O(n) for an edited tree, O(1) otherwise.
+    public func compacted() -> TreeStore {
+        guard overlay != nil else { return self }
+        var b = TreeBuilder(expectedNodes: count, expectedTextBytes: text.count)
+        b.append(self, root, key: keyBytes(of: root))
+        return b.build()
+    }
+
+    /// Every node in document order (depth first, parents before children).
+    /// - Complexity: O(n) for the whole walk, O(depth) memory.
+    public var nodes: Nodes { Nodes(tree: self) }
+
+    /// The nodes of a tree in document order; see ``TreeStore/nodes``.
+    public struct Nodes: Sequence, IteratorProtocol, Sendable {
+        let tree: TreeStore
+        var stack: [NodeRange.Iterator] = []
+        var started = false
+
+        public mutating func next() -> NodeID? {
+            if !started {
+                started = true
+                stack.append(tree.children(of: tree.root).makeIterator())
+                return tree.root
+            }
+            while !stack.isEmpty {
+                if let n = stack[stack.count - 1].next() {
+                    if tree.childCount(of: n) > 0 { stack.append(tree.children(of: n).makeIterator()) }
+                    return n
+                }
+                stack.removeLast()
+            }
+            return nil
+        }
+    }
 }

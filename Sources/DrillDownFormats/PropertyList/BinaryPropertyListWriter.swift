@@ -10,7 +10,9 @@ import DrillDownCore
 ///
 /// - Complexity: O(n) in the size of the tree.
 enum BinaryPropertyListWriter {
-    static func data(_ tree: TreeStore) throws(WriteFailure) -> [UInt8] {
+    static func data(_ edited: TreeStore) throws(WriteFailure) -> [UInt8] {
+        // Object numbers are node ids, so they must be dense: an edited tree is compacted first.
+        let tree = edited.compacted()
         let n = tree.count
         var keyObject = [Int32](repeating: -1, count: n)
         var keyIndex: [ArraySlice<UInt8>: Int32] = [:]

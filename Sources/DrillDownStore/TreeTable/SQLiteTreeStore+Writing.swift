@@ -58,7 +58,9 @@ extension SQLiteTreeStore {
     /// Inserts every node of `tree` in id order through one prepared statement.
     ///
     /// Keys and values are bound as text straight from the tree's byte buffer (no `String` per node).
-    static func insertNodes(of tree: TreeStore, into db: Database) throws {
+    static func insertNodes(of edited: TreeStore, into db: Database) throws {
+        // Row ids are node ids, so they must be dense: an edited tree is compacted first.
+        let tree = edited.compacted()
         let statement = try db.makeStatement(sql: "INSERT INTO nodes(id, parent, position, kind, key, value) VALUES (?, ?, ?, ?, ?, ?)")
         let handle = statement.sqliteStatement
         let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)

@@ -1,0 +1,125 @@
+import HashTreeCollections
+
+/// What an edit changed or added in a ``TreeStore``: one immutable record per such node, in a
+/// persistent hash trie that every later tree shares (a change copies O(log n) trie nodes).
+///
+/// Base nodes (ids below ``baseCount``) that have a record are also marked in ``touched``, so a
+/// read of an unchanged base node costs one bit test, not a trie lookup.
+@usableFromInline final class TreeOverlay: Sendable {
+    /// Changed and new nodes by raw id.
+    @usableFromInline let records: TreeDictionary<Int32, NodeRecord>
+    /// Which base ids have a record.
+    @usableFromInline let touched: TouchedSet
+    /// The number of nodes in the base arrays.
+    @usableFromInline let baseCount: Int32
+    /// The next free id.
+    @usableFromInline let capacity: Int32
+    /// The number of nodes reachable from the root.
+    @usableFromInline let count: Int
+    /// How many splices made this overlay (an unedited tree is generation 0).
+    let generation: Int
+    /// An estimate of the memory the records take.
+    let bytes: Int
+
+    init(records: TreeDictionary<Int32, NodeRecord>, touched: TouchedSet, baseCount: Int32, capacity: Int32,
+         count: Int, generation: Int, bytes: Int) {
+        self.records = records
+        self.touched = touched
+        self.baseCount = baseCount
+        self.capacity = capacity
+        self.count = count
+        self.generation = generation
+        self.bytes = bytes
+    }
+
+    /// The record of `id`, or `nil` when it is an unchanged base node.
+    @inlinable func record(_ id: Int32) -> NodeRecord? {
+        guard id >= baseCount || touched.contains(id) else { return nil }
+        return records[id]
+    }
+}
+
+/// One changed or new node: everything the base arrays hold for a node.
+@usableFromInline struct NodeRecord: Sendable {
+    @usableFromInline var kind: UInt8
+    @usableFromInline var parent: Int32
+    @usableFromInline var key: [UInt8]
+    @usableFromInline var value: [UInt8]
+    /// Its children when they differ from the base's (always set for new nodes).
+    @usableFromInline var children: NodeRange?
+
+    var bytes: Int { 72 + key.count + value.count + (children?.runs.map { $0.starts.count * 12 + 64 } ?? 0) }
+}
+
+/// A persistent set of base ids: 64 Ki-bit chunks shared between versions, so adding an id
+/// copies one 8 KiB chunk and the (n / 64 Ki)-entry chunk table.
+@usableFromInline struct TouchedSet: Sendable {
+    @usableFromInline var chunks: [[UInt64]] = []
+
+    @inlinable func contains(_ id: Int32) -> Bool {
+        let c = Int(id >> 16)
+        guard c < chunks.count else { return false }
+        return chunks[c].withUnsafeBufferPointer { words in
+            guard !words.isEmpty else { return false }
+            return words[Int(id & 0xFFFF) >> 6] & (1 << UInt64(id & 63)) != 0
+        }
+    }
+
+    mutating func insert(_ id: Int32) {
+        let c = Int(id >> 16)
+        if chunks.count <= c { chunks.append(contentsOf: repeatElement([], count: c + 1 - chunks.count)) }
+        if chunks[c].isEmpty { chunks[c] = [UInt64](repeating: 0, count: 1024) }
+        chunks[c][Int(id & 0xFFFF) >> 6] |= 1 << UInt64(id & 63)
+    }
+}
+
+/// Makes the next overlay from a tree: records to write, ids to allocate.
+struct OverlayEditor {
+    let tree: TreeStore
+    var records: TreeDictionary<Int32, NodeRecord>
+    var touched: TouchedSet
+    let baseCount: Int32
+    var capacity: Int32
+    var count: Int
+    var bytes: Int
+
+    init(_ tree: TreeStore) {
+        self.tree = tree
+        baseCount = Int32(tree.kinds.count)
+        if let o = tree.overlay {
+            records = o.records
+            touched = o.touched
+            capacity = o.capacity
+            count = o.count
+            bytes = o.bytes
+        } else {
+            records = [:]
+            touched = TouchedSet()
+            capacity = baseCount
+            count = tree.kinds.count
+            bytes = 0
+        }
+    }
+
+    /// The current record of `id` (its base data when it has none yet).
+    func current(_ id: NodeID) -> NodeRecord {
+        if let r = records[id.rawValue] { return r }
+        return NodeRecord(
+            kind: tree.kinds[id.index], parent: tree.parents[id.index], key: Array(tree.keyBytes(of: id)),
+            value: Array(tree.valueBytes(of: id)), children: nil)
+    }
+
+    mutating func write(_ id: Int32, _ record: NodeRecord) {
+        if id < baseCount, records[id] == nil { touched.insert(id) }
+        bytes += record.bytes
+        records[id] = record
+    }
+
+    func build() -> TreeStore {
+        var result = tree
+        result.overlay = TreeOverlay(
+            records: records, touched: touched, baseCount: baseCount, capacity: capacity, count: count,
+            generation: (tree.overlay?.generation ?? 0) + 1, bytes: bytes)
+        return result
+    }
+}
