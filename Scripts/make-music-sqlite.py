@@ -35,7 +35,8 @@ CREATE TABLE songs(
     album_id INTEGER NOT NULL REFERENCES albums(id),
     name TEXT NOT NULL,
     track INTEGER NOT NULL,
-    length INTEGER NOT NULL);
+    length INTEGER NOT NULL,
+    plays INTEGER NOT NULL DEFAULT 0);
 CREATE INDEX songs_by_album ON songs(album_id, track);
 """
 

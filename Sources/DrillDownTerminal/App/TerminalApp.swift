@@ -102,7 +102,12 @@ public struct TerminalApp {
                 case .search(let text):
                     searches.submit(text, in: browser.source)
                 case .save:
-                    if let tree = browser.editor?.document?.tree { saver?.submit(tree) }
+                    if let tree = browser.editor?.document?.tree {
+                        saver?.submit(tree)
+                    } else {
+                        // A database store committed the step itself: its own write is not a change made elsewhere.
+                        watcher?.recordOwnWrite()
+                    }
                 }
             }
             let handled = FrameTrace.now()
