@@ -31,10 +31,14 @@ struct Browse: ParsableCommand {
         let loaded = try data.load()
         var app = TerminalApp(presenter: loaded.presenter)
         if editable {
-            _ = try loaded.editableDocument()
             app.actions = try loaded.actionSet()
-            let saved = UncheckedSendable(loaded)
-            app.save = { tree in try saved.value.save(tree) }
+            if loaded.storeSavesItself {
+                app.store = try loaded.editingStore()
+            } else {
+                _ = try loaded.editableDocument()
+                let saved = UncheckedSendable(loaded)
+                app.save = { tree in try saved.value.save(tree) }
+            }
         }
         let options = UncheckedSendable(data)
         let file = data.file

@@ -23,10 +23,12 @@ struct ReadingOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp(ExpansionLimitOption.help, valueName: "factor"))
     var expansionLimit: Int = ExpansionLimit.default.factor
 
-    /// Loads `file` with these options; `schemaFile` stands in when no `--schema` was given.
+    /// Loads `file` with these options; `schemaFile` stands in when no `--schema` was given, and
+    /// else a schema next to the file named after it (``LoadedData/schemaBeside(_:)``).
     func load(_ file: String, defaultSchema schemaFile: String? = nil) throws -> LoadedData {
         try LoadedData.load(
-            file: file, schemaFile: schema ?? schemaFile, titleKey: titleKey, childrenKey: childrenKey, generic: generic,
+            file: file, schemaFile: schema ?? schemaFile ?? LoadedData.schemaBeside(file), titleKey: titleKey, childrenKey: childrenKey,
+            generic: generic,
             format: format, expansionLimit: ExpansionLimit(factor: expansionLimit))
     }
 }
@@ -101,6 +103,21 @@ struct LoadedData {
         return LoadedData(
             file: file, tree: read.tree, format: read.format, database: nil, schema: schema, titleKey: titleKey,
             childrenKey: childrenKey, generic: generic, seconds: seconds)
+    }
+
+    /// The schema that goes with `file` when none is named: `music.schema.yaml` (or `.yml`,
+    /// `.json`) beside `music.sqlite`, so a database that needs `levels:` opens by its name alone.
+    static func schemaBeside(_ file: String) -> String? {
+        let name = (file as NSString).lastPathComponent
+        let stem = (name as NSString).deletingPathExtension
+        guard !stem.isEmpty, stem != name else { return nil }
+        let folder = (file as NSString).deletingLastPathComponent
+        for ext in ["yaml", "yml", "json"] {
+            let candidate = folder.isEmpty ? "\(stem).schema.\(ext)" : "\(folder)/\(stem).schema.\(ext)"
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: candidate, isDirectory: &isDirectory), !isDirectory.boolValue { return candidate }
+        }
+        return nil
     }
 
     /// Resolves a user-written PATH (TreePath or titles) or fails with exit status 1.

@@ -8,7 +8,7 @@ import Foundation
 enum DatabaseData {
     /// A tree table (opened read-only): read whole into a document tree; edits are written back in one transaction.
     case treeTable(SQLiteTreeStore)
-    /// Tables mapped by the schema's `levels:`: read lazily, read-only.
+    /// Tables mapped by the schema's `levels:`: read lazily; edited row by row through a ``RelationalStore``.
     case relational(RelationalSource)
 
     /// Whether `path` is an SQLite database: by its header, or by its extension (`.sqlite`, `.sqlite3`, `.db`).
@@ -76,14 +76,29 @@ extension LoadedData {
         }
     }
 
-    /// Writes an edited tree back where it came from: the document atomically in its own format,
-    /// or the tree table in one transaction. A relational database is not edited here.
-    /// The data opened for editing through the core; a relational database is read-only.
+    /// The data opened for editing through the core (a document, or a tree table read whole).
     func editableDocument() throws -> EditableDocument {
         guard let source = source as? DocumentSource else {
-            throw BadInput("\(file): a database read through the schema's levels is read-only; edit its tables with SQL")
+            throw BadInput("\(file): a database read through the schema's levels is edited through its tables, not as a document")
         }
         return EditableDocument(source: source, schema: presenter.schema)
+    }
+
+    /// Where edits go: the relational tables themselves (each step committed by the store), or
+    /// the document in memory (written back by ``save(_:)``).
+    func editingStore() throws -> any EditingStore {
+        guard case .relational(let source) = database else { return try editableDocument() }
+        do {
+            return try RelationalStore(path: file, mapping: source.mapping, rootTitle: source.rootTitle)
+        } catch {
+            throw BadInput("\(error)")
+        }
+    }
+
+    /// Whether edits are committed by the store itself (a relational database), so there is no file to write back.
+    var storeSavesItself: Bool {
+        if case .relational = database { return true }
+        return false
     }
 
     /// The schema's actions (and control bindings), ready to run.
@@ -91,12 +106,14 @@ extension LoadedData {
         do { return try ActionSet(schema: presenter.schema) } catch { throw BadInput("\(file): \(error.description)") }
     }
 
+    /// Writes an edited tree back where it came from: the document atomically in its own format,
+    /// or the tree table in one transaction. A relational store commits each step itself.
     func save(_ tree: TreeStore) throws {
         switch database {
         case .treeTable(let store):
             do { try SQLiteTreeStore(path: store.path, create: false).write(tree) } catch { throw BadInput(error.description) }
         case .relational:
-            throw BadInput("\(file): a database read through the schema's levels is read-only")
+            throw BadInput("\(file): a database read through the schema's levels is written row by row by its store")
         case nil:
             guard let format else { throw BadInput("\(file): unknown format") }
             do { try DocumentWriter.write(tree, to: file, format: format) } catch { throw BadInput(error.description) }

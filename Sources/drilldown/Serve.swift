@@ -14,6 +14,9 @@ struct Serve: AsyncParsableCommand {
             serves the same data (/api/level/PATH, /api/node/PATH, /api/search?q=, /api/outline).
             With --editable, pages get Edit and Add buttons and working row controls, changes are saved
             to FILE in its own format after every step, and /events streams them to every open page.
+            A relational database (tables mapped by the schema's levels:) is edited in its tables, one
+            transaction per step; other writers' commits appear on open pages. A schema named after
+            FILE next to it (music.schema.yaml beside music.sqlite) is used when --schema is not given.
             The bundled example is never edited: --editable copies it to --data-dir (default
             $XDG_DATA_HOME/drilldown/Music or ~/.local/share/drilldown/Music) and edits the copy.
             Requests must name the server as 127.0.0.1, localhost, [::1] or --host (else 421, against
@@ -92,11 +95,21 @@ struct Serve: AsyncParsableCommand {
         }
         let loaded = try reading.load(dataFile, defaultSchema: schemaFile)
         let server: WebServer
+        var watcher: Task<Void, Never>?
+        defer { watcher?.cancel() }
         do {
             if editable {
-                let model = DocumentModel(
-                    document: try loaded.editableDocument(), actions: try loaded.actionSet(),
-                    save: { [loaded] tree in try loaded.save(tree) })
+                let model: DocumentModel
+                if loaded.storeSavesItself {
+                    // A relational database: each step is committed to its tables by the store,
+                    // and other writers' commits are picked up and pushed to open pages.
+                    model = DocumentModel(store: try loaded.editingStore(), actions: try loaded.actionSet())
+                    watcher = await model.watch(every: .milliseconds(200))
+                } else {
+                    model = DocumentModel(
+                        document: try loaded.editableDocument(), actions: try loaded.actionSet(),
+                        save: { [loaded] tree in try loaded.save(tree) })
+                }
                 server = try await WebServer(
                     model: model, schema: loaded.presenter.schema, dataFolder: loaded.folder, options: webOptions)
             } else {

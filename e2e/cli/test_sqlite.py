@@ -118,12 +118,15 @@ def test_a_relational_database_browses_through_the_schemas_levels(drilldown, mus
     assert "John Coltrane" in drilldown("tree", db, "--schema", schema, check=0).stdout
 
 
-def test_a_relational_database_is_read_only_and_unchanged(drilldown, music):
+def test_a_relational_database_is_edited_in_its_tables_and_a_bad_edit_changes_nothing(drilldown, music):
     db, schema = music
     before = db.read_bytes()
     result = drilldown("set", db, "0", "x=1", "--schema", schema, check=1)
-    assert "read-only" in result.stderr
+    assert "no column 'x'; its columns: name, country" in result.stderr
     assert db.read_bytes() == before
+    drilldown("set", db, "0", "country=FR", "--schema", schema, check=0)
+    with sqlite3.connect(db) as c:
+        assert c.execute("SELECT country FROM artists WHERE name = 'Miles Davis'").fetchone() == ("FR",)
 
 
 @pytest.mark.parametrize("levels, message", [

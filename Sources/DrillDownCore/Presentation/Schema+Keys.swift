@@ -15,7 +15,7 @@ extension Schema {
         /// An action's recipe (`actions.NAME`), as ``ActionSet`` runs it.
         public static let action = ["set", "toggle", "increment", "by", "setNow"]
         /// A level of a relational database (`levels[i]`), as DrillDownStore's mapping reads it.
-        public static let level = ["table", "title", "key", "parent", "order", "name", "children", "kind"]
+        public static let level = ["table", "title", "key", "parent", "order", "name", "children", "kind", "defaults"]
     }
 
     /// Throws for the first member of mapping `id` whose key is not in `known`, naming the nearest

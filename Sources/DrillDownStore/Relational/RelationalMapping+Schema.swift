@@ -5,13 +5,14 @@ extension RelationalMapping {
     /// when the schema has none.
     ///
     /// Each entry is a mapping with `table` and `title` (required), and `key`, `parent`, `order`
-    /// (a column, a comma-separated list or a list; `DESC` allowed), `name`, `children`, `kind`:
+    /// (a column, a comma-separated list or a list; `DESC` allowed), `name`, `children`, `kind`, and
+    /// `defaults` (a mapping of column to the value new rows get when none is given):
     ///
     /// ```yaml
     /// levels:
     ///   - { table: artists, title: name, key: id, kind: artist }
     ///   - { table: albums, title: title, parent: artist_id, key: id, order: "year, title" }
-    ///   - { table: songs, title: name, parent: album_id, order: [track] }
+    ///   - { table: songs, title: name, parent: album_id, order: [track], defaults: { length: 0 } }
     /// ```
     /// - Throws: ``MappingError`` with problem `.invalid` naming the entry and field at fault.
     public init?(schema tree: TreeStore, file: String = "schema") throws(MappingError) {
@@ -46,9 +47,25 @@ extension RelationalMapping {
                 let texts = tree.kind(of: id) == .array ? tree.children(of: id).compactMap { tree.value(of: $0)?.text } : [tree.value(of: id)?.text ?? ""]
                 order = texts.flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
             }
+            var defaults: [String: String] = [:]
+            if let id = tree.member(of: entry, lowercasedKeys: [Array("defaults".utf8)]) {
+                guard tree.kind(of: id) == .object else {
+                    throw MappingError(
+                        .invalid, file: file, level: i + 1, levelName: table, table: table,
+                        message: "field 'defaults' must be a mapping of column to value, such as { length: 0 }")
+                }
+                for member in tree.children(of: id) {
+                    guard let value = tree.value(of: member) else {
+                        throw MappingError(
+                            .invalid, file: file, level: i + 1, levelName: table, table: table, column: tree.title(of: member),
+                            message: "default of column '\(tree.title(of: member))' must be a scalar value")
+                    }
+                    defaults[tree.title(of: member)] = value.kind == .null ? nil : value.text
+                }
+            }
             levels.append(Level(
                 name: try field("name"), table: table, title: title, key: try field("key"), parent: try field("parent"),
-                order: order, children: try field("children"), kind: try field("kind")))
+                order: order, children: try field("children"), kind: try field("kind"), defaults: defaults))
         }
         self.init(levels: levels)
     }

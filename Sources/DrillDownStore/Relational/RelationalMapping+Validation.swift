@@ -8,7 +8,7 @@ extension RelationalMapping {
     /// - Complexity: O(levels) schema queries.
     func resolve(in db: Database, file: String) throws -> [ResolvedLevel] {
         let chain = try chain(file: file)
-        let tables = try Row.fetchAll(db, sql: "SELECT name, type FROM sqlite_master WHERE type IN ('table', 'view') ORDER BY name")
+        let tables = try GRDB.Row.fetchAll(db, sql: "SELECT name, type FROM sqlite_master WHERE type IN ('table', 'view') ORDER BY name")
             .map { (name: $0[0] as String, isView: ($0[1] as String) == "view") }
         var resolved: [ResolvedLevel] = []
         for (depth, index) in chain.enumerated() {
@@ -20,7 +20,9 @@ extension RelationalMapping {
                 let names = tables.filter { !$0.name.hasPrefix("sqlite_") }.map(\.name).joined(separator: ", ")
                 throw fail(.missingTable, nil, "table '\(level.table)' does not exist; tables: \(names.isEmpty ? "none" : names)")
             }
-            let columns = try db.columns(in: table.name).map(\.name)
+            let info = try db.columns(in: table.name)
+            let primaryKey = table.isView ? nil : try db.primaryKey(table.name)
+            let columns = info.map(\.name)
             func column(_ name: String, _ role: String, _ problem: MappingError.Problem = .missingColumn) throws -> String {
                 if let found = columns.first(where: { $0.caseInsensitiveCompare(name) == .orderedSame }) { return found }
                 if !table.isView, ["rowid", "oid", "_rowid_"].contains(name.lowercased()) { return "rowid" }
@@ -46,26 +48,36 @@ extension RelationalMapping {
                     .missingParentKey, nil,
                     "no 'parent' column names the '\(above.name)' row each row belongs to (e.g. parent: \(above.table.lowercased().hasSuffix("s") ? String(above.table.dropLast()) : above.table)_id)")
             }
-            var orderTerms: [String] = []
+            var order: [ResolvedLevel.OrderTerm] = []
             for term in level.order {
                 let words = term.split(separator: " ").map(String.init)
-                let direction = words.count == 2 && ["asc", "desc"].contains(words[1].lowercased()) ? " " + words[1].uppercased() : ""
-                guard words.count == 1 || !direction.isEmpty else {
+                let descending = words.count == 2 && words[1].lowercased() == "desc"
+                guard words.count == 1 || (words.count == 2 && ["asc", "desc"].contains(words[1].lowercased())) else {
                     throw fail(.missingColumn, term, "order '\(term)' must be a column, optionally followed by ASC or DESC")
                 }
-                orderTerms.append(quoted(try column(words[0], "order")) + direction)
+                order.append(.init(column: try column(words[0], "order"), descending: descending))
             }
-            orderTerms.append(quoted(key))
+            let rowID = primaryKey?.rowIDColumn
+            let described = info.map { c in
+                ResolvedLevel.Column(
+                    name: c.name, type: c.type, notNull: c.isNotNull, hasDefault: c.defaultValueSQL != nil,
+                    isRowID: rowID.map { $0.caseInsensitiveCompare(c.name) == .orderedSame } ?? false)
+            }
+            for name in level.defaults.keys where !columns.contains(where: { $0.caseInsensitiveCompare(name) == .orderedSame }) {
+                throw fail(.missingColumn, name, "column '\(name)' (in defaults) does not exist; columns: \(columns.joined(separator: ", "))")
+            }
+            var positionColumn: String?
+            if order.count == 1, !order[0].descending, let c = described.first(where: { $0.name == order[0].column }),
+                SQLiteValue.affinity(of: c.type) == .integer
+            {
+                positionColumn = c.name
+            }
             let skipped = Set([title, key, parent].compactMap { $0?.lowercased() })
             let attributes = columns.filter { !skipped.contains($0.lowercased()) }
-            let filter: String
-            if let parent { filter = depth == 0 ? " WHERE \(quoted(parent)) IS NULL" : " WHERE \(quoted(parent)) = ?" } else { filter = "" }
-            let selected = ([key, title] + attributes).map(quoted).joined(separator: ", ")
             resolved.append(ResolvedLevel(
-                level: level, key: key, attributeColumns: attributes,
-                countSQL: "SELECT COUNT(*) FROM \(quoted(table.name))\(filter)",
-                pageSQL: "SELECT \(selected) FROM \(quoted(table.name))\(filter) ORDER BY \(orderTerms.joined(separator: ", ")) LIMIT ? OFFSET ?",
-                filtersByParent: depth > 0))
+                level: level, depth: depth, table: table.name, isView: table.isView, key: key, title: title, parent: parent,
+                attributeColumns: attributes, columns: described, order: order + [.init(column: key, descending: false)],
+                positionColumn: positionColumn, filtersByParent: depth > 0))
         }
         return resolved
     }
@@ -118,9 +130,6 @@ extension RelationalMapping {
         return chain
     }
 
-    func quoted(_ identifier: String) -> String {
-        identifier == "rowid" ? "rowid" : "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-    }
 }
 
 import Foundation

@@ -21,6 +21,11 @@
 ///
 /// Levels follow each other in the list unless one names the next with `children:`; a chain that
 /// comes back to a level it has passed is a cycle, which ``RelationalSource`` rejects at open.
+///
+/// Editing (``RelationalStore``) writes through the same mapping: a new row gets its parent's key
+/// in `parent`, its title in `title` and the level's `defaults:` in the columns the change leaves
+/// out. A level whose `order:` is one ascending integer column (such as `track`) can be reordered:
+/// moves renumber that column among the parent's rows.
 public struct RelationalMapping: Sendable, Equatable {
     /// One level: the table its rows come from and the columns that play a part.
     public struct Level: Sendable, Equatable {
@@ -41,11 +46,14 @@ public struct RelationalMapping: Sendable, Equatable {
         public var children: String?
         /// The presentation schema's kind for this level's rows; the level's name by default.
         public var kind: String?
+        /// Values for columns a new row gets when the change does not give them (column → value
+        /// as text, converted to the column's type), e.g. `["length": "0"]` for a NOT NULL column.
+        public var defaults: [String: String]
 
         /// Creates a level.
         public init(
             name: String? = nil, table: String, title: String, key: String? = nil, parent: String? = nil,
-            order: [String] = [], children: String? = nil, kind: String? = nil
+            order: [String] = [], children: String? = nil, kind: String? = nil, defaults: [String: String] = [:]
         ) {
             self.name = name ?? table
             self.table = table
@@ -55,6 +63,7 @@ public struct RelationalMapping: Sendable, Equatable {
             self.order = order
             self.children = children
             self.kind = kind
+            self.defaults = defaults
         }
     }
 

@@ -6,18 +6,19 @@ import GRDB
 /// the root lists the first level's rows, and each row's children are the next level's rows
 /// whose parent column holds its key.
 ///
-/// Nothing is read up front. Asking for a node's children counts them (one `COUNT(*)` with the
-/// parent's key) and reserves a block of ids for them, so a level's children are a contiguous
-/// id range as ``Source`` requires and ``capacity`` grows as levels are visited. Titles and
-/// attributes are read a page of ``pageSize`` rows at a time (`ORDER BY … LIMIT ? OFFSET ?`)
-/// when first asked for and cached, so showing the first rows of a level of ten million rows
-/// reads one page.
+/// Nothing is read up front. A level's rows are read a page of ``pageSize`` at a time with
+/// keyset pagination (`WHERE (order…, key) > (last row of the previous page) ORDER BY … LIMIT`),
+/// so paging through a level costs the same at row ten million as at row one; a jump far into
+/// a level starts from the nearest page read, or from the end of the level. Each page also
+/// counts its rows' children with one grouped query
+/// (`SELECT parent, COUNT(*) … WHERE parent IN (…) GROUP BY parent`), so showing a page of rows
+/// with their child counts is two queries. Only the first level is counted with `COUNT(*)`.
 ///
 /// ```swift
 /// let source = try RelationalSource(path: "music.db", mapping: mapping)
 /// let artists = source.children(of: source.root)      // one COUNT(*)
-/// source.title(of: artists[0])                         // reads the first page of artists
-/// source.children(of: artists[0])                      // that artist's albums, counted
+/// source.title(of: artists[0])                         // the first page of artists, and their albums counted
+/// source.children(of: artists[0])                      // that artist's albums: no query
 /// ```
 ///
 /// Columns other than the title, key and parent are the node's attributes; ``attribute(_:of:)``
@@ -25,18 +26,35 @@ import GRDB
 /// The source is `Sendable`: its cache sits behind a lock, and the database connection is a
 /// GRDB `DatabaseReader`. If the database fails after opening (a disk error, a dropped table),
 /// the affected rows read as empty and ``lastError`` says why.
+///
+/// A source is one snapshot of an editable ``RelationalStore``: the store hands out a new source
+/// after each change, made from this one's cache adjusted for the rows the change touched.
+/// Pages an older snapshot has not read yet are read from the database as it is now.
 public struct RelationalSource: Source {
     /// The mapping, as given.
     public let mapping: RelationalMapping
     /// The database file, for messages.
     public let file: String
     public let rootTitle: String
-    let database: any DatabaseReader
+    let access: Access
     let levels: [ResolvedLevel]
     let cache: RelationalCache
 
     /// Rows read per query.
     public static let pageSize = 100
+
+    /// How a source reaches the database: through a GRDB reader, or (inside one of the store's
+    /// write transactions, on that transaction's thread only) through its open connection.
+    struct Access: @unchecked Sendable {
+        var reader: (any DatabaseReader)?
+        var open: Database?
+
+        func read<T>(_ body: (Database) throws -> T) throws -> T {
+            if let open { return try body(open) }
+            guard let reader else { throw StoreError(file: "", message: "no database connection") }
+            return try reader.read(body)
+        }
+    }
 
     /// Opens the database at `path` read-only and checks `mapping` against it.
     /// - Throws: ``StoreError`` when the file is not a readable database, ``MappingError`` when
@@ -53,10 +71,7 @@ public struct RelationalSource: Source {
 
     /// Reads through an open GRDB connection (a `DatabaseQueue` or `DatabasePool`), after checking `mapping`.
     public init(database: any DatabaseReader, mapping: RelationalMapping, file: String, rootTitle: String? = nil) throws {
-        self.mapping = mapping
-        self.file = file
-        self.database = database
-        self.rootTitle = rootTitle ?? URL(fileURLWithPath: file).lastPathComponent
+        let levels: [ResolvedLevel]
         do {
             levels = try database.read { db in try mapping.resolve(in: db, file: file) }
         } catch let error as MappingError {
@@ -64,54 +79,87 @@ public struct RelationalSource: Source {
         } catch {
             throw StoreError(file: file, error)
         }
-        cache = RelationalCache()
+        self.init(
+            mapping: mapping, file: file, rootTitle: rootTitle ?? URL(fileURLWithPath: file).lastPathComponent,
+            access: Access(reader: database), levels: levels, state: .init())
+    }
+
+    init(mapping: RelationalMapping, file: String, rootTitle: String, access: Access, levels: [ResolvedLevel], state: RelationalCache.State) {
+        self.mapping = mapping
+        self.file = file
+        self.rootTitle = rootTitle
+        self.access = access
+        self.levels = levels
+        cache = RelationalCache(state: state)
+    }
+
+    /// The same data read through `access`, with a copy of this snapshot's cache.
+    func with(access: Access, state: RelationalCache.State? = nil) -> RelationalSource {
+        RelationalSource(mapping: mapping, file: file, rootTitle: rootTitle, access: access, levels: levels, state: state ?? cache.copy)
     }
 
     public var root: NodeID { NodeID(Int32(0)) }
 
-    /// The ids reserved so far; grows as levels are visited.
+    /// The ids laid out so far; grows as levels are visited.
     /// - Complexity: O(1)
-    public var capacity: Int { cache.withState { $0.count } }
+    public var capacity: Int { cache.withState { $0.capacity } }
 
     /// The last error met while reading lazily, if any.
     public var lastError: String? { cache.withState { $0.failure } }
 
-    /// - Complexity: O(1) once counted; one `COUNT(*)` query the first time (plus a page read for the parent's key).
+    /// - Complexity: O(1) once laid out; the first time, one `COUNT(*)` for the first level, and
+    ///   for a row the page read that counted its children (if not read already).
     public func children(of id: NodeID) -> NodeRange {
         cache.withState { state in
-            if let known = state.children(of: id) { return known }
-            let depth = Int(state.levels[id.index]) + 1
-            guard depth < levels.count else {
-                state.setChildren(of: id, first: 0, count: 0)
-                return .empty
-            }
-            let level = levels[depth]
-            do {
-                var arguments: StatementArguments = []
-                if level.filtersByParent {
-                    guard let key = try row(id, &state)?.key else { return .empty }
-                    arguments = [key]
-                }
-                let count = try database.read { db in try Int.fetchOne(db, sql: level.countSQL, arguments: arguments) ?? 0 }
-                return state.reserve(count, under: id, depth: depth)
-            } catch {
+            do { return try children(of: id, &state) } catch {
                 state.failure = StoreError(file: file, error).description
                 return .empty
             }
         }
     }
 
-    public func parent(of id: NodeID) -> NodeID? {
-        cache.withState { state in
-            let p = state.parents[id.index]
-            return p < 0 ? nil : NodeID(p)
+    func children(of id: NodeID, _ state: inout RelationalCache.State) throws -> NodeRange {
+        if let b = state.childBlock(of: id, root: root), let block = state.blocks[b] {
+            return NodeRange(block.first, block.first + Int32(block.count))
+        }
+        var block: RelationalCache.Block
+        if id == root {
+            let level = levels[0]
+            let count = try access.read { db in
+                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(level.quotedTable) WHERE \(level.parentFilter)") ?? 0
+            }
+            block = .init(parentBlock: -1, parentPosition: 0, count: count, depth: 0)
+        } else {
+            guard let (b, p) = state.locate(id), let depth = state.blocks[b].map({ $0.depth + 1 }), depth < levels.count,
+                let row = try row(b, p, &state)
+            else { return .empty }
+            let count = try row.childCount ?? countChildren(level: levels[depth], parentKey: row.key)
+            guard count > 0 else { return .empty }
+            block = .init(parentBlock: b, parentPosition: p, count: count, depth: depth, parentKey: row.key)
+        }
+        let number = state.addBlock(block)
+        let first = state.blocks[number]?.first ?? 0
+        return NodeRange(first, first + Int32(state.blocks[number]?.count ?? 0))
+    }
+
+    func countChildren(level: ResolvedLevel, parentKey: DatabaseValue) throws -> Int {
+        try access.read { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(level.quotedTable) WHERE \(level.parentFilter)", arguments: [parentKey]) ?? 0
         }
     }
 
-    /// - Complexity: O(1) when its page is cached; one page query otherwise.
+    public func parent(of id: NodeID) -> NodeID? {
+        if id == root { return nil }
+        return cache.withState { state in
+            guard let (b, _) = state.locate(id), let block = state.blocks[b] else { return nil }
+            return block.parentBlock < 0 ? root : state.id(block.parentBlock, block.parentPosition)
+        }
+    }
+
+    /// - Complexity: O(log blocks) when its page is cached; one page query (and one grouped count) otherwise.
     public func title(of id: NodeID) -> String {
         if id == root { return rootTitle }
-        return cache.withState { state in (try? row(id, &state))??.title ?? "" }
+        return rowData(id)?.title ?? ""
     }
 
     /// Rows are records, not scalars: always `nil`.
@@ -119,60 +167,108 @@ public struct RelationalSource: Source {
 
     public func attributes(of id: NodeID) -> [Attribute] {
         if id == root { return [] }
-        return cache.withState { state in (try? row(id, &state))??.attributes ?? [] }
+        return rowData(id)?.attributes ?? []
     }
 
     public func attribute(_ key: String, of id: NodeID) -> Scalar? {
         if id == root { return nil }
         return cache.withState { state in
-            guard let row = (try? row(id, &state)) ?? nil else { return nil }
+            guard let (b, p) = state.locate(id), let row = (try? row(b, p, &state)) ?? nil else { return nil }
             if let found = row.attributes.first(where: { $0.key.caseInsensitiveCompare(key) == .orderedSame }) { return found.value }
-            if key.lowercased() == "kind" { return Scalar(.string, levels[Int(state.levels[id.index])].kind) }
+            if key.lowercased() == "kind", let depth = state.blocks[b]?.depth { return Scalar(.string, levels[depth].kind) }
             return nil
         }
     }
 
-    /// The cached row of `id`, reading its page when needed (and its ancestors' pages for the parent keys).
-    func row(_ id: NodeID, _ state: inout RelationalCache.State) throws -> RelationalCache.RowData? {
-        let p = state.parents[id.index]
-        guard p >= 0 else { return nil }
-        let position = Int(id.rawValue - state.firstChild[Int(p)])
-        let page = position / Self.pageSize
-        if let rows = state.page(p, page) { return position % Self.pageSize < rows.count ? rows[position % Self.pageSize] : nil }
-        let level = levels[Int(state.levels[id.index])]
-        var arguments: StatementArguments = []
-        if level.filtersByParent {
-            guard let key = try row(NodeID(p), &state)?.key else { return nil }
-            arguments = [key]
-        }
-        _ = arguments.append(contentsOf: [Self.pageSize, page * Self.pageSize])
-        let rows = try database.read { db in
-            try Row.fetchAll(db, sql: level.pageSQL, arguments: arguments).map { row in
-                RelationalCache.RowData(
-                    key: row[0] as DatabaseValue,
-                    title: Self.text(row[1] as DatabaseValue),
-                    attributes: level.attributeColumns.indices.map { i in
-                        Attribute(key: level.attributeColumns[i], value: Self.scalar(row[i + 2] as DatabaseValue))
-                    })
+    /// The row of `id`, reading its page when needed.
+    func rowData(_ id: NodeID) -> RelationalCache.RowData? {
+        cache.withState { state in
+            guard let (b, p) = state.locate(id) else { return nil }
+            do { return try row(b, p, &state) } catch {
+                state.failure = StoreError(file: file, error).description
+                return nil
             }
         }
-        state.store(rows, parent: p, page: page)
-        return position % Self.pageSize < rows.count ? rows[position % Self.pageSize] : nil
+    }
+
+    /// The level (resolved) of the row `id`; `nil` for the root.
+    func level(of id: NodeID) -> ResolvedLevel? {
+        cache.withState { state in state.locate(id).flatMap { state.blocks[$0.block] }.map { levels[$0.depth] } }
+    }
+
+    /// The cached row at `position` of `block`, reading its page when needed.
+    func row(_ block: Int, _ position: Int, _ state: inout RelationalCache.State) throws -> RelationalCache.RowData? {
+        if let row = state.cachedRow(block, position) { return row }
+        guard let b = state.blocks[block], position < b.count else { return nil }
+        let page = position / Self.pageSize
+        let rows = try readPage(b, page)
+        state.store(rows, block: block, page: page)
+        return state.cachedRow(block, position)
+    }
+
+    /// Reads page `page` of `block`: by keyset after the nearest page read before it, or backwards
+    /// from the end of the level when that is nearer; then counts the rows' children in one query.
+    func readPage(_ block: RelationalCache.Block, _ page: Int) throws -> [RelationalCache.RowData] {
+        let level = levels[block.depth]
+        let start = page * Self.pageSize
+        let end = min(start + Self.pageSize, block.count)
+        guard end > start else { return [] }
+        var arguments: [DatabaseValue] = level.filtersByParent ? [block.parentKey ?? .null] : []
+        let anchorPage = block.anchors.keys.filter { $0 < page }.max()
+        let skipFromAnchor = anchorPage.map { (page - 1 - $0) * Self.pageSize } ?? start
+        let skipFromEnd = block.count - end
+        var sql = "SELECT \(level.selection) FROM \(level.quotedTable) WHERE \(level.parentFilter)"
+        let backwards = skipFromEnd < skipFromAnchor
+        if !backwards, let anchorPage, let anchor = block.anchors[anchorPage] {
+            let after = Keyset.comparison(level.order, anchor.order, after: true)
+            sql += " AND " + after.sql
+            arguments += after.arguments
+        }
+        sql += " ORDER BY " + Keyset.orderBy(level.order, reversed: backwards) + " LIMIT \(end - start)"
+        let skip = backwards ? skipFromEnd : skipFromAnchor
+        if skip > 0 { sql += " OFFSET \(skip)" }
+        var rows = try access.read { db in
+            try GRDB.Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments)).map { Self.makeRow($0, level) }
+        }
+        if backwards { rows.reverse() }
+        try countChildren(&rows, depth: block.depth)
+        return rows
+    }
+
+    /// Fills each row's `childCount` with one grouped query over the next level.
+    func countChildren(_ rows: inout [RelationalCache.RowData], depth: Int) throws {
+        guard depth + 1 < levels.count, !rows.isEmpty else { return }
+        let child = levels[depth + 1]
+        guard let parent = child.parent else { return }
+        let marks = Array(repeating: "?", count: rows.count).joined(separator: ", ")
+        let sql = "SELECT \(ResolvedLevel.quoted(parent)), COUNT(*) FROM \(child.quotedTable) WHERE \(ResolvedLevel.quoted(parent)) IN (\(marks)) GROUP BY 1"
+        let counts = try access.read { db in
+            var counts: [DatabaseValue: Int] = [:]
+            for row in try GRDB.Row.fetchAll(db, sql: sql, arguments: StatementArguments(rows.map(\.key))) {
+                counts[row[0] as DatabaseValue] = row[1] as Int
+            }
+            return counts
+        }
+        for i in rows.indices { rows[i].childCount = counts[rows[i].key] ?? 0 }
+    }
+
+    /// A result row (key, title, attributes, order values) as cached.
+    static func makeRow(_ row: GRDB.Row, _ level: ResolvedLevel) -> RelationalCache.RowData {
+        let attributeCount = level.attributeColumns.count
+        return RelationalCache.RowData(
+            key: row[0] as DatabaseValue,
+            title: text(row[1] as DatabaseValue),
+            attributes: level.attributeColumns.indices.map { i in
+                Attribute(key: level.attributeColumns[i], value: SQLiteValue.scalar(row[i + 2] as DatabaseValue))
+            },
+            order: level.order.indices.map { row[2 + attributeCount + $0] as DatabaseValue })
     }
 
     /// A column value as a typed scalar: integers, reals, text, blobs as base64 data, NULL as null.
-    static func scalar(_ value: DatabaseValue) -> Scalar {
-        switch value.storage {
-        case .null: Scalar(.null, "")
-        case .int64(let i): Scalar(.integer, String(i))
-        case .double(let d): Scalar(.real, String(d))
-        case .string(let s): Scalar(.string, s)
-        case .blob(let data): Scalar(.data, data.base64EncodedString())
-        }
-    }
+    static func scalar(_ value: DatabaseValue) -> Scalar { SQLiteValue.scalar(value) }
 
     /// A title column's value as text ("Untitled" for NULL).
     static func text(_ value: DatabaseValue) -> String {
-        value.isNull ? "Untitled" : scalar(value).text
+        value.isNull ? "Untitled" : SQLiteValue.scalar(value).text
     }
 }

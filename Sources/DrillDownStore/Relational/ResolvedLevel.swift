@@ -1,17 +1,77 @@
-/// A level checked against the database: real column names, and the SQL that reads it.
+import GRDB
+
+/// A level checked against the database: real column names, their types, and the pieces of SQL
+/// that read and write it.
 struct ResolvedLevel: Sendable {
+    /// One column of the level's table, as `PRAGMA table_info` describes it.
+    struct Column: Sendable {
+        var name: String
+        /// The declared type (`INTEGER`, `TEXT`, … or empty).
+        var type: String
+        var notNull: Bool
+        var hasDefault: Bool
+        /// Whether it is the table's `INTEGER PRIMARY KEY` (SQLite fills it in).
+        var isRowID: Bool
+    }
+
+    /// One ordering term: a column and its direction.
+    struct OrderTerm: Sendable {
+        var column: String
+        var descending: Bool
+    }
+
     /// The level as mapped.
     var level: RelationalMapping.Level
+    /// The level's position in the chain from the root (0 for the first level).
+    var depth: Int
+    /// The table (or view), as the database spells it.
+    var table: String
+    /// Whether the table is a view (never written).
+    var isView: Bool
     /// The key column (`rowid` when the table has no `id` and none was named).
     var key: String
+    /// The title column.
+    var title: String
+    /// The parent column, if any.
+    var parent: String?
     /// The columns shown as attributes: all but the title, key and parent columns.
     var attributeColumns: [String]
-    /// Counts the rows under one parent key (or all rows at the first level).
-    var countSQL: String
-    /// Reads one page: key, title, then the attribute columns; bound to (parent key,) limit, offset.
-    var pageSQL: String
-    /// Whether the SQL takes the parent's key as its first argument.
+    /// Every column of the table.
+    var columns: [Column]
+    /// The ordering: the mapped terms, then the key (so every row has one place).
+    var order: [OrderTerm]
+    /// The integer column that holds each row's place among its siblings, when the level's
+    /// `order:` is exactly one ascending integer column: moves renumber it.
+    var positionColumn: String?
+    /// Whether reads filter by the parent's key (every level below the first).
     var filtersByParent: Bool
+
     /// The schema kind of the level's rows.
     var kind: String { level.kind ?? level.name }
+
+    /// The table's name quoted for SQL.
+    var quotedTable: String { Self.quoted(table) }
+
+    /// The rows of one parent: `WHERE parent = ?` (or `parent IS NULL` at a first level with a parent column).
+    var parentFilter: String {
+        guard let parent else { return "1" }
+        return depth == 0 ? "\(Self.quoted(parent)) IS NULL" : "\(Self.quoted(parent)) = ?"
+    }
+
+    /// What a page query selects: key, title, the attribute columns, then the order columns.
+    var selection: String {
+        ([key, title] + attributeColumns + order.map(\.column)).map(Self.quoted).joined(separator: ", ")
+    }
+
+    /// The column named `name` (ASCII case-insensitive), if the table has it.
+    func column(_ name: String) -> Column? {
+        columns.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }
+    }
+
+    /// Whether the key is SQLite's rowid (given explicitly when rows are put back).
+    var keyIsRowID: Bool { key == "rowid" || column(key)?.isRowID == true }
+
+    static func quoted(_ identifier: String) -> String {
+        identifier == "rowid" ? "rowid" : "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
 }

@@ -16,6 +16,9 @@ public struct TerminalApp {
     public var actions: ActionSet?
     /// Writes an edited tree back to the file (atomically, in its own format).
     public var save: (@Sendable (TreeStore) throws -> Void)?
+    /// With `--editable`: the store edits go through when it is not the document in memory
+    /// (a relational database, which commits each step itself).
+    public var store: (any EditingStore)?
     /// The file to watch for changes made elsewhere.
     public var watched: WatchedFile?
 
@@ -37,7 +40,7 @@ public struct TerminalApp {
         defer { terminal.restore() }
         let size = terminal.size()
         var browser =
-            actions.map { Browser(presenter: presenter, width: size.width, height: size.height, actions: $0) }
+            actions.map { Browser(presenter: store.map { Presenter(source: $0.snapshot, schema: presenter.schema) } ?? presenter, width: size.width, height: size.height, actions: $0, store: store) }
             ?? Browser(presenter: presenter, width: size.width, height: size.height)
         var renderer = Renderer(noColor: noColor)
         var decoder = KeyDecoder()
@@ -99,7 +102,12 @@ public struct TerminalApp {
                 case .search(let text):
                     searches.submit(text, in: browser.source)
                 case .save:
-                    if let tree = browser.editor?.document?.tree { saver?.submit(tree) }
+                    if let tree = browser.editor?.document?.tree {
+                        saver?.submit(tree)
+                    } else {
+                        // A database store committed the step itself: its own write is not a change made elsewhere.
+                        watcher?.recordOwnWrite()
+                    }
                 }
             }
             let handled = FrameTrace.now()

@@ -1,0 +1,158 @@
+import DrillDownCore
+import Foundation
+import GRDB
+
+/// An existing database edited through its ``RelationalMapping`` (seed 001): the
+/// ``EditingStore`` behind `drilldown serve music.sqlite --editable` and every other editor.
+///
+/// Each change becomes row writes on the mapped tables, and each step is one transaction
+/// (`BEGIN IMMEDIATE`), committed before ``apply(_:)`` returns:
+///
+/// - insert: `INSERT` with the parent's key in the level's `parent` column, the title in its
+///   `title` column, attributes in the columns of the same name (converted to each column's
+///   type), the level's `defaults:` in columns left out, and the next place in its position
+///   column. A NOT NULL column without a default that nothing fills is refused, naming it.
+/// - rename: `UPDATE` of the title column; set attribute: `UPDATE` of that column (an unknown
+///   column is refused, naming the level's columns).
+/// - delete: the row and, level by level, the rows below it.
+/// - move: within a level whose `order:` is one integer column (`track`), renumbers that column
+///   among the parent's rows; to another parent of the same level, also updates the parent column.
+///
+/// Undo and redo write the rows back as they were (a delete's undo inserts the deleted rows
+/// again with their keys), after checking that no other writer changed them since. Another
+/// writer's commits are noticed with `PRAGMA data_version` (``refresh()``, and before every step).
+///
+/// ```swift
+/// var store = try RelationalStore(path: "music.sqlite", mapping: mapping)
+/// let paths = try store.apply([.insert(NewNode(title: "Nardis"), parent: [0, 0], index: nil)])
+/// _ = try store.undo()
+/// ```
+///
+/// The store is a value whose ``snapshot`` is immutable; its connection is shared by copies.
+public struct RelationalStore: EditingStore {
+    /// The data as it is now.
+    public private(set) var source: RelationalSource
+    let connection: DatabaseQueue
+    /// `PRAGMA data_version` as last seen: another connection's commit changes it.
+    var dataVersion: Int
+    var undoStack: [RelationalStep] = []
+    var redoStack: [RelationalStep] = []
+
+    /// The most steps kept for undo.
+    public static let undoLimit = 1000
+
+    /// Opens the database at `path` for editing through `mapping` (the file's journal mode is kept).
+    /// - Throws: ``StoreError`` when the file is not a writable database, ``MappingError`` when
+    ///   the mapping does not fit it.
+    public init(path: String, mapping: RelationalMapping, rootTitle: String? = nil) throws {
+        guard FileManager.default.fileExists(atPath: path) else { throw StoreError(file: path, message: "no such file") }
+        guard SQLiteFile.isRegularOrMissing(path) else {
+            throw StoreError(file: path, message: "not a regular file (a FIFO, socket, device or directory); not opened")
+        }
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(5)
+        configuration.label = "DrillDown relational store"
+        do {
+            connection = try DatabaseQueue(path: path, configuration: configuration)
+            dataVersion = try connection.read { db in try Int.fetchOne(db, sql: "PRAGMA data_version") ?? 0 }
+        } catch {
+            throw StoreError(file: path, error)
+        }
+        source = try RelationalSource(database: connection, mapping: mapping, file: path, rootTitle: rootTitle)
+    }
+
+    public var snapshot: any Source { source }
+    public var canUndo: Bool { !undoStack.isEmpty }
+    public var canRedo: Bool { !redoStack.isEmpty }
+
+    public mutating func apply(_ changes: [Change]) throws(EditError) -> [TreePath] {
+        let (step, state, version) = try transaction { (db, state, _) throws(EditError) in
+            var writer = RelationalWriter(db: db, source: source.with(access: .init(open: db), state: state))
+            var paths: [TreePath] = []
+            for change in changes { paths.append(try writer.apply(change)) }
+            return (RelationalStep(changes: changes, paths: paths, writes: writer.writes, layout: writer.layout), writer.state)
+        }
+        undoStack.append(step)
+        if undoStack.count > Self.undoLimit { undoStack.removeFirst() }
+        redoStack.removeAll()
+        source = source.with(access: source.access, state: state)
+        dataVersion = version
+        return step.paths
+    }
+
+    public mutating func undo() throws(EditError) -> EditStep? {
+        guard let step = undoStack.last else { return nil }
+        let (state, version) = try replay(step.writes.reversed().map(\.inverse), step.layout.reversed().map(\.inverse))
+        source = source.with(access: source.access, state: state)
+        dataVersion = version
+        undoStack.removeLast()
+        redoStack.append(step)
+        return EditStep(changes: step.changes, paths: step.paths)
+    }
+
+    public mutating func redo() throws(EditError) -> EditStep? {
+        guard let step = redoStack.last else { return nil }
+        let (state, version) = try replay(step.writes, step.layout)
+        source = source.with(access: source.access, state: state)
+        dataVersion = version
+        redoStack.removeLast()
+        undoStack.append(step)
+        return EditStep(changes: step.changes, paths: step.paths)
+    }
+
+    /// Picks up other writers' commits: a new snapshot read afresh when `PRAGMA data_version` moved.
+    public mutating func refresh() throws(EditError) -> Bool {
+        let version: Int
+        do { version = try connection.read { db in try Int.fetchOne(db, sql: "PRAGMA data_version") ?? 0 } } catch {
+            throw EditError(StoreError(file: source.file, error).description)
+        }
+        guard version != dataVersion else { return false }
+        dataVersion = version
+        source = source.with(access: source.access, state: .init())
+        return true
+    }
+
+    /// Writes `writes` (each checked against the row as it is) and replays `layout` on a copy of the cache.
+    func replay(_ writes: [RowWrite], _ layout: [LayoutChange]) throws(EditError) -> (RelationalCache.State, Int) {
+        let levels = source.levels, file = source.file
+        let (_, state, version) = try transaction { (db, state, fresh) throws(EditError) in
+            for write in writes { try write.perform(in: db, levels: levels, file: file) }
+            var writer = RelationalWriter(db: db, source: source.with(access: .init(open: db), state: state))
+            if !fresh { for change in layout { try writer.replay(change) } }
+            return ((), writer.state)
+        }
+        return (state, version)
+    }
+
+    /// Runs `body` in one `BEGIN IMMEDIATE` transaction with a copy of the current cache (a fresh
+    /// one, and `fresh` true, when another writer committed since), committing when it returns;
+    /// also returns `PRAGMA data_version` as the transaction saw it.
+    func transaction<T>(
+        _ body: (Database, RelationalCache.State, _ fresh: Bool) throws(EditError) -> (T, RelationalCache.State)
+    ) throws(EditError) -> (T, RelationalCache.State, Int) {
+        let current = source.cache.copy
+        let version = dataVersion
+        var failure: EditError?
+        var result: (T, RelationalCache.State)?
+        var seen = version
+        do {
+            try connection.writeWithoutTransaction { db in
+                try db.inTransaction(.immediate) {
+                    seen = try Int.fetchOne(db, sql: "PRAGMA data_version") ?? 0
+                    do {
+                        result = try body(db, seen == version ? current : .init(), seen != version)
+                    } catch {
+                        failure = (error as Error) as? EditError ?? EditError("\(error)")
+                        return .rollback
+                    }
+                    return .commit
+                }
+            }
+        } catch {
+            throw EditError(StoreError(file: source.file, error).description)
+        }
+        if let failure { throw failure }
+        guard let result else { throw EditError("\(source.file): the change was not written") }
+        return (result.0, result.1, seen)
+    }
+}

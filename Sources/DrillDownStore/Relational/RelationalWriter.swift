@@ -1,0 +1,345 @@
+import DrillDownCore
+import Foundation
+import GRDB
+
+/// Turns ``Change``s into row writes inside one of ``RelationalStore``'s transactions, reading
+/// paths through a working snapshot on the same connection (so each change sees the ones
+/// before it), and keeps that snapshot's layout in step.
+struct RelationalWriter {
+    let db: Database
+    /// The working snapshot: reads through `db`, its cache updated after every change.
+    let source: RelationalSource
+    /// The rows written so far, in order.
+    var writes: [RowWrite] = []
+    /// How the tree's shape changed, in order.
+    var layout: [LayoutChange] = []
+
+    init(db: Database, source: RelationalSource) {
+        self.db = db
+        self.source = source
+    }
+
+    var levels: [ResolvedLevel] { source.levels }
+    var file: String { source.file }
+    var state: RelationalCache.State { source.cache.copy }
+
+    /// Applies one change; returns the path it affected (the new row's, the row's after a move).
+    mutating func apply(_ change: Change) throws(EditError) -> TreePath {
+        do {
+            switch change {
+            case .insert(let node, let parent, let index): return try insert(node, under: parent, at: index)
+            case .updateTitle(let path, let title):
+                let (_, level, _) = try row(at: path)
+                return try update(path, column: level.title, to: Scalar(.string, title), named: "title")
+            case .setAttribute(let path, let key, let value):
+                let (_, level, _) = try row(at: path)
+                guard let column = level.column(key) else {
+                    throw EditError(
+                        "level '\(level.level.name)' (table '\(level.table)') has no column '\(key)'; its columns: \(editableColumns(level).joined(separator: ", "))",
+                        at: path)
+                }
+                return try update(path, column: column.name, to: value ?? Scalar(.null, ""), named: key)
+            case .delete(let path): return try delete(path)
+            case .move(let path, let parent, let index): return try move(path, to: parent, at: index)
+            }
+        } catch let error as EditError {
+            throw error
+        } catch {
+            throw EditError(StoreError(file: file, error).description, at: change.path)
+        }
+    }
+
+    /// Replays a layout change on the working cache (undo and redo), re-reading rewritten rows.
+    mutating func replay(_ change: LayoutChange) throws(EditError) {
+        do {
+            switch change {
+            case .insert(let parent, let index): source.cache.withState { $0.inserted(under: parent, at: index) }
+            case .delete(let parent, let index): source.cache.withState { $0.removed(under: parent, at: index) }
+            case .move(let from, let to, let index):
+                source.cache.withState { state in
+                    let subtree = state.removed(under: from.parent, at: from.indices.last ?? 0, keepSubtree: true)
+                    state.inserted(under: to, at: index, subtree: subtree)
+                }
+            case .renumber(let parent): source.cache.withState { $0.forget(under: parent) }
+            case .update(let path, let level, let key):
+                if let row = try readRow(levels[level], key) { source.cache.withState { $0.updated(path, row: row) } }
+            }
+        } catch {
+            throw EditError(StoreError(file: file, error).description)
+        }
+    }
+
+    // MARK: Reading
+
+    /// The node at `path`, its level and its row.
+    func row(at path: TreePath) throws -> (NodeID, ResolvedLevel, RelationalCache.RowData) {
+        guard !path.isRoot else { throw EditError("the root is not a row of a table", at: path) }
+        guard let id = source.node(at: path), let level = source.level(of: id), let row = source.rowData(id) else {
+            throw EditError(source.lastError ?? "no node at TreePath \(path)", at: path)
+        }
+        return (id, level, row)
+    }
+
+    /// The columns a change may set: all but the key and parent columns.
+    func editableColumns(_ level: ResolvedLevel) -> [String] {
+        level.columns.map(\.name).filter { $0 != level.key && $0 != level.parent }
+    }
+
+    func readRow(_ level: ResolvedLevel, _ key: DatabaseValue) throws -> RelationalCache.RowData? {
+        try GRDB.Row.fetchOne(
+            db, sql: "SELECT \(level.selection) FROM \(level.quotedTable) WHERE \(ResolvedLevel.quoted(level.key)) = ?", arguments: [key]
+        ).map { RelationalSource.makeRow($0, level) }
+    }
+
+    /// The whole row, every column (and `rowid` when it is the key), for putting it back.
+    func image(_ level: ResolvedLevel, _ key: DatabaseValue) throws -> [String: DatabaseValue]? {
+        let rowID = level.key == "rowid" ? "rowid AS rowid, " : ""
+        guard let row = try GRDB.Row.fetchOne(
+            db, sql: "SELECT \(rowID)* FROM \(level.quotedTable) WHERE \(ResolvedLevel.quoted(level.key)) = ?", arguments: [key])
+        else { return nil }
+        var image: [String: DatabaseValue] = [:]
+        for (column, value) in row { image[column] = value }
+        return image
+    }
+
+    /// The position of the row `key` among its parent's rows (`siblings` of them besides it), by the level's order.
+    func position(of key: DatabaseValue, in level: ResolvedLevel, parentKey: DatabaseValue?, siblings: Int) throws -> Int {
+        guard let row = try readRow(level, key) else { return siblings }
+        let parent: [DatabaseValue] = level.filtersByParent ? [parentKey ?? .null] : []
+        let after = Keyset.comparison(level.order, row.order, after: true)
+        let later = try Bool.fetchOne(
+            db, sql: "SELECT EXISTS(SELECT 1 FROM \(level.quotedTable) WHERE \(level.parentFilter) AND \(after.sql))",
+            arguments: StatementArguments(parent + after.arguments)) ?? false
+        guard later else { return siblings }
+        let before = Keyset.comparison(level.order, row.order, after: false)
+        return try Int.fetchOne(
+            db, sql: "SELECT COUNT(*) FROM \(level.quotedTable) WHERE \(level.parentFilter) AND \(before.sql)",
+            arguments: StatementArguments(parent + before.arguments)) ?? 0
+    }
+
+    /// `scalar` converted for `column`, or an error naming the column and its type.
+    func value(_ scalar: Scalar, for column: ResolvedLevel.Column, in level: ResolvedLevel, at path: TreePath) throws -> DatabaseValue {
+        switch SQLiteValue.value(scalar, forType: column.type) {
+        case .success(let value):
+            if value.isNull, column.notNull {
+                throw EditError("column '\(column.name)' of table '\(level.table)' is NOT NULL; it needs a value", at: path)
+            }
+            return value
+        case .failure(let mismatch):
+            throw EditError(
+                "column '\(column.name)' of table '\(level.table)' is \(column.type.isEmpty ? "untyped" : column.type): expected \(mismatch.expected), found '\(mismatch.found)'",
+                at: path)
+        }
+    }
+
+    // MARK: Writing
+
+    /// Writes `columns` of the row `key` and records the write.
+    mutating func write(_ level: ResolvedLevel, key: DatabaseValue, _ columns: [String: DatabaseValue]) throws {
+        guard !columns.isEmpty else { return }
+        let names = Array(columns.keys).sorted()
+        let old = try GRDB.Row.fetchOne(
+            db, sql: "SELECT \(names.map(ResolvedLevel.quoted).joined(separator: ", ")) FROM \(level.quotedTable) WHERE \(ResolvedLevel.quoted(level.key)) = ?",
+            arguments: [key])
+        var before: [String: DatabaseValue] = [:]
+        for (i, name) in names.enumerated() { before[name] = old.map { $0[i] as DatabaseValue } ?? .null }
+        let write = RowWrite(level: level.depth, key: key, before: before, after: columns)
+        try write.perform(in: db, levels: levels, file: file)
+        writes.append(write)
+    }
+
+    mutating func insert(_ node: NewNode, under parent: TreePath, at index: Int?) throws -> TreePath {
+        guard let parentID = source.node(at: parent) else { throw EditError("no node at TreePath \(parent)", at: parent) }
+        let depth = parent.indices.count
+        guard depth < levels.count else {
+            throw EditError("rows of level '\(levels[depth - 1].level.name)' have no children; there is no level below it", at: parent)
+        }
+        let level = levels[depth]
+        guard !level.isView else { throw EditError("level '\(level.level.name)' reads the view '\(level.table)', which cannot be written", at: parent) }
+        let parentKey = depth > 0 ? try row(at: parent).2.key : nil
+        let siblings = source.childCount(of: parentID)
+        var values: [String: DatabaseValue] = [:]
+        if let column = level.parent { values[column] = parentKey ?? .null }
+        guard let titleColumn = level.column(level.title) else { throw EditError("the title column '\(level.title)' cannot be written", at: parent) }
+        values[titleColumn.name] = try value(Scalar(.string, node.title), for: titleColumn, in: level, at: parent)
+        for attribute in node.attributes {
+            guard let column = level.column(attribute.key) else {
+                if attribute.key.lowercased() == "kind" { continue }
+                throw EditError(
+                    "level '\(level.level.name)' (table '\(level.table)') has no column '\(attribute.key)'; its columns: \(editableColumns(level).joined(separator: ", "))",
+                    at: parent)
+            }
+            guard column.name != level.parent else {
+                throw EditError("column '\(column.name)' is the parent column: it is set by where the row is added", at: parent)
+            }
+            values[column.name] = try value(attribute.value, for: column, in: level, at: parent)
+        }
+        for (name, text) in level.level.defaults {
+            guard let column = level.column(name), values[column.name] == nil else { continue }
+            values[column.name] = try value(Scalar(.string, text), for: column, in: level, at: parent)
+        }
+        if let position = level.positionColumn, values[position] == nil {
+            values[position] = try place(in: level, under: parent, parentKey: parentKey, excluding: nil, at: index, siblings: siblings)
+        }
+        let missing = level.columns.filter { $0.notNull && !$0.hasDefault && !$0.isRowID && values[$0.name] == nil }.map(\.name)
+        guard missing.isEmpty else {
+            let names = missing.map { "'\($0)'" }.joined(separator: ", ")
+            throw EditError(
+                "cannot add a row to '\(level.table)': column\(missing.count == 1 ? "" : "s") \(names) \(missing.count == 1 ? "is" : "are") NOT NULL without a default; give \(missing.count == 1 ? "it a value" : "them values") or add \(missing.count == 1 ? "it" : "them") to the level's defaults: in the schema (e.g. defaults: { \(missing[0]): … })",
+                at: parent)
+        }
+        let names = Array(values.keys).sorted()
+        try db.execute(
+            sql: "INSERT INTO \(level.quotedTable) (\(names.map(ResolvedLevel.quoted).joined(separator: ", "))) VALUES (\(names.map { _ in "?" }.joined(separator: ", ")))",
+            arguments: StatementArguments(names.map { values[$0] ?? .null }))
+        let rowID = db.lastInsertedRowID
+        let key: DatabaseValue
+        if level.keyIsRowID {
+            key = rowID.databaseValue
+        } else {
+            key = try DatabaseValue.fetchOne(
+                db, sql: "SELECT \(ResolvedLevel.quoted(level.key)) FROM \(level.quotedTable) WHERE rowid = ?", arguments: [rowID]) ?? .null
+        }
+        writes.append(RowWrite(level: depth, key: key, before: nil, after: try image(level, key)))
+        let at = try position(of: key, in: level, parentKey: parentKey, siblings: siblings)
+        source.cache.withState { $0.inserted(under: parent, at: at) }
+        layout.append(.insert(parent: parent, index: at))
+        return TreePath(parent.indices + [at])
+    }
+
+    /// The position-column value that puts a row at `index` (`nil`: last) among its parent's rows
+    /// (other than `excluding`), renumbering the rows after it when it lands between two.
+    mutating func place(
+        in level: ResolvedLevel, under parent: TreePath, parentKey: DatabaseValue?, excluding: DatabaseValue?, at index: Int?, siblings: Int
+    ) throws -> DatabaseValue {
+        guard let column = level.positionColumn else { return .null }
+        let quoted = ResolvedLevel.quoted(column), keyColumn = ResolvedLevel.quoted(level.key)
+        var arguments: [DatabaseValue] = level.filtersByParent ? [parentKey ?? .null] : []
+        var filter = level.parentFilter
+        if let excluding {
+            filter += " AND \(keyColumn) IS NOT ?"
+            arguments.append(excluding)
+        }
+        if index == nil || (index ?? 0) >= siblings {
+            let last = try Int64.fetchOne(db, sql: "SELECT MAX(\(quoted)) FROM \(level.quotedTable) WHERE \(filter)", arguments: StatementArguments(arguments))
+            return ((last ?? 0) + 1).databaseValue
+        }
+        let rows = try GRDB.Row.fetchAll(
+            db, sql: "SELECT \(keyColumn), \(quoted) FROM \(level.quotedTable) WHERE \(filter) ORDER BY \(Keyset.orderBy(level.order, reversed: false))",
+            arguments: StatementArguments(arguments))
+        let target = max(0, min(index ?? rows.count, rows.count))
+        let base: Int64 = rows.first.flatMap { Int64.fromDatabaseValue($0[1] as DatabaseValue) }.map { min(max($0, 0), 1) } ?? 1
+        var renumbered = false
+        for (i, row) in rows.enumerated() {
+            let wanted = base + Int64(i >= target ? i + 1 : i)
+            if Int64.fromDatabaseValue(row[1] as DatabaseValue) != wanted {
+                try write(level, key: row[0] as DatabaseValue, [column: wanted.databaseValue])
+                renumbered = true
+            }
+        }
+        if renumbered {
+            source.cache.withState { $0.forget(under: parent) }
+            layout.append(.renumber(parent: parent))
+        }
+        return (base + Int64(target)).databaseValue
+    }
+
+    mutating func update(_ path: TreePath, column: String, to scalar: Scalar, named: String) throws -> TreePath {
+        let (id, level, row) = try row(at: path)
+        guard !level.isView else { throw EditError("level '\(level.level.name)' reads the view '\(level.table)', which cannot be written", at: path) }
+        guard let described = level.column(column) else { throw EditError("column '\(column)' cannot be written", at: path) }
+        guard described.name != level.key else {
+            throw EditError("column '\(described.name)' is the key of table '\(level.table)'; it cannot be changed here", at: path)
+        }
+        guard described.name != level.parent else {
+            throw EditError("column '\(described.name)' is the parent column; move the row instead", at: path)
+        }
+        try write(level, key: row.key, [described.name: try value(scalar, for: described, in: level, at: path)])
+        guard let parentID = source.parent(of: id), let old = path.indices.last else { return path }
+        if level.order.contains(where: { $0.column == described.name }) {
+            let parentKey = parentID == source.root ? nil : source.rowData(parentID)?.key
+            let at = try position(of: row.key, in: level, parentKey: parentKey, siblings: source.childCount(of: parentID) - 1)
+            if at != old {
+                source.cache.withState { state in
+                    let subtree = state.removed(under: path.parent, at: old, keepSubtree: true)
+                    state.inserted(under: path.parent, at: at, subtree: subtree)
+                }
+                layout.append(.move(from: path, to: path.parent, index: at))
+                if let fresh = try readRow(level, row.key) {
+                    let moved = TreePath(path.parent.indices + [at])
+                    source.cache.withState { $0.updated(moved, row: fresh) }
+                    layout.append(.update(moved, level: level.depth, key: row.key))
+                }
+                return TreePath(path.parent.indices + [at])
+            }
+        }
+        if let fresh = try readRow(level, row.key) { source.cache.withState { $0.updated(path, row: fresh) } }
+        layout.append(.update(path, level: level.depth, key: row.key))
+        return path
+    }
+
+    mutating func delete(_ path: TreePath) throws -> TreePath {
+        let (_, level, row) = try row(at: path)
+        guard !level.isView else { throw EditError("level '\(level.level.name)' reads the view '\(level.table)', which cannot be written", at: path) }
+        // The keys of the row and of its descendants, level by level.
+        var keysByLevel: [[DatabaseValue]] = [[row.key]]
+        for depth in (level.depth + 1) ..< levels.count {
+            let child = levels[depth]
+            guard let parent = child.parent, let above = keysByLevel.last, !above.isEmpty else { break }
+            var keys: [DatabaseValue] = []
+            for chunk in stride(from: 0, to: above.count, by: 10_000).map({ Array(above[$0 ..< min($0 + 10_000, above.count)]) }) {
+                keys += try DatabaseValue.fetchAll(
+                    db, sql: "SELECT \(ResolvedLevel.quoted(child.key)) FROM \(child.quotedTable) WHERE \(ResolvedLevel.quoted(parent)) IN (\(chunk.map { _ in "?" }.joined(separator: ", ")))",
+                    arguments: StatementArguments(chunk))
+            }
+            keysByLevel.append(keys)
+        }
+        // Deepest first, so foreign keys never point at a deleted row.
+        for (offset, keys) in keysByLevel.enumerated().reversed() {
+            let depth = level.depth + offset
+            for key in keys {
+                guard let image = try image(levels[depth], key) else { continue }
+                let write = RowWrite(level: depth, key: key, before: image, after: nil)
+                try write.perform(in: db, levels: levels, file: file)
+                writes.append(write)
+            }
+        }
+        let index = path.indices.last ?? 0
+        source.cache.withState { $0.removed(under: path.parent, at: index) }
+        layout.append(.delete(parent: path.parent, index: index))
+        return path
+    }
+
+    mutating func move(_ path: TreePath, to newParent: TreePath, at index: Int?) throws -> TreePath {
+        let (_, level, row) = try row(at: path)
+        guard !level.isView else { throw EditError("level '\(level.level.name)' reads the view '\(level.table)', which cannot be written", at: path) }
+        guard newParent.indices.count == path.indices.count - 1 else {
+            let above = level.depth > 0 ? "a row of level '\(levels[level.depth - 1].level.name)'" : "the root"
+            throw EditError("a row of level '\(level.level.name)' can only move under \(above)", at: path)
+        }
+        guard let targetID = source.node(at: newParent) else { throw EditError("no node at TreePath \(newParent)", at: newParent) }
+        let sameParent = newParent == path.parent
+        let targetKey = newParent.isRoot ? nil : try self.row(at: newParent).2.key
+        let siblings = source.childCount(of: targetID) - (sameParent ? 1 : 0)
+        var columns: [String: DatabaseValue] = [:]
+        if !sameParent, let parent = level.parent { columns[parent] = targetKey ?? .null }
+        if level.positionColumn != nil {
+            columns[level.positionColumn ?? ""] = try place(
+                in: level, under: newParent, parentKey: targetKey, excluding: row.key, at: index, siblings: siblings)
+        } else if sameParent {
+            let order = level.level.order.isEmpty ? "its key" : level.level.order.joined(separator: ", ")
+            throw EditError(
+                "level '\(level.level.name)' is ordered by \(order), so its rows keep that order; a level whose order: is one integer column (such as track) can be reordered",
+                at: path)
+        }
+        try write(level, key: row.key, columns)
+        let at = try position(of: row.key, in: level, parentKey: targetKey, siblings: siblings)
+        let old = path.indices.last ?? 0
+        source.cache.withState { state in
+            let subtree = state.removed(under: path.parent, at: old, keepSubtree: true)
+            state.inserted(under: newParent, at: at, subtree: subtree)
+        }
+        layout.append(.move(from: path, to: newParent, index: at))
+        return TreePath(newParent.indices + [at])
+    }
+}
