@@ -30,16 +30,24 @@ struct Browse: ParsableCommand {
         }
         let loaded = try data.load()
         var app = TerminalApp(presenter: loaded.presenter)
-        if editable {
-            _ = try loaded.editableDocument()
-            app.actions = try loaded.actionSet()
-            let saved = UncheckedSendable(loaded)
-            app.save = { tree in try saved.value.save(tree) }
-        }
         let options = UncheckedSendable(data)
+        if editable {
+            let store = try loaded.editingStore()
+            app.actions = try loaded.actionSet()
+            if store is EditableDocument {
+                let saved = UncheckedSendable(loaded)
+                app.save = { tree in try saved.value.save(tree) }
+            } else {
+                // A database store commits each step and notices other writers itself.
+                app.store = store
+                app.reopen = { try options.value.load().editingStore() }
+            }
+        }
         let file = data.file
         let paths = loaded.database == nil ? [file] : [file, file + "-wal"]
-        app.watched = WatchedFile(paths: paths) { try options.value.load().presenter }
+        if app.store == nil {
+            app.watched = WatchedFile(paths: paths) { try options.value.load().presenter }
+        }
         do {
             try app.run()
         } catch {

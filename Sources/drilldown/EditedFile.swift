@@ -4,30 +4,32 @@ import DrillDownFormats
 import Foundation
 
 /// A data file opened for editing by `add`, `set`, `rm`, `mv` and `run`: loaded with the shared
-/// ``DataOptions``, changed through the core's ``EditableDocument``, written back atomically in
-/// the format it was read in.
+/// ``DataOptions``, changed through the core's ``EditingStore``: a document is written back
+/// atomically in the format it was read in; a tree table commits each step row by row.
 struct EditedFile {
     var loaded: LoadedData
-    var document: EditableDocument
+    var store: any EditingStore
 
     init(_ data: DataOptions) throws {
         loaded = try data.load()
-        document = try loaded.editableDocument()
+        store = try loaded.editingStore()
     }
 
-    var source: DocumentSource { document.source }
+    var source: any Source { store.snapshot }
 
     /// The TreePath of a user-written PATH (TreePath or titles); exit status 1 when it names nothing.
-    func path(_ text: String) throws -> TreePath { source.path(of: try loaded.resolve(text)) }
+    func path(_ text: String) throws -> TreePath { loaded.source.path(of: try loaded.resolve(text)) }
 
     /// Applies the changes as one step; an invalid change is bad input (exit status 1).
     @discardableResult
     mutating func apply(_ changes: [Change]) throws -> [TreePath] {
-        do { return try document.apply(changes) } catch { throw BadInput("\(loaded.file): \(error.description)") }
+        do { return try store.apply(changes) } catch { throw BadInput("\(loaded.file): \(error.description)") }
     }
 
-    /// Writes the document back in its own format, atomically (a tree table in one transaction).
-    func save() throws { try loaded.save(document.tree) }
+    /// Writes a document back in its own format, atomically (a tree table's store committed each step already).
+    func save() throws {
+        if let document = store as? EditableDocument { try loaded.save(document.tree) }
+    }
 
     /// Prints the resulting TreePath (empty for the root), or a JSON object with its title path too.
     func report(_ path: TreePath, json: Bool, title: String? = nil) throws {
