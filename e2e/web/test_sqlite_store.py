@@ -160,7 +160,6 @@ def test_an_sqlite3_update_made_elsewhere_reaches_an_open_page(small):
 
 def test_a_drilldown_add_loop_and_the_server_lose_nothing(small):
     server = Server(small, "--editable")
-    before = len(get_json(server.url + "api/level/4?limit=1000")["rows"]) if False else None
     with sqlite3.connect(small) as c:
         count = lambda: c.execute("""SELECT nchildren FROM nodes WHERE key = 'Children' AND parent =
                                      (SELECT id FROM nodes WHERE parent = 2 ORDER BY position, id LIMIT 1 OFFSET 4)""").fetchone()[0]

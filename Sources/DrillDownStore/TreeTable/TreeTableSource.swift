@@ -120,14 +120,23 @@ public struct TreeTableSource: Source {
         TreeTableSource(copying: self, state: try Self.readState(db, counts: hasCounts, file: file))
     }
 
-    /// This snapshot with the pages holding `ids` dropped (after a change that moved no node and
-    /// left the root row as it was).
-    func refreshing(rowsOf ids: [NodeID]) -> TreeTableSource {
+    /// This snapshot with the cached rows of `ids` read again through `db` (after a change that
+    /// moved no node and left the root row as it was): two small queries, the rest of the cache kept.
+    func refreshing(rowsOf ids: [NodeID], _ db: Database) throws -> TreeTableSource {
         var state = cache.copy()
         for id in ids {
             guard let li = state.levelIndex(containing: id.rawValue) else { continue }
-            let page = Int(id.rawValue - state.levels[li].first) / TreeTableCache.pageSize
-            state.pages[TreeTableCache.State.pageKey(li, page)] = nil
+            let k = Int(id.rawValue - state.levels[li].first)
+            let key = TreeTableCache.State.pageKey(li, k / TreeTableCache.pageSize)
+            guard var rows = state.pages[key], k % TreeTableCache.pageSize < rows.count else { continue }
+            var fresh = try Self.readRows(db, counts: hasCounts, sql: "WHERE id = ?", arguments: [rows[k % TreeTableCache.pageSize].node.id])
+            try Self.fillMembers(&fresh, db, counts: hasCounts)
+            if let row = fresh.first {
+                rows[k % TreeTableCache.pageSize] = row
+                state.pages[key] = rows
+            } else {
+                state.pages[key] = nil
+            }
         }
         return TreeTableSource(copying: self, state: state)
     }
@@ -386,7 +395,10 @@ public struct TreeTableSource: Source {
     }
 
     static func readRows(_ db: Database, counts: Bool, sql: String, arguments: StatementArguments) throws -> [LevelRow] {
-        try GRDB.Row.fetchAll(db, sql: "SELECT \(columns(counts: counts)) FROM nodes \(sql)", arguments: arguments).map { LevelRow(node: try record($0)) }
+        var rows: [LevelRow] = []
+        let cursor = try GRDB.Row.fetchCursor(db, sql: "SELECT \(columns(counts: counts)) FROM nodes \(sql)", arguments: arguments)
+        while let row = try cursor.next() { rows.append(LevelRow(node: try record(row))) }
+        return rows
     }
 
     /// Reads the members of the object rows: one query for all rows of ordinary size, a limited
@@ -399,7 +411,8 @@ public struct TreeTableSource: Source {
             var byParent: [Int64: Int] = [:]
             for i in small { byParent[rows[i].node.id] = i }
             let ids = small.map { String(rows[$0].node.id) }.joined(separator: ",")
-            for r in try GRDB.Row.fetchAll(db, sql: "SELECT \(columns(counts: counts)) FROM nodes WHERE parent IN (\(ids)) ORDER BY parent, position, id") {
+            let cursor = try GRDB.Row.fetchCursor(db, sql: "SELECT \(columns(counts: counts)) FROM nodes WHERE parent IN (\(ids)) ORDER BY parent, position, id")
+            while let r = try cursor.next() {
                 if let i = byParent[r[6]] { rows[i].members.append(try record(r)) }
             }
         }
@@ -419,7 +432,8 @@ public struct TreeTableSource: Source {
         let ids = members.map { String($0.id) }.joined(separator: ",")
         var items: [Int64: [String]] = [:]
         var mixed = Set<Int64>()
-        for r in try GRDB.Row.fetchAll(db, sql: "SELECT parent, kind, value FROM nodes WHERE parent IN (\(ids)) ORDER BY parent, position, id") {
+        let cursor = try GRDB.Row.fetchCursor(db, sql: "SELECT parent, kind, value FROM nodes WHERE parent IN (\(ids)) ORDER BY parent, position, id")
+        while let r = try cursor.next() {
             let parent: Int64 = r[0]
             let kind: Int64 = r[1]
             if kind == Int64(ValueKind.object.rawValue) || kind == Int64(ValueKind.array.rawValue) { mixed.insert(parent) }

@@ -19,7 +19,7 @@ import GRDB
 /// overwriting it.
 ///
 /// After a step the new ``snapshot`` is a ``TreeTableSource`` with a fresh cache (or, after a
-/// rename or attribute change, the old cache minus the pages that changed): nothing is reloaded.
+/// rename or attribute change, the old cache with the changed row read again): nothing is reloaded.
 ///
 /// ```swift
 /// var store = try TreeTableStore(path: "data.sqlite")
@@ -74,8 +74,10 @@ public struct TreeTableStore: EditingStore {
                 paths.append(try editor.perform(change))
                 work = editor.source
             }
-            let inPlace = changes.count == 1 && !editor.operations.contains(where: \.isStructural) && !editor.touched.contains(work.root)
-            let next = inPlace ? work.unbound.refreshing(rowsOf: editor.touched) : try work.renewed(db)
+            // In the outline convention a rename or an attribute changes only the row's own members, so
+            // only its cached row is read again; generically a member is also a node of its own.
+            let inPlace = work.isOutline && changes.count == 1 && !editor.operations.contains(where: \.isStructural) && !editor.touched.contains(work.root)
+            let next = inPlace ? try work.unbound.refreshing(rowsOf: editor.touched, db) : try work.renewed(db)
             return (paths, editor.operations, next)
         }
         source = next
