@@ -157,7 +157,8 @@ struct Bench: ParsableCommand {
 
     func run() throws {
         let loaded = try data.load()
-        guard let tree = loaded.tree else { throw BadInput("\(data.file): bench measures documents and tree tables, not a database read through levels") }
+        let whole: TreeStore? = if case .treeTable = loaded.database { try DatabaseData.readTreeTable(data.file).tree } else { loaded.tree }
+        guard let tree = whole else { throw BadInput("\(data.file): bench measures documents and tree tables, not a database read through levels") }
         var sink = 0
         let fresh = reads(edits > 0 ? "fresh tree" : "", loaded.source, loaded.presenter, sink: &sink)
         var all = [fresh]

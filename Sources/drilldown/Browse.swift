@@ -30,20 +30,24 @@ struct Browse: ParsableCommand {
         }
         let loaded = try data.load()
         var app = TerminalApp(presenter: loaded.presenter)
+        let options = UncheckedSendable(data)
         if editable {
+            let store = try loaded.editingStore()
             app.actions = try loaded.actionSet()
-            if loaded.storeSavesItself {
-                app.store = try loaded.editingStore()
-            } else {
-                _ = try loaded.editableDocument()
+            if store is EditableDocument {
                 let saved = UncheckedSendable(loaded)
                 app.save = { tree in try saved.value.save(tree) }
+            } else {
+                // A database store commits each step and notices other writers itself.
+                app.store = store
+                app.reopen = { try options.value.load().editingStore() }
             }
         }
-        let options = UncheckedSendable(data)
         let file = data.file
         let paths = loaded.database == nil ? [file] : [file, file + "-wal"]
-        app.watched = WatchedFile(paths: paths) { try options.value.load().presenter }
+        if app.store == nil {
+            app.watched = WatchedFile(paths: paths) { try options.value.load().presenter }
+        }
         do {
             try app.run()
         } catch {

@@ -6,7 +6,8 @@ import Foundation
 /// An SQLite database as a data file: a tree table (any document imported with `convert`), or
 /// an existing database whose tables the schema's `levels:` map to levels.
 enum DatabaseData {
-    /// A tree table (opened read-only): read whole into a document tree; edits are written back in one transaction.
+    /// A tree table (opened read-only), read lazily through a ``TreeTableSource``; edits go row
+    /// by row through a ``TreeTableStore``.
     case treeTable(SQLiteTreeStore)
     /// Tables mapped by the schema's `levels:`: read lazily; edited row by row through a ``RelationalStore``.
     case relational(RelationalSource)
@@ -39,10 +40,19 @@ extension LoadedData {
         }
         let seconds = { Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 }
         guard let mapping else {
-            let read = try DatabaseData.readTreeTable(file)
+            let keys = outlineKeys(schema: schema, titleKey: titleKey, childrenKey: childrenKey)
+            let source: TreeTableSource
+            let store: SQLiteTreeStore
+            do {
+                store = try SQLiteTreeStore(path: file, create: false, readOnly: true)
+                source = try TreeTableSource(
+                    store: store, mode: generic ? .generic : nil, keys: keys, name: URL(fileURLWithPath: file).lastPathComponent)
+            } catch {
+                throw BadInput(error.description)
+            }
             return LoadedData(
-                file: file, tree: read.tree, format: nil, database: .treeTable(read.store), schema: schema, titleKey: titleKey,
-                childrenKey: childrenKey, generic: generic, seconds: seconds())
+                file: file, folder: URL(fileURLWithPath: file).deletingLastPathComponent().standardizedFileURL, tree: nil, format: nil,
+                database: .treeTable(store), presenter: Presenter(source: source, schema: schema), loadSeconds: seconds())
         }
         let source: RelationalSource
         do { source = try RelationalSource(path: file, mapping: mapping) } catch { throw BadInput("\(error)") }
@@ -56,15 +66,20 @@ extension LoadedData {
         file: String, tree: TreeStore, format: DocumentFormat?, database: DatabaseData?, schema: Schema, titleKey: String?,
         childrenKey: String?, generic: Bool, seconds: Double
     ) {
-        let keys = OutlineKeys.standard.preferring(
-            title: (titleKey.map { [$0] } ?? []) + schema.titleKeys,
-            children: (childrenKey.map { [$0] } ?? []) + schema.childrenKeys)
+        let keys = Self.outlineKeys(schema: schema, titleKey: titleKey, childrenKey: childrenKey)
         let name = URL(fileURLWithPath: file).lastPathComponent
         let source = DocumentSource(tree: tree, mode: generic ? .generic : nil, keys: keys, name: name)
         let folder = URL(fileURLWithPath: file).deletingLastPathComponent().standardizedFileURL
         self.init(
             file: file, folder: folder, tree: tree, format: format, database: database,
             presenter: Presenter(source: source, schema: schema), loadSeconds: seconds)
+    }
+
+    /// The outline convention's keys: the flags' and the schema's first, then the standard ones.
+    static func outlineKeys(schema: Schema, titleKey: String?, childrenKey: String?) -> OutlineKeys {
+        OutlineKeys.standard.preferring(
+            title: (titleKey.map { [$0] } ?? []) + schema.titleKeys,
+            children: (childrenKey.map { [$0] } ?? []) + schema.childrenKeys)
     }
 
     /// How the data is stored, for messages and `stats`: the document format, `sqlite` or `sqlite-relational`.
@@ -84,21 +99,29 @@ extension LoadedData {
         return EditableDocument(source: source, schema: presenter.schema)
     }
 
-    /// Where edits go: the relational tables themselves (each step committed by the store), or
-    /// the document in memory (written back by ``save(_:)``).
+    /// The store every editor goes through: a relational database's tables or a tree table
+    /// (each step committed row by row by the store), else the document in memory (saved by the
+    /// caller after each step).
     func editingStore() throws -> any EditingStore {
-        guard case .relational(let source) = database else { return try editableDocument() }
-        do {
-            return try RelationalStore(path: file, mapping: source.mapping, rootTitle: source.rootTitle)
-        } catch {
-            throw BadInput("\(error)")
+        switch database {
+        case .relational(let source):
+            do {
+                return try RelationalStore(path: file, mapping: source.mapping, rootTitle: source.rootTitle)
+            } catch {
+                throw BadInput("\(error)")
+            }
+        case .treeTable(let table):
+            if let source = source as? TreeTableSource {
+                do {
+                    return try TreeTableStore(path: table.path, mode: source.mode, name: source.name, schema: presenter.schema)
+                } catch {
+                    throw BadInput(error.description)
+                }
+            }
+        case nil:
+            break
         }
-    }
-
-    /// Whether edits are committed by the store itself (a relational database), so there is no file to write back.
-    var storeSavesItself: Bool {
-        if case .relational = database { return true }
-        return false
+        return try editableDocument()
     }
 
     /// The schema's actions (and control bindings), ready to run.

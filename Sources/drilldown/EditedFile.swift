@@ -4,8 +4,8 @@ import DrillDownFormats
 import Foundation
 
 /// A data file opened for editing by `add`, `set`, `rm`, `mv` and `run`: loaded with the shared
-/// ``DataOptions``, changed through its ``EditingStore`` (a document, written back atomically in
-/// the format it was read in; or a relational database's tables, written row by row).
+/// ``DataOptions``, changed through the core's ``EditingStore``: a document is written back
+/// atomically in the format it was read in; a tree table commits each step row by row.
 struct EditedFile {
     var loaded: LoadedData
     var store: any EditingStore
@@ -20,7 +20,7 @@ struct EditedFile {
     var source: any Source { store.snapshot }
 
     /// The TreePath of a user-written PATH (TreePath or titles); exit status 1 when it names nothing.
-    func path(_ text: String) throws -> TreePath { source.path(of: try loaded.resolve(text)) }
+    func path(_ text: String) throws -> TreePath { loaded.source.path(of: try loaded.resolve(text)) }
 
     /// Applies the changes as one step; an invalid change is bad input (exit status 1).
     @discardableResult
@@ -28,11 +28,9 @@ struct EditedFile {
         do { return try store.apply(changes) } catch { throw BadInput("\(loaded.file): \(error.description)") }
     }
 
-    /// Writes the document back in its own format, atomically (a tree table in one transaction);
-    /// a relational store has already committed each step.
+    /// Writes a document back in its own format, atomically (a tree table's store committed each step already).
     func save() throws {
-        guard let document = store as? EditableDocument else { return }
-        try loaded.save(document.tree)
+        if let document = store as? EditableDocument { try loaded.save(document.tree) }
     }
 
     /// Prints the resulting TreePath (empty for the root), or a JSON object with its title path too.

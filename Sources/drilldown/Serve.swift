@@ -95,20 +95,19 @@ struct Serve: AsyncParsableCommand {
         }
         let loaded = try reading.load(dataFile, defaultSchema: schemaFile)
         let server: WebServer
-        var watcher: Task<Void, Never>?
-        defer { watcher?.cancel() }
+        var watching: Task<Void, Never>?
+        defer { watching?.cancel() }
         do {
             if editable {
+                let store = try loaded.editingStore()
                 let model: DocumentModel
-                if loaded.storeSavesItself {
-                    // A relational database: each step is committed to its tables by the store,
-                    // and other writers' commits are picked up and pushed to open pages.
-                    model = DocumentModel(store: try loaded.editingStore(), actions: try loaded.actionSet())
-                    watcher = await model.watch(every: .milliseconds(200))
+                if let document = store as? EditableDocument {
+                    model = DocumentModel(document: document, actions: try loaded.actionSet(), save: { [loaded] tree in try loaded.save(tree) })
                 } else {
-                    model = DocumentModel(
-                        document: try loaded.editableDocument(), actions: try loaded.actionSet(),
-                        save: { [loaded] tree in try loaded.save(tree) })
+                    // A database store commits each step itself; other writers are picked up through
+                    // `PRAGMA data_version` and pushed to open pages as external changes.
+                    model = DocumentModel(store: store, actions: try loaded.actionSet())
+                    watching = await model.watch(every: .milliseconds(100))
                 }
                 server = try await WebServer(
                     model: model, schema: loaded.presenter.schema, dataFolder: loaded.folder, options: webOptions)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import DrillDownCore
+import DrillDownStore
 import Foundation
 
 /// `drilldown stats FILE`: size, shape and load cost of a data set.
@@ -28,14 +29,19 @@ struct Stats: ParsableCommand {
             deepest = max(deepest, depth + (kids.isEmpty ? 0 : 1))
             for c in kids where !source.children(of: c).isEmpty { stack.append((c, depth + 1)) }
         }
-        // A relational database has no document tree: its rows are its nodes.
-        let nodes = loaded.tree?.count ?? rowCount + 1
+        // A tree table is counted in SQL; a relational database has no document tree: its rows are its nodes.
+        var shape: (nodes: Int, depth: Int, widest: Int)?
+        if case .treeTable(let table) = loaded.database {
+            do { shape = try table.shape() } catch { throw BadInput(error.description) }
+        }
+        let nodes = loaded.tree?.count ?? shape?.nodes ?? rowCount + 1
         let storeBytes = loaded.tree?.memoryFootprint ?? 0
         let mode: String =
-            if let d = source as? DocumentSource, case .outline = d.mode { "outline" } else if source is DocumentSource { "generic" } else { "levels" }
+            if let d = source as? DocumentSource, case .outline = d.mode { "outline" } else if source is DocumentSource { "generic" }
+            else if let t = source as? TreeTableSource { t.mode == .generic ? "generic" : "outline" } else { "levels" }
         let stats = StatsJSON(
             file: data.file, format: loaded.formatName, mode: mode, fileBytes: bytes, nodes: nodes, rows: rowCount,
-            depth: loaded.tree?.maxDepth() ?? deepest, widestLevel: loaded.tree?.widestLevel() ?? widest,
+            depth: loaded.tree?.maxDepth() ?? shape?.depth ?? deepest, widestLevel: loaded.tree?.widestLevel() ?? shape?.widest ?? widest,
             loadMilliseconds: (loaded.loadSeconds * 1e5).rounded() / 100,
             storeBytes: storeBytes, bytesPerNode: (Double(storeBytes) / Double(max(1, nodes)) * 10).rounded() / 10,
             peakResidentBytes: rss)

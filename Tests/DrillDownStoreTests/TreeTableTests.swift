@@ -86,7 +86,7 @@ struct TreeTableTests {
         try queue.read { db in
             #expect(try String.fetchOne(db, sql: "PRAGMA journal_mode") == "wal")
             #expect(try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'format'") == "drilldown-tree")
-            #expect(try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'version'") == "1")
+            #expect(try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'version'") == "2")
             let plan = try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN SELECT * FROM nodes WHERE parent = 5 ORDER BY position")
                 .map { $0["detail"] as String }.joined()
             #expect(plan.contains("nodes_by_parent"))

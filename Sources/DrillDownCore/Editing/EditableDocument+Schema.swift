@@ -1,8 +1,16 @@
 /// Keeping attribute values to the types the schema's row controls give them.
 extension EditableDocument {
+    /// Refuses a value the node's kind cannot show (see ``checkSchemaType(_:source:of:key:value:at:)``).
+    func checkSchemaType(of id: NodeID, key: String, value: Scalar, at path: TreePath) throws(EditError) {
+        try Self.checkSchemaType(schema, source: source, of: id, key: key, value: value, at: path)
+    }
+
     /// Refuses a value the node's kind cannot show: a switch's attribute must stay a boolean, a
     /// slider's or stepper's a number within its `min…max`. Kinds come from ``Presenter/kind(of:)``.
-    func checkSchemaType(of id: NodeID, key: String, value: Scalar, at path: TreePath) throws(EditError) {
+    /// Shared by every ``EditingStore`` (documents in memory, database stores).
+    public static func checkSchemaType(
+        _ schema: Schema, source: any Source, of id: NodeID, key: String, value: Scalar, at path: TreePath
+    ) throws(EditError) {
         guard !schema.kinds.isEmpty, let template = Presenter(source: source, schema: schema).kind(of: id) else { return }
         let lowered = key.lowercased()
         for control in template.controls where control.kind != .button && control.target.lowercased() == lowered {

@@ -64,7 +64,7 @@ extension Scalar {
     }
 
     /// Checks that the text is a well-formed value of the kind, so every writer can write it.
-    func validate(at path: TreePath, key: String) throws(EditError) {
+    public func validate(at path: TreePath, key: String) throws(EditError) {
         let ok: Bool
         switch kind {
         case .object, .array: ok = false

@@ -71,7 +71,8 @@ extension Source {
         return n
     }
 
-    func describeMiss(_ path: TreePath) -> String {
+    /// How far `path` gets before it leaves the tree, for error messages ("3.1 has 2 children").
+    public func describeMiss(_ path: TreePath) -> String {
         var n = root
         for (level, i) in path.indices.enumerated() {
             let count = childCount(of: n)

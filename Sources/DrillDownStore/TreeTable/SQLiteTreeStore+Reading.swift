@@ -41,3 +41,25 @@ extension SQLiteTreeStore {
         }
     }
 }
+
+extension SQLiteTreeStore {
+    /// The number of nodes, the depth of the deepest one and the most children of one node, in SQL
+    /// (what ``TreeStore/count``, ``TreeStore/maxDepth()`` and ``TreeStore/widestLevel()`` give for the tree).
+    /// - Complexity: O(n), without building the tree.
+    public func shape() throws(StoreError) -> (nodes: Int, depth: Int, widest: Int) {
+        do {
+            return try database.read { db in
+                let nodes = try Int.fetchOne(db, sql: "SELECT count(*) FROM nodes") ?? 0
+                let depth = try Int.fetchOne(db, sql: """
+                    WITH RECURSIVE d(id, depth) AS (SELECT id, 0 FROM nodes WHERE parent IS NULL
+                        UNION ALL SELECT n.id, d.depth + 1 FROM nodes AS n JOIN d ON n.parent = d.id)
+                    SELECT max(depth) FROM d
+                    """) ?? 0
+                let widest = try Int.fetchOne(db, sql: "SELECT max(c) FROM (SELECT count(*) AS c FROM nodes WHERE parent IS NOT NULL GROUP BY parent)") ?? 0
+                return (nodes, depth, widest)
+            }
+        } catch {
+            throw StoreError(file: path, error)
+        }
+    }
+}

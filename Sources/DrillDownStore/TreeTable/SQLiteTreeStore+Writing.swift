@@ -9,8 +9,9 @@ import SQLite3
 extension SQLiteTreeStore {
     /// Replaces the stored tree with `tree`, in one transaction.
     ///
-    /// The nodes table is dropped and refilled through one prepared statement, then its
-    /// `(parent, position)` index is rebuilt; `meta` records the layout version and, when given,
+    /// The nodes table is dropped and refilled through one prepared statement (layout version 2:
+    /// child counts filled in, positions `index × 2^20`), then its `(parent, position)` index and
+    /// the count triggers are created; `meta` records the layout version and, when given,
     /// the format of the document the tree came from (kept from the previous write otherwise).
     /// If anything fails, the transaction rolls back and the previous tree stays. A `nodes` table
     /// that this code did not write (no `meta.format` naming it) is never replaced.
@@ -37,14 +38,11 @@ extension SQLiteTreeStore {
                         position INTEGER NOT NULL,
                         kind INTEGER NOT NULL,
                         key TEXT,
-                        value TEXT);
+                        value TEXT,
+                        nchildren INTEGER NOT NULL DEFAULT 0);
                     """)
                 try Self.insertNodes(of: tree, into: db)
-                try db.execute(sql: "CREATE INDEX nodes_by_parent ON nodes(parent, position)")
-                try db.execute(sql: "CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL)")
-                try db.execute(
-                    sql: "INSERT OR REPLACE INTO meta(key, value) VALUES ('format', ?), ('version', ?)",
-                    arguments: [Self.formatName, String(Self.formatVersion)])
+                try TreeTableLayout.finish(db)
                 if let documentFormat {
                     try db.execute(
                         sql: "INSERT OR REPLACE INTO meta(key, value) VALUES ('documentFormat', ?)", arguments: [documentFormat])
@@ -61,7 +59,7 @@ extension SQLiteTreeStore {
     static func insertNodes(of edited: TreeStore, into db: Database) throws {
         // Row ids are node ids, so they must be dense: an edited tree is compacted first.
         let tree = edited.compacted()
-        let statement = try db.makeStatement(sql: "INSERT INTO nodes(id, parent, position, kind, key, value) VALUES (?, ?, ?, ?, ?, ?)")
+        let statement = try db.makeStatement(sql: "INSERT INTO nodes(id, parent, position, kind, key, value, nchildren) VALUES (?, ?, ?, ?, ?, ?, ?)")
         let handle = statement.sqliteStatement
         let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
         /// Binds `bytes` as text (never as NULL, even when empty), then runs `body`.
@@ -95,7 +93,8 @@ extension SQLiteTreeStore {
             } else {
                 sqlite3_bind_null(handle, 2)
             }
-            sqlite3_bind_int64(handle, 3, Int64(tree.position(of: id)))
+            sqlite3_bind_int64(handle, 3, Int64(tree.position(of: id)) * TreeTableLayout.positionGap)
+            sqlite3_bind_int64(handle, 7, Int64(kind.isContainer ? tree.childCount(of: id) : 0))
             sqlite3_bind_int(handle, 4, CInt(kind.rawValue))
             let keyBytes = tree.keyBytes(of: id)
             let hasKey = parent.map { tree.kind(of: $0) == .object } ?? false || !keyBytes.isEmpty

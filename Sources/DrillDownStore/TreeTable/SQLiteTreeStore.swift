@@ -38,7 +38,7 @@ public struct SQLiteTreeStore: Sendable {
     /// The value of `meta.format` in a tree table.
     public static let formatName = "drilldown-tree"
     /// The layout version this code writes and reads.
-    public static let formatVersion = 1
+    public static let formatVersion = 2
 
     /// Opens the database at `path`, creating the file when `create` is true (and it is missing).
     ///
@@ -85,6 +85,30 @@ public struct SQLiteTreeStore: Sendable {
             return try database.read { db in
                 guard try db.tableExists("meta") else { return nil }
                 return try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'documentFormat'")
+            }
+        } catch {
+            throw StoreError(file: path, error)
+        }
+    }
+
+    /// Brings a version-1 tree table to the current layout (once; see ``TreeTableLayout``), so it
+    /// can be edited row by row. Does nothing on a current table.
+    public func migrate() throws(StoreError) {
+        do {
+            try database.writeWithoutTransaction { db in
+                try db.inTransaction(.immediate) {
+                    let version = try TreeTableLayout.version(db)
+                    guard version > 0 else {
+                        throw StoreError(
+                            file: path,
+                            message: "not a DrillDown tree table (it has no 'nodes' table); to browse an existing database give a schema with 'levels:'")
+                    }
+                    guard version <= Self.formatVersion else {
+                        throw StoreError(file: path, message: "tree table version \(version) is newer than this drilldown reads (\(Self.formatVersion))")
+                    }
+                    if version < Self.formatVersion { try TreeTableLayout.migrate(db) }
+                    return .commit
+                }
             }
         } catch {
             throw StoreError(file: path, error)

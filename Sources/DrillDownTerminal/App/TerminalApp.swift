@@ -16,11 +16,14 @@ public struct TerminalApp {
     public var actions: ActionSet?
     /// Writes an edited tree back to the file (atomically, in its own format).
     public var save: (@Sendable (TreeStore) throws -> Void)?
-    /// With `--editable`: the store edits go through when it is not the document in memory
-    /// (a relational database, which commits each step itself).
-    public var store: (any EditingStore)?
     /// The file to watch for changes made elsewhere.
     public var watched: WatchedFile?
+    /// With `--editable` on a database: the store edits go through (each step committed by the
+    /// store, nothing for ``save`` to write). Other writers' commits are picked up with
+    /// ``EditingStore/refresh()`` while idle, and then ``reopen`` gives a store with a fresh history.
+    public var store: (any EditingStore)?
+    /// Opens the database store again, after another writer changed the data.
+    public var reopen: (@Sendable () throws -> any EditingStore)?
 
     /// How long a lone Esc waits for the rest of an escape sequence.
     static let escapeTimeoutMilliseconds: Int32 = 25
@@ -29,6 +32,21 @@ public struct TerminalApp {
     public init(presenter: Presenter, environment: [String: String] = ProcessInfo.processInfo.environment) {
         self.presenter = presenter
         self.environment = environment
+    }
+
+    /// Whether another writer committed to the database store: then shows the data as it is now,
+    /// with a fresh store (undo history starts afresh, as after a file reload).
+    func pickUpOtherWriters(_ browser: inout Browser) -> Bool {
+        guard var current = browser.editor?.store, let actions = browser.editor?.actions else { return false }
+        do {
+            guard try current.refresh() else { return false }
+            let fresh = try reopen?() ?? current
+            browser.reload(Presenter(source: fresh.snapshot, schema: browser.presenter.schema))
+            browser.editor = Editor(store: fresh, actions: actions)
+        } catch {
+            browser.reloadFailed(String(describing: error))
+        }
+        return true
     }
 
     /// Takes over the terminal until the user quits.
@@ -48,7 +66,7 @@ public struct TerminalApp {
         let watcher = watched.map { FileWatcher($0, notify: searches.wakeUp) }
         let saver = save.map { FileSaver(save: $0, watcher: watcher, notify: searches.wakeUp) }
         defer { saver?.finish() }
-        let idle: Int32 = watcher == nil ? -1 : Int32(FileWatcher.interval / 1_000_000)
+        let idle: Int32 = watcher == nil && store == nil ? -1 : Int32(FileWatcher.interval / 1_000_000)
         terminal.write(renderer.render(browser.render()))
         while !browser.isFinished {
             let input = terminal.read(timeout: decoder.hasPending ? Self.escapeTimeoutMilliseconds : idle, wake: searches.wake)
@@ -58,7 +76,9 @@ public struct TerminalApp {
             var label = ""
             switch input {
             case .bytes(let bytes): keys = decoder.feed(bytes)
-            case .timeout: keys = decoder.flush()
+            case .timeout:
+                keys = decoder.flush()
+                if store != nil, pickUpOtherWriters(&browser) { label = "reload" }
             case .resized:
                 let size = terminal.size()
                 browser.resize(width: size.width, height: size.height)

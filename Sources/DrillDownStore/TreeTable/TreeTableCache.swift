@@ -1,0 +1,100 @@
+import DrillDownCore
+import Foundation
+import GRDB
+
+/// One row of `nodes`, as read.
+struct NodeRecord: Sendable, Equatable {
+    var id: Int64
+    var kind: ValueKind
+    var key: String?
+    /// A scalar's text (`nil` for containers).
+    var value: String?
+    /// The number of children (the maintained `nchildren` column, or a count on version-1 tables).
+    var count: Int
+    var position: Int64
+}
+
+/// A node shown in a level, with what showing it needs: its first members (for objects) and the
+/// elements of its small scalar arrays (for attribute summaries).
+struct LevelRow: Sendable, Equatable {
+    var node: NodeRecord
+    /// The first ``TreeTableCache/memberLimit`` members, by position.
+    var members: [NodeRecord] = []
+    /// Whether ``members`` holds every member.
+    var membersComplete = true
+    /// The elements of member arrays of at most 8 scalars, by the array's id.
+    var smallArrays: [Int64: [String]] = [:]
+}
+
+/// The lazily filled, lock-protected state of a ``TreeTableSource``: the id blocks reserved for
+/// the levels visited so far, their pagination boundaries, and the pages of rows read.
+///
+/// A class because the state is shared by the copies of one snapshot (it is a cache, not a
+/// value); all access goes through ``withState(_:)``, under one lock. Memory grows with the
+/// levels visited (a few dozen bytes each) and the pages kept (at most ``maxPages``), never with
+/// the size of a level: a level of ten million rows is one ``Level``.
+final class TreeTableCache: @unchecked Sendable {
+    /// Rows read per query.
+    static let pageSize = 100
+    /// Members of one node kept for its attributes (the source shows at most 500).
+    static let memberLimit = 600
+    /// Pages kept before the page cache is emptied.
+    static let maxPages = 600
+
+    /// The children of one visible node: a contiguous block of visible ids, read page by page.
+    struct Level: Sendable {
+        /// The visible node whose children these are.
+        var owner: Int32
+        /// The stored node whose rows of `nodes` are the children (a row's children array in the outline convention).
+        var list: Int64
+        var listKind: ValueKind
+        var first: Int32
+        var count: Int32
+        /// The (position, id) of the last row of each page, for pages 0 ..< boundaries.count:
+        /// page p is read with `(position, id) > boundaries[p - 1]` (keyset pagination, no OFFSET).
+        var boundaries: [(Int64, Int64)] = []
+    }
+
+    struct State: Sendable {
+        /// `PRAGMA data_version` when this snapshot was taken.
+        var version: Int64
+        var root: LevelRow
+        /// The next free visible id.
+        var next: Int32 = 1
+        /// Levels by their first id (ids are handed out in increasing order).
+        var levels: [Level] = []
+        /// The level index of each visible node whose children were asked for (-1: it has none).
+        var levelOf: [Int32: Int32] = [:]
+        /// Pages of rows, keyed by level index and page number.
+        var pages: [Int64: [LevelRow]] = [:]
+        var failure: String?
+
+        /// The level `id` belongs to (binary search over the levels' id blocks).
+        func levelIndex(containing id: Int32) -> Int? {
+            var low = 0, high = levels.count
+            while low < high {
+                let mid = (low + high) / 2
+                if levels[mid].first + levels[mid].count <= id { low = mid + 1 } else { high = mid }
+            }
+            guard low < levels.count, levels[low].first <= id else { return nil }
+            return low
+        }
+
+        static func pageKey(_ level: Int, _ page: Int) -> Int64 { Int64(level) << 32 | Int64(page) }
+    }
+
+    private let lock = NSLock()
+    private var state: State
+
+    init(_ state: State) { self.state = state }
+
+    /// Runs `body` with exclusive access to the state.
+    func withState<T>(_ body: (inout State) throws -> T) rethrows -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&state)
+    }
+
+    /// A copy of the state (for a new snapshot that keeps what is still valid).
+    func copy() -> State { withState { $0 } }
+}
