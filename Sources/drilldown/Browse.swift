@@ -1,5 +1,6 @@
 import ArgumentParser
 import DrillDownCore
+import DrillDownFormats
 import DrillDownTerminal
 import Foundation
 
@@ -29,22 +30,63 @@ struct Browse: ParsableCommand {
             throw BadInput("drilldown browse needs a terminal; for a non-interactive view use `drilldown tree FILE`")
         }
         let loaded = try data.load()
+        let shared = SharedDocumentFile()
         var app = TerminalApp(presenter: loaded.presenter)
         if editable {
             _ = try loaded.editableDocument()
             app.actions = try loaded.actionSet()
             let saved = UncheckedSendable(loaded)
-            app.save = { tree in try saved.value.save(tree) }
+            if let file = loaded.documentFile {
+                app.save = { tree in try shared.write(tree) }
+                shared.replace(file)
+            } else {
+                app.save = { tree in try saved.value.save(tree) }
+            }
         }
         let options = UncheckedSendable(data)
         let file = data.file
         let paths = loaded.database == nil ? [file] : [file, file + "-wal"]
-        app.watched = WatchedFile(paths: paths) { try options.value.load().presenter }
+        app.watched = WatchedFile(paths: paths) {
+            let reloaded = try options.value.load()
+            // The version the browser is about to show is the one its next save patches.
+            if let file = reloaded.documentFile { shared.replace(file) }
+            return reloaded.presenter
+        }
         do {
             try app.run()
         } catch {
             throw BadInput("drilldown browse: \(error.description)")
         }
+    }
+}
+
+/// The document file behind the terminal UI: its reload replaces the version, its saves patch it.
+final class SharedDocumentFile: @unchecked Sendable {
+    private let lock = NSLock()
+    private var file: DocumentFile?
+
+    func replace(_ file: DocumentFile) {
+        lock.lock()
+        self.file = file
+        lock.unlock()
+    }
+
+    /// Writes `tree` over the version last read; refuses (with the terminal's conflict message)
+    /// when the file changed elsewhere since, which the watcher then reads.
+    func write(_ tree: TreeStore) throws {
+        lock.lock()
+        defer { lock.unlock() }
+        guard var current = file else { return }
+        let stale: Bool
+        do {
+            if case .stale = try current.write(tree) { stale = true } else { stale = false }
+        } catch {
+            throw BadInput(error.description)
+        }
+        if stale {
+            throw BadInput("the file changed on disk since it was read, so this copy was not written over it; the new version is being read")
+        }
+        file = current
     }
 }
 

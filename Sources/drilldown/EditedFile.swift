@@ -4,13 +4,18 @@ import DrillDownFormats
 import Foundation
 
 /// A data file opened for editing by `add`, `set`, `rm`, `mv` and `run`: loaded with the shared
-/// ``DataOptions``, changed through the core's ``EditableDocument``, written back atomically in
+/// ``DataOptions`` under the file's lock, changed through the core's ``EditableDocument``, written back atomically in
 /// the format it was read in.
 struct EditedFile {
     var loaded: LoadedData
     var document: EditableDocument
+    /// The document file's lock, held from before it is read until it is written, so concurrent
+    /// writers (other commands, an editable server, the terminal UI) take turns and lose nothing.
+    let lock: FileLock?
 
     init(_ data: DataOptions) throws {
+        let isDatabase = data.reading.format == nil && DatabaseData.isDatabase(data.file)
+        lock = isDatabase ? nil : try? FileLock(data.file)
         loaded = try data.load()
         document = try loaded.editableDocument()
     }
@@ -27,7 +32,17 @@ struct EditedFile {
     }
 
     /// Writes the document back in its own format, atomically (a tree table in one transaction).
-    func save() throws { try loaded.save(document.tree) }
+    /// A document file is patched (only the changed bytes are rewritten; a change that changes
+    /// nothing writes nothing) while the lock is held.
+    mutating func save() throws {
+        guard var file = loaded.documentFile else { return try loaded.save(document.tree) }
+        let outcome: DocumentFile.WriteOutcome
+        do { outcome = try file.write(document.tree, holding: lock) } catch { throw BadInput(error.description) }
+        if case .stale = outcome {
+            throw BadInput("\(loaded.file): the file was changed by a program that does not take DrillDown's lock while this command ran; nothing was written, run the command again")
+        }
+        loaded.documentFile = file
+    }
 
     /// Prints the resulting TreePath (empty for the root), or a JSON object with its title path too.
     func report(_ path: TreePath, json: Bool, title: String? = nil) throws {

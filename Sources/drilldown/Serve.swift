@@ -94,9 +94,16 @@ struct Serve: AsyncParsableCommand {
         let server: WebServer
         do {
             if editable {
-                let model = DocumentModel(
-                    document: try loaded.editableDocument(), actions: try loaded.actionSet(),
-                    save: { [loaded] tree in try loaded.save(tree) })
+                let model: DocumentModel
+                if let file = loaded.documentFile {
+                    // Group commit to the file, and changes made elsewhere pushed to open pages.
+                    model = DocumentModel(document: try loaded.editableDocument(), actions: try loaded.actionSet(), storage: file)
+                    _ = await model.watch(every: .milliseconds(400))
+                } else {
+                    model = DocumentModel(
+                        document: try loaded.editableDocument(), actions: try loaded.actionSet(),
+                        save: { [loaded] tree in try loaded.save(tree) })
+                }
                 server = try await WebServer(
                     model: model, schema: loaded.presenter.schema, dataFolder: loaded.folder, options: webOptions)
             } else {
