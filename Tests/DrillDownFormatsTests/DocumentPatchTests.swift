@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// A small seeded generator, so a failing property run can be replayed.
-private struct Seeded: RandomNumberGenerator {
+struct Seeded: RandomNumberGenerator {
     var state: UInt64
     mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
@@ -50,6 +50,9 @@ struct DocumentPatchTests {
         }
         """ + "\n"
 
+    /// The sample's levels: artists › albums › songs.
+    static let keys = OutlineKeys.standard.preferring(title: [], children: ["albums", "songs"])
+
     func read(_ text: String, _ format: DocumentFormat) throws -> TreeStore {
         try DocumentReader.read(bytes: Array(text.utf8), file: "t", format: format).tree
     }
@@ -57,7 +60,7 @@ struct DocumentPatchTests {
     /// Applies `changes` to `text` (read in outline mode) and returns the patched text, checking it reads as the edited tree.
     func edit(_ text: String, _ format: DocumentFormat, _ changes: [Change], schema: Schema = Schema()) throws -> (String, Bool) {
         let old = try read(text, format)
-        var doc = EditableDocument(tree: old, schema: schema)
+        var doc = EditableDocument(source: DocumentSource(tree: old, keys: Self.keys), schema: schema)
         try doc.apply(changes)
         let result = try DocumentPatch.data(Array(text.utf8), reads: old, as: doc.tree, format: format)
         let patched = String(decoding: result.bytes, as: UTF8.self)
@@ -68,7 +71,7 @@ struct DocumentPatchTests {
     /// The lines of `b` that differ from `a` (same line count) or `nil` when the counts differ.
     func changedLines(_ a: String, _ b: String) -> [String] {
         let x = a.split(separator: "\n", omittingEmptySubsequences: false), y = b.split(separator: "\n", omittingEmptySubsequences: false)
-        let d = CollectionDifference(y.difference(from: x))
+        let d = y.difference(from: x)
         return d.insertions.map { if case .insert(_, let e, _) = $0 { String(e) } else { "" } }
             + d.removals.map { if case .remove(_, let e, _) = $0 { "-" + String(e) } else { "" } }
     }
@@ -115,7 +118,7 @@ struct DocumentPatchTests {
         (out, patched) = try edit(Self.json, .json, [.delete([0])])
         #expect(patched && !out.contains("Miles") && out.contains("1.50") == false && out.contains("\"albums\": []"))
         (out, patched) = try edit(Self.json, .json, [.insert(NewNode(title: "Giant Steps"), parent: [1], index: nil)])
-        #expect(patched && out.contains("\"albums\": [\n                {\n"))
+        #expect(patched && out.contains("\"albums\": [\n                {\n"), "\(out)")
         (out, patched) = try edit("{\"a\":[1,2,3],\"b\":{\"c\":true}}", .json, [.setAttribute(.root, key: "d", value: Scalar(.integer, "4"))])
         #expect(out == "{\"a\":[1,2,3],\"b\":{\"c\":true},\"d\":4}")
     }
@@ -175,7 +178,7 @@ struct DocumentPatchTests {
             var current = Array(text.utf8)
             var tree = try DocumentReader.read(bytes: current, file: "t", format: format).tree
             for _ in 0 ..< 6 {
-                var doc = EditableDocument(tree: tree)
+                var doc = EditableDocument(source: DocumentSource(tree: tree, keys: Self.keys))
                 // Group commit: several steps go into one write.
                 for _ in 0 ..< Int.random(in: 1 ... 3, using: &rng) { _ = try? doc.apply(randomChange(doc.source, &rng)) }
                 let result = try DocumentPatch.data(current, reads: tree, as: doc.tree, format: format)
@@ -200,5 +203,45 @@ struct DocumentPatchTests {
     @Test("property: random edits patched into commented YAML read back as the edited tree")
     func yamlProperty() throws {
         try property(Self.yaml, .yaml, seed: 3)
+    }
+}
+
+@Suite("Document files: writes patch the text and never go over a newer version")
+struct DocumentFileWriteTests {
+    @Test("a second writer holding an older copy gets the newer version instead of writing over it")
+    func stale() throws {
+        let dir = try DocumentFileTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let path = dir + "/data.yaml"
+        try "# notes\nRows:\n  - Title: a   # first\n".write(toFile: path, atomically: true, encoding: .utf8)
+        var first = try DocumentFile.read(path)
+        var second = try DocumentFile.read(path)
+        var doc = EditableDocument(tree: first.tree)
+        try doc.apply(.insert(NewNode(title: "b"), parent: .root, index: nil))
+        guard case .written(patched: true) = try first.write(doc.tree) else { Issue.record("not patched"); return }
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "# notes\nRows:\n  - Title: a   # first\n  - Title: b\n")
+        var other = EditableDocument(tree: second.tree)
+        try other.apply(.updateTitle([0], title: "A"))
+        guard case .stale(let newer) = try second.write(other.tree) else { Issue.record("wrote over a newer version"); return }
+        #expect(newer.isStructurallyEqual(to: doc.tree))
+        // Applied again to the newer version, the change goes in with the other writer's.
+        var again = EditableDocument(tree: newer)
+        try again.apply(.updateTitle([0], title: "A"))
+        guard case .written = try second.write(again.tree) else { Issue.record("not written"); return }
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "# notes\nRows:\n  - Title: A   # first\n  - Title: b\n")
+    }
+
+    @Test("a write that changes nothing leaves the file and its time alone")
+    func unchanged() throws {
+        let dir = try DocumentFileTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let path = dir + "/data.json"
+        try "{ \"Rows\": [ {\"Title\": \"a\", \"on\": true} ] }".write(toFile: path, atomically: true, encoding: .utf8)
+        var file = try DocumentFile.read(path)
+        let before = FileStamp.of(path)
+        var doc = EditableDocument(tree: file.tree)
+        try doc.apply(.setAttribute([0], key: "on", value: Scalar(.bool, "true")))
+        guard case .unchanged = try file.write(doc.tree) else { Issue.record("wrote"); return }
+        #expect(FileStamp.of(path) == before)
     }
 }

@@ -182,7 +182,7 @@ def big_file(tmp_path):
     rows = [{"Title": "Ringtone", "plays": 0}] + [{"Title": f"Row {i}", "n": i} for i in range(max(1, BIG_NODES // 3 - 1))]
     data.write_text(json.dumps({"Rows": rows}, indent=1) + "\n")
     schema = tmp_path / "schema.yaml"
-    schema.write_text("actions:\n  play: { increment: plays }\n")
+    schema.write_text("root: sound\nkinds:\n  sound:\n    controls:\n      - { button: Play, action: play }\nactions:\n  play: { increment: plays }\n")
     return data, schema
 
 
