@@ -1,5 +1,6 @@
 import ArgumentParser
 import DrillDownCore
+import DrillDownFormats
 import DrillDownTerminal
 import Foundation
 
@@ -29,6 +30,7 @@ struct Browse: ParsableCommand {
             throw BadInput("drilldown browse needs a terminal; for a non-interactive view use `drilldown tree FILE`")
         }
         let loaded = try data.load()
+        let shared = SharedDocumentFile()
         var app = TerminalApp(presenter: loaded.presenter)
         let options = UncheckedSendable(data)
         if editable {
@@ -36,7 +38,13 @@ struct Browse: ParsableCommand {
             app.actions = try loaded.actionSet()
             if store is EditableDocument {
                 let saved = UncheckedSendable(loaded)
-                app.save = { tree in try saved.value.save(tree) }
+                if let file = loaded.documentFile {
+                    // Patched in place under the file's lock, never over another writer's change.
+                    app.save = { tree in try shared.write(tree) }
+                    shared.replace(file)
+                } else {
+                    app.save = { tree in try saved.value.save(tree) }
+                }
             } else {
                 // A database store commits each step and notices other writers itself.
                 app.store = store
@@ -46,13 +54,48 @@ struct Browse: ParsableCommand {
         let file = data.file
         let paths = loaded.database == nil ? [file] : [file, file + "-wal"]
         if app.store == nil {
-            app.watched = WatchedFile(paths: paths) { try options.value.load().presenter }
+            app.watched = WatchedFile(paths: paths) {
+                let reloaded = try options.value.load()
+                // The version the browser is about to show is the one its next save patches.
+                if let file = reloaded.documentFile { shared.replace(file) }
+                return reloaded.presenter
+            }
         }
         do {
             try app.run()
         } catch {
             throw BadInput("drilldown browse: \(error.description)")
         }
+    }
+}
+
+/// The document file behind the terminal UI: its reload replaces the version, its saves patch it.
+final class SharedDocumentFile: @unchecked Sendable {
+    private let lock = NSLock()
+    private var file: DocumentFile?
+
+    func replace(_ file: DocumentFile) {
+        lock.lock()
+        self.file = file
+        lock.unlock()
+    }
+
+    /// Writes `tree` over the version last read; refuses (with the terminal's conflict message)
+    /// when the file changed elsewhere since, which the watcher then reads.
+    func write(_ tree: TreeStore) throws {
+        lock.lock()
+        defer { lock.unlock() }
+        guard var current = file else { return }
+        let stale: Bool
+        do {
+            if case .stale = try current.write(tree) { stale = true } else { stale = false }
+        } catch {
+            throw BadInput(error.description)
+        }
+        if stale {
+            throw BadInput("the file changed on disk since it was read, so this copy was not written over it; the new version is being read")
+        }
+        file = current
     }
 }
 

@@ -72,6 +72,9 @@ struct LoadedData {
     var presenter: Presenter
     /// Seconds spent reading and parsing.
     var loadSeconds: Double
+    /// A document file's version as read, for writing changes back by patching its text, under its
+    /// lock, never over a newer version; `nil` for a database.
+    var documentFile: DocumentFile? = nil
 
     var source: any Source { presenter.source }
 
@@ -93,16 +96,18 @@ struct LoadedData {
                 file: file, schema: schema, schemaTree: schemaTree, schemaFile: schemaFile, titleKey: titleKey,
                 childrenKey: childrenKey, generic: generic, start: start)
         }
-        let read: (tree: TreeStore, format: DocumentFormat)
+        let read: DocumentFile
         do {
-            read = try DocumentReader.read(contentsOf: file, format: format, expansionLimit: expansionLimit)
+            read = try DocumentFile.read(file, format: format, expansionLimit: expansionLimit)
         } catch {
             throw BadInput(error.description)
         }
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-        return LoadedData(
+        var loaded = LoadedData(
             file: file, tree: read.tree, format: read.format, database: nil, schema: schema, titleKey: titleKey,
             childrenKey: childrenKey, generic: generic, seconds: seconds)
+        loaded.documentFile = read
+        return loaded
     }
 
     /// The schema that goes with `file` when none is named: `music.schema.yaml` (or `.yml`,

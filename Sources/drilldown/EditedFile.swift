@@ -4,13 +4,18 @@ import DrillDownFormats
 import Foundation
 
 /// A data file opened for editing by `add`, `set`, `rm`, `mv` and `run`: loaded with the shared
-/// ``DataOptions``, changed through the core's ``EditingStore``: a document is written back
-/// atomically in the format it was read in; a tree table commits each step row by row.
+/// ``DataOptions`` under the file's lock, changed through the core's ``EditingStore``: a document
+/// is patched in place in the format it was read in; a database store commits each step row by row.
 struct EditedFile {
     var loaded: LoadedData
     var store: any EditingStore
+    /// The document file's lock, held from before it is read until it is written, so concurrent
+    /// writers (other commands, an editable server, the terminal UI) take turns and lose nothing.
+    let lock: FileLock?
 
     init(_ data: DataOptions) throws {
+        let isDatabase = data.reading.format == nil && DatabaseData.isDatabase(data.file)
+        lock = isDatabase ? nil : try? FileLock(data.file)
         loaded = try data.load()
         store = try loaded.editingStore()
         // Paths are resolved in the data the store edits (a database store reads its own snapshot).
@@ -28,9 +33,18 @@ struct EditedFile {
         do { return try store.apply(changes) } catch { throw BadInput("\(loaded.file): \(error.description)") }
     }
 
-    /// Writes a document back in its own format, atomically (a tree table's store committed each step already).
-    func save() throws {
-        if let document = store as? EditableDocument { try loaded.save(document.tree) }
+    /// Writes a document back in its own format while the lock is held: a document file is patched
+    /// (only the changed bytes are rewritten; a change that changes nothing writes nothing). A
+    /// database store has committed each step already.
+    mutating func save() throws {
+        guard let document = store as? EditableDocument else { return }
+        guard var file = loaded.documentFile else { return try loaded.save(document.tree) }
+        let outcome: DocumentFile.WriteOutcome
+        do { outcome = try file.write(document.tree, holding: lock) } catch { throw BadInput(error.description) }
+        if case .stale = outcome {
+            throw BadInput("\(loaded.file): the file was changed by a program that does not take DrillDown's lock while this command ran; nothing was written, run the command again")
+        }
+        loaded.documentFile = file
     }
 
     /// Prints the resulting TreePath (empty for the root), or a JSON object with its title path too.

@@ -101,7 +101,11 @@ struct Serve: AsyncParsableCommand {
             if editable {
                 let store = try loaded.editingStore()
                 let model: DocumentModel
-                if let document = store as? EditableDocument {
+                if let document = store as? EditableDocument, let file = loaded.documentFile {
+                    // Group commit to the file, and changes made elsewhere pushed to open pages.
+                    model = DocumentModel(document: document, actions: try loaded.actionSet(), storage: file)
+                    watching = await model.watch(every: .milliseconds(400))
+                } else if let document = store as? EditableDocument {
                     model = DocumentModel(document: document, actions: try loaded.actionSet(), save: { [loaded] tree in try loaded.save(tree) })
                 } else {
                     // A database store commits each step itself; other writers are picked up through

@@ -5,7 +5,7 @@ import DrillDownCore
 struct SetCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "set",
-        abstract: "Change a node's title or attributes and print its TreePath; the file is rewritten atomically in its own format.",
+        abstract: "Change a node's title or attributes and print its TreePath; the file keeps its form: only the changed bytes are rewritten, atomically, under its lock.",
         discussion: """
             Values are typed: 42 stays an integer, 2.5 a real, true/false a boolean; --string keeps them text. \
             All the changes are applied together or not at all.

@@ -21,6 +21,14 @@ import Foundation
 ///
 /// The `save` closure runs after every step, before the step is published; if it throws, the
 /// step is rolled back and the error rethrown, so what subscribers see is what was saved.
+///
+/// With a ``DocumentStorage`` (a file that can only be replaced whole) the model commits in
+/// groups: a step is applied and published at once, and ``apply(_:)`` returns once a write
+/// holding it is on disk; steps that arrive while one write runs go into the next. When the file
+/// changed elsewhere, the model reads the newer version, applies every step not yet written to it
+/// again (a step that no longer applies fails with a message saying so; undo and redo steps are
+/// not replayed) and writes that. A failed write fails every step it held, and the document goes
+/// back to what is on disk.
 public actor DocumentModel {
     /// Where the data lives: a document in memory, or a database store that commits each step.
     public private(set) var store: any EditingStore
@@ -30,6 +38,20 @@ public actor DocumentModel {
     let save: (@Sendable (TreeStore) throws -> Void)?
     var subscribers: [Int: AsyncStream<ChangeEvent>.Continuation] = [:]
     var nextSubscriber = 0
+    /// Group commit: where the document is written, the steps not yet on disk, whether a write runs.
+    var storage: (any DocumentStorage)?
+    var unwritten: [PendingStep] = []
+    var writing = false
+    /// Writes done and steps they held (for measurements).
+    public private(set) var writes = 0
+    public private(set) var writtenSteps = 0
+
+    /// A step waiting for a write: its changes (`nil` for undo and redo, which are not replayed on
+    /// a newer version) and who waits for it.
+    struct PendingStep {
+        var changes: [Change]?
+        var waiter: CheckedContinuation<EditError?, Never>
+    }
 
     /// Creates a model over an in-memory document.
     /// - Parameters:
@@ -39,6 +61,14 @@ public actor DocumentModel {
         self.store = document
         self.actions = actions
         self.save = save
+    }
+
+    /// Creates a model over an in-memory document kept in `storage` (a file), committing in groups.
+    public init(document: EditableDocument, actions: ActionSet = ActionSet(), storage: any DocumentStorage) {
+        self.store = document
+        self.actions = actions
+        self.save = nil
+        self.storage = storage
     }
 
     /// Creates a model over any store (a database store persists each step itself).
@@ -79,32 +109,35 @@ public actor DocumentModel {
 
     /// Applies one change as one step; returns the affected path (see ``EditableDocument/apply(_:)``).
     @discardableResult
-    public func apply(_ change: Change) throws(EditError) -> TreePath { try apply([change])[0] }
+    public func apply(_ change: Change) async throws(EditError) -> TreePath { try await apply([change])[0] }
 
     /// Applies changes as one undoable step (all or nothing); returns each one's path.
     @discardableResult
-    public func apply(_ changes: [Change]) throws(EditError) -> [TreePath] {
+    public func apply(_ changes: [Change]) async throws(EditError) -> [TreePath] {
         var next = store
         let paths = try next.apply(changes)
         try commit(next, .apply, changes, paths)
+        try await written(changes)
         return paths
     }
 
     /// Undoes the latest step; returns it, or `nil` when there is nothing to undo.
     @discardableResult
-    public func undo() throws(EditError) -> EditStep? {
+    public func undo() async throws(EditError) -> EditStep? {
         var next = store
         guard let step = try next.undo() else { return nil }
         try commit(next, .undo, step.changes, step.paths)
+        try await written(nil)
         return step
     }
 
     /// Redoes the latest undone step; returns it, or `nil` when there is nothing to redo.
     @discardableResult
-    public func redo() throws(EditError) -> EditStep? {
+    public func redo() async throws(EditError) -> EditStep? {
         var next = store
         guard let step = try next.redo() else { return nil }
         try commit(next, .redo, step.changes, step.paths)
+        try await written(nil)
         return step
     }
 
@@ -112,6 +145,7 @@ public actor DocumentModel {
     /// any, publishes an ``ChangeEvent/Origin/external`` event; returns whether there were.
     @discardableResult
     public func refresh() throws(EditError) -> Bool {
+        if storage != nil { return try refreshStorage() }
         var next = store
         guard try next.refresh() else { return false }
         store = next
@@ -146,14 +180,14 @@ public actor DocumentModel {
 
     /// Runs the named action on the node at `path` as one step; returns the affected paths.
     @discardableResult
-    public func run(_ action: String, at path: TreePath) throws(EditError) -> [TreePath] {
-        try apply(try actions.changes(for: action, at: path, in: store.snapshot))
+    public func run(_ action: String, at path: TreePath) async throws(EditError) -> [TreePath] {
+        try await apply(try actions.changes(for: action, at: path, in: store.snapshot))
     }
 
     /// Operates a row control on the node at `path` as one step; returns the affected paths.
     @discardableResult
-    public func operate(_ control: Control, with input: ControlInput, at path: TreePath) throws(EditError) -> [TreePath] {
-        try apply(try actions.changes(operating: control, with: input, at: path, in: store.snapshot))
+    public func operate(_ control: Control, with input: ControlInput, at path: TreePath) async throws(EditError) -> [TreePath] {
+        try await apply(try actions.changes(operating: control, with: input, at: path, in: store.snapshot))
     }
 
     /// Registers (or replaces) an action implemented in code; see ``ActionSet/register(_:_:)``.
@@ -171,5 +205,82 @@ public actor DocumentModel {
         revision += 1
         let event = ChangeEvent(revision: revision, origin: origin, changes: changes, paths: paths, source: store.snapshot)
         for continuation in subscribers.values { continuation.yield(event) }
+    }
+
+    // MARK: Group commit
+
+    /// Waits until a write holding the step just applied is on disk (at once without a storage).
+    func written(_ changes: [Change]?) async throws(EditError) {
+        guard storage != nil else { return }
+        let failure = await withCheckedContinuation { (waiter: CheckedContinuation<EditError?, Never>) in
+            unwritten.append(PendingStep(changes: changes, waiter: waiter))
+            if !writing {
+                writing = true
+                Task { await self.writeLoop() }
+            }
+        }
+        if let failure { throw failure }
+    }
+
+    /// Writes until no step is waiting: each write holds every step applied before it started.
+    func writeLoop() async {
+        while !unwritten.isEmpty, let current = storage, let document = store as? EditableDocument {
+            let batch = unwritten
+            unwritten = []
+            let tree = document.tree
+            let (after, outcome) = await Task.detached { () -> (any DocumentStorage, Result<TreeStore?, any Error>) in
+                var next = current
+                let outcome = Result { try next.store(tree) }
+                return (next, outcome)
+            }.value
+            storage = after
+            switch outcome {
+            case .success(nil):
+                writes += 1
+                writtenSteps += batch.count
+                for step in batch { step.waiter.resume(returning: nil) }
+            case .success(let newer?):
+                // Someone else wrote the file: apply every step not yet written to their version.
+                let waiting = batch + unwritten
+                unwritten = []
+                var rebased = EditableDocument(
+                    source: DocumentSource(tree: newer, mode: document.mode, name: document.source.name), schema: document.schema)
+                for step in waiting {
+                    guard let changes = step.changes else {
+                        step.waiter.resume(returning: EditError("the file changed elsewhere before this undo or redo was saved; it was not applied to the newer version"))
+                        continue
+                    }
+                    do {
+                        try rebased.apply(changes)
+                        unwritten.append(step)
+                    } catch {
+                        step.waiter.resume(returning: EditError("the file changed elsewhere and this change no longer applies to it: \(error.description)", at: error.path))
+                    }
+                }
+                store = rebased
+                publish(.external, [], [])
+            case .failure(let error):
+                let failure = EditError("could not save the change: \(error)")
+                for step in batch + unwritten { step.waiter.resume(returning: failure) }
+                unwritten = []
+                store = EditableDocument(
+                    source: DocumentSource(tree: after.tree, mode: document.mode, name: document.source.name), schema: document.schema)
+                publish(.external, [], [])
+            }
+        }
+        writing = false
+    }
+
+    /// A refresh over a storage: reads the newer version when the file changed elsewhere (and no
+    /// write is under way or waiting, which would notice it itself).
+    func refreshStorage() throws(EditError) -> Bool {
+        guard !writing, unwritten.isEmpty, var next = storage, let document = store as? EditableDocument else { return false }
+        let newer: TreeStore?
+        do { newer = try next.changes() } catch { throw EditError("could not read the changed file: \(error)") }
+        storage = next
+        guard let newer else { return false }
+        store = EditableDocument(source: DocumentSource(tree: newer, mode: document.mode, name: document.source.name), schema: document.schema)
+        publish(.external, [], [])
+        return true
     }
 }

@@ -70,7 +70,8 @@ extension EditableDocument {
             for a in node.attributes where (source.titleKeys + source.childKeys).contains(Array(a.key.lowercased().utf8)) {
                 throw EditError("'\(a.key)' is a structural key (title or children), not an attribute", at: path)
             }
-            let titleKey = spelling(of: source.titleKeys, near: source.childList(of: parentID), default: "Title")
+            let titleKey = schemaTitleKey(forRowsOf: parentID)
+                ?? spelling(of: source.titleKeys, near: source.childList(of: parentID), default: "Title")
             members.insert(Fragment(key: titleKey, scalar: Scalar(.string, node.title)), at: 0)
             return Fragment(key: nil, container: .object, members: members)
         }
@@ -113,7 +114,14 @@ extension EditableDocument {
                     throw EditError("its '\(key)' holds a \(tree.kind(of: existing)), not a list of rows", at: path)
                 }
                 try checkIndex(index ?? 0, 0)
-                let key = spelling(of: keys, near: source.parent(of: parentID).flatMap { source.childList(of: $0) },
+                var schemaKey: String?
+                if parentID != source.root, !schema.kinds.isEmpty, let template = Presenter(source: source, schema: schema).kind(of: parentID) {
+                    guard let children = template.children else {
+                        throw EditError("\(name(of: parentID)) is a '\(template.kind)', and the schema gives that kind no children (it names no `children:` key)", at: path)
+                    }
+                    if keys.contains(Array(children.lowercased().utf8)) { schemaKey = children }
+                }
+                let key = schemaKey ?? spelling(of: keys, near: source.parent(of: parentID).flatMap { source.childList(of: $0) },
                                    default: parentID == source.root ? "Rows" : "Children")
                 let list = Fragment(key: key, container: .array, members: [fragment])
                 let m = tree.childCount(of: parentID)
@@ -141,6 +149,23 @@ extension EditableDocument {
             resultStore = parentPath.appending(i)
         }
         return source.path(of: tree.storeNode(at: resultStore)!)
+    }
+
+    /// The title key the schema gives the rows `parentID` holds: the field of their kind's title
+    /// template when it is one field (`title: "{name}"` gives `name`) and a title key of the
+    /// document; `nil` without a schema or such a template.
+    func schemaTitleKey(forRowsOf parentID: NodeID) -> String? {
+        guard !schema.kinds.isEmpty else { return nil }
+        let kindName: String?
+        if parentID == source.root {
+            kindName = schema.rootKind
+        } else {
+            kindName = Presenter(source: source, schema: schema).kind(of: parentID)?.childKind
+        }
+        guard let kindName, let template = schema.template(named: kindName), let parts = template.title?.parts, parts.count == 1,
+            case .field(let field, _) = parts[0], source.titleKeys.contains(Array(field.lowercased().utf8))
+        else { return nil }
+        return field
     }
 
     /// The spelling of the first of `keys` used by a row in `list`, else anywhere in the document,

@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import DrillDownCore
 
 /// Whole-file reads and atomic whole-file writes with plain POSIX calls.
 ///
@@ -25,7 +26,10 @@ enum AtomicFile {
     static let maxReadSize = 4 << 30 - 1
 
     /// The contents of the regular file at `path`.
-    static func read(_ path: String) throws(FormatError) -> [UInt8] {
+    static func read(_ path: String) throws(FormatError) -> [UInt8] { try readStamped(path).bytes }
+
+    /// The contents of the regular file at `path` and the stamp of the very file they were read from.
+    static func readStamped(_ path: String) throws(FormatError) -> (bytes: [UInt8], stamp: FileStamp?) {
         // O_NONBLOCK: opening a FIFO without a writer must not block before it can be refused.
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else { throw failure(path, "cannot open file: \(systemMessage(errno))") }
@@ -53,6 +57,7 @@ enum AtomicFile {
             }
         }
         if readError != 0 { throw failure(path, "cannot read file: \(systemMessage(readError))") }
+        let stamp = FileStamp.of(descriptor: fd)
         // A file that grew while being read, or one whose size stat does not know (/proc).
         var chunk = [UInt8](repeating: 0, count: 65_536)
         while true {
@@ -65,7 +70,7 @@ enum AtomicFile {
             result.append(contentsOf: chunk[0 ..< n])
             guard result.count <= maxReadSize else { throw failure(path, "file too large (the limit is 4 GiB)") }
         }
-        return result
+        return (result, stamp)
     }
 
     /// Replaces the file at `path` (or, for a symbolic link, its final target) with `bytes`

@@ -10,13 +10,8 @@ import Foundation
 /// per file) and reloads it on a background thread when it changed, so a huge file never blocks
 /// the keys; `notify` wakes the event loop when the new data is ready.
 final class FileWatcher: @unchecked Sendable {
-    /// What identifies one version of a file.
-    struct Stamp: Equatable {
-        var seconds: Int
-        var nanoseconds: Int
-        var size: Int64
-        var inode: UInt64
-    }
+    /// What identifies one version of a file (shared with the document model's writes).
+    typealias Stamp = FileStamp
 
     /// How often the files are checked: 400 ms.
     static let interval: UInt64 = 400_000_000
@@ -38,11 +33,7 @@ final class FileWatcher: @unchecked Sendable {
         lastCheck = FrameTrace.now()
     }
 
-    static func stamp(_ path: String) -> Stamp? {
-        var s = stat()
-        guard stat(path, &s) == 0 else { return nil }
-        return Stamp(seconds: Int(s.st_mtim.tv_sec), nanoseconds: Int(s.st_mtim.tv_nsec), size: Int64(s.st_size), inode: UInt64(s.st_ino))
-    }
+    static func stamp(_ path: String) -> Stamp? { FileStamp.of(path) }
 
     /// Checks the files if the interval has passed and starts a reload when they changed.
     func check() {
@@ -77,12 +68,13 @@ final class FileWatcher: @unchecked Sendable {
     }
 
     /// Whether the files differ from the version last read or written here, or a reload of a
-    /// newer version is under way: writing now would put an older copy over someone else's change.
+    /// newer version is under way or read but not yet shown: writing now would put an older copy
+    /// over someone else's change.
     func changedElsewhere() -> Bool {
         let current = file.paths.map(Self.stamp)
         lock.lock()
         defer { lock.unlock() }
-        return loading || current != stamps
+        return loading || loaded != nil || current != stamps
     }
 
     /// Records the files as one of the browser's own writes left them.
