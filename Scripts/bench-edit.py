@@ -888,7 +888,7 @@ class EventReader(threading.Thread):
     def __init__(self, streams):
         super().__init__(daemon=True)
         self.streams = streams
-        self.seen = {}  # revision -> {stream index: time}
+        self.seen = {}  # stream index -> [(revision, time)] in arrival order
         self.cond = threading.Condition()
         self.stopping = False
 
@@ -917,7 +917,8 @@ class EventReader(threading.Thread):
                                 revision = json.loads(payload).get("revision")
                             except ValueError:
                                 continue
-                            self.seen.setdefault(revision, {}).setdefault(key.data, now)
+                            if isinstance(revision, int):
+                                self.seen.setdefault(key.data, []).append((revision, now))
                     self.cond.notify_all()
 
     def wait_hello(self, timeout):
@@ -928,12 +929,21 @@ class EventReader(threading.Thread):
             time.sleep(0.01)
         return False
 
+    def arrivals(self, revision):
+        """Per stream, when it first saw `revision` or a later one (a server may fold changes)."""
+        found = {}
+        for index, events in self.seen.items():
+            found_at = next((t for r, t in events if r >= revision), None)
+            if found_at is not None:
+                found[index] = found_at
+        return found
+
     def wait_revision(self, revision, timeout):
         deadline = time.monotonic() + timeout
         with self.cond:
-            while len(self.seen.get(revision, {})) < len(self.streams) and time.monotonic() < deadline:
+            while len(self.arrivals(revision)) < len(self.streams) and time.monotonic() < deadline:
                 self.cond.wait(timeout=0.05)
-            return dict(self.seen.get(revision, {}))
+            return self.arrivals(revision)
 
     def stop(self):
         self.stopping = True
