@@ -976,7 +976,7 @@ def main():
     ap.add_argument("--music-schema", help="its schema (default: the one beside it, then any *.yaml there with levels:)")
     ap.add_argument("--data", help="folder for generated inputs, kept and reused (default: a temporary folder)")
     ap.add_argument("--start-timeout", type=float, default=600, help="seconds a server may take to print its URL")
-    ap.add_argument("--request-timeout", type=float, default=120, help="seconds one request may take")
+    ap.add_argument("--request-timeout", type=float, default=300, help="seconds one request may take (default 300: a 10M-node rename took 89 s before issue 10)")
     ap.add_argument("--timeout", type=float, default=5400, help="seconds the whole run may take")
     ap.add_argument("--json-out", help="also write every sample to this JSON file")
     a = ap.parse_args()
