@@ -8,10 +8,19 @@
 struct Fragment: Sendable {
     /// The key the value has in its parent object; `nil` for an array element.
     var key: [UInt8]?
-    /// The tree that holds the value.
-    var tree: TreeStore
-    /// The value's node in ``tree`` (its root for a fragment of its own).
+    /// The tree that holds the value: the fragment's own, or the document it refers to.
+    var origin: TreeStore
+    /// The value's node in ``origin`` (its root for a fragment of its own).
     var node: NodeID
+
+    /// The value as a tree whose root is the value itself (a copy for a fragment that refers to a subtree).
+    /// - Complexity: O(1) for a fragment of its own, O(size of the subtree) otherwise.
+    var tree: TreeStore {
+        if node == origin.root { return origin }
+        var b = TreeBuilder(expectedNodes: 16)
+        b.append(origin, node, key: [])
+        return b.build()
+    }
 
     /// Creates a fragment from a value tree and a key.
     init(key: [UInt8]?, tree: TreeStore) {
@@ -21,7 +30,7 @@ struct Fragment: Sendable {
     /// A fragment that refers to the subtree at `node` of `tree`.
     init(key: [UInt8]?, tree: TreeStore, node: NodeID) {
         self.key = key
-        self.tree = tree
+        origin = tree
         self.node = node
     }
 
@@ -43,14 +52,14 @@ struct Fragment: Sendable {
         b.endKey()
         b.openContainer(kind)
         for m in members {
-            b.append(m.tree, m.node, key: kind == .object ? (m.key ?? []) : [])
+            b.append(m.origin, m.node, key: kind == .object ? (m.key ?? []) : [])
         }
         b.closeContainer()
         self.init(key: key.map { Array($0.utf8) }, tree: b.build())
     }
 
     /// The same value under another key.
-    func keyed(_ newKey: [UInt8]?) -> Fragment { Fragment(key: newKey, tree: tree, node: node) }
+    func keyed(_ newKey: [UInt8]?) -> Fragment { Fragment(key: newKey, tree: origin, node: node) }
 }
 
 extension TreeStore {

@@ -60,8 +60,8 @@ extension TreeStore {
         var relinked: Set<NodeID> = []
         for f in splice.fragments {
             let key = targetIsObject ? (f.key ?? []) : []
-            if sharesBase(with: f.tree), !relinked.contains(f.node) {
-                let age = generation - (f.tree.overlay?.generation ?? 0)
+            if sharesBase(with: f.origin), !relinked.contains(f.node) {
+                let age = generation - (f.origin.overlay?.generation ?? 0)
                 let free = age == 0 ? removed.contains(f.node) : age == 1 && !isAttached(f.node)
                 if free {
                     var r = editor.current(f.node)
@@ -74,7 +74,7 @@ extension TreeStore {
                     continue
                 }
             }
-            added.append(editor.graft(f.tree, f.node, parent: target.rawValue, key: key))
+            added.append(editor.graft(f.origin, f.node, parent: target.rawValue, key: key))
         }
         for id in removed where !relinked.contains(id) { editor.count -= subtreeSize(id) }
         var r = editor.current(target)
