@@ -13,6 +13,8 @@ apt_packages=()
 command -v chromium >/dev/null 2>&1 || apt_packages+=(chromium)
 command -v tmux >/dev/null 2>&1 || apt_packages+=(tmux)
 command -v jq >/dev/null 2>&1 || apt_packages+=(jq)
+# The sqlite3 shell: the relational music tests read the tables back with it (e2e/web/test_web_relational.py).
+command -v sqlite3 >/dev/null 2>&1 || apt_packages+=(sqlite3)
 if [ ${#apt_packages[@]} -gt 0 ]; then
   log "installing ${apt_packages[*]} (apt-get)"
   export DEBIAN_FRONTEND=noninteractive

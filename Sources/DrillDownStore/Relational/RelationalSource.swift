@@ -126,7 +126,7 @@ public struct RelationalSource: Source {
         if id == root {
             let level = levels[0]
             let count = try access.read { db in
-                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(level.quotedTable) WHERE \(level.parentFilter)") ?? 0
+                try Int.fetchOne(db, sql: level.countSQL) ?? 0
             }
             block = .init(parentBlock: -1, parentPosition: 0, count: count, depth: 0)
         } else {
@@ -144,7 +144,7 @@ public struct RelationalSource: Source {
 
     func countChildren(level: ResolvedLevel, parentKey: DatabaseValue) throws -> Int {
         try access.read { db in
-            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(level.quotedTable) WHERE \(level.parentFilter)", arguments: [parentKey]) ?? 0
+            try Int.fetchOne(db, sql: level.countSQL, arguments: [parentKey]) ?? 0
         }
     }
 

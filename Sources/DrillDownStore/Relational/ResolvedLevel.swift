@@ -58,6 +58,12 @@ struct ResolvedLevel: Sendable {
         return depth == 0 ? "\(Self.quoted(parent)) IS NULL" : "\(Self.quoted(parent)) = ?"
     }
 
+    /// `SELECT COUNT(*)` of one parent's rows; a first level without a parent column counts
+    /// with no WHERE at all, which SQLite answers from the smallest index without reading rows.
+    var countSQL: String {
+        parent == nil ? "SELECT COUNT(*) FROM \(quotedTable)" : "SELECT COUNT(*) FROM \(quotedTable) WHERE \(parentFilter)"
+    }
+
     /// What a page query selects: key, title, the attribute columns, then the order columns.
     var selection: String {
         ([key, title] + attributeColumns + order.map(\.column)).map(Self.quoted).joined(separator: ", ")
