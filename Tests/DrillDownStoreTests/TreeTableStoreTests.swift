@@ -284,3 +284,33 @@ struct TreeTableStoreTests {
         #expect(doc.children(of: doc.root).map { doc.title(of: $0) } == ["First", "Mine", "Theirs", "Item 3", "Item 4"])
     }
 }
+
+@Suite("SQLite tree table at scale (set DRILLDOWN_BIG_TABLE to a generated table)")
+struct TreeTableScaleTests {
+    @Test("opening a big table and reading its first page costs a few queries, not the tree")
+    func openBig() throws {
+        guard let path = ProcessInfo.processInfo.environment["DRILLDOWN_BIG_TABLE"] else { return }
+        var samples: [Double] = []
+        for _ in 0 ..< 7 {
+            let start = DispatchTime.now().uptimeNanoseconds
+            let source = try TreeTableSource(path: path)
+            let rows = source.children(of: source.root)
+            let titles = rows.prefix(100).map { source.title(of: $0) }
+            let level = source.children(of: rows[rows.count / 2])
+            _ = level.prefix(100).map { source.attributes(of: $0) }
+            samples.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+            #expect(titles.count == 100)
+        }
+        var store = try TreeTableStore(path: path)
+        var edits: [Double] = []
+        for k in 0 ..< 200 {
+            let start = DispatchTime.now().uptimeNanoseconds
+            _ = try store.apply([.updateTitle([(k * 7) % 1000, (k * 13) % 200], title: "Scale \(k)")])
+            edits.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+        }
+        edits.sort()
+        print("open + first page + a middle level's first page: min \(samples.min() ?? 0) ms, median \(samples.sorted()[3]) ms")
+        print("rename through the store: p50 \(edits[100]) ms, p99 \(edits[198]) ms")
+        while try store.undo() != nil {}
+    }
+}

@@ -4,17 +4,19 @@ import GRDB
 
 /// Any document stored as a tree table in an SQLite file: one row per node, in WAL mode.
 ///
-/// The file holds two tables:
+/// The file holds two tables (layout version 2; version-1 files are migrated once by
+/// ``migrate()``, which every editor runs, see ``TreeTableLayout``):
 ///
 /// ```sql
-/// CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);     -- format, version, documentFormat
+/// CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);  -- format, version, documentFormat, outline, nextID
 /// CREATE TABLE nodes(
-///     id INTEGER PRIMARY KEY,      -- 0 is the root
+///     id INTEGER PRIMARY KEY,      -- the root is the row whose parent is NULL
 ///     parent INTEGER,              -- NULL for the root
-///     position INTEGER NOT NULL,   -- among the parent's children, from 0
+///     position INTEGER NOT NULL,   -- orders the parent's children (gapped: index × 2^20 when written whole)
 ///     kind INTEGER NOT NULL,       -- ValueKind's raw value: 0 object, 1 array, 2 string, 3 integer, …
 ///     key TEXT,                    -- the member's key in an object (NULL in arrays and at the root)
-///     value TEXT);                 -- a scalar's text as written (NULL for containers)
+///     value TEXT,                  -- a scalar's text as written (NULL for containers)
+///     nchildren INTEGER NOT NULL DEFAULT 0);  -- kept by triggers for every writer
 /// CREATE INDEX nodes_by_parent ON nodes(parent, position);
 /// ```
 ///
@@ -25,11 +27,13 @@ import GRDB
 /// let store = try SQLiteTreeStore(path: "planets.sqlite")
 /// try store.write(tree, documentFormat: "json")          // one transaction
 /// let back = try store.read()                             // back.isStructurallyEqual(to: tree)
-/// let model = DocumentModel(document: document, save: store.save)   // edits persist
+/// let source = try TreeTableSource(store: store)          // lazy: reads only what is shown
+/// var editing = try TreeTableStore(path: "planets.sqlite")   // row-by-row edits, undo, other writers
 /// ```
 ///
-/// A write replaces the whole table in one transaction: a crash or an error in the middle leaves
-/// the previously committed tree.
+/// ``write(_:documentFormat:)`` replaces the whole table in one transaction (for `convert`): a
+/// crash or an error in the middle leaves the previously committed tree. Editors never rewrite
+/// the table: ``TreeTableStore`` writes only the rows a change touches.
 public struct SQLiteTreeStore: Sendable {
     /// The database file.
     public let path: String
@@ -124,7 +128,8 @@ public struct SQLiteTreeStore: Sendable {
         }
     }
 
-    /// A `save` hook for ``DocumentModel``: each saved tree is written with ``write(_:documentFormat:)``.
+    /// A `save` hook for ``DocumentModel`` over a whole tree in memory: each saved tree is written
+    /// with ``write(_:documentFormat:)``. Editors use ``TreeTableStore`` instead, which writes rows.
     ///
     /// ```swift
     /// let model = DocumentModel(document: document, save: store.save)
