@@ -74,9 +74,11 @@ final class SharedDocumentFile: @unchecked Sendable {
     private let lock = NSLock()
     private var file: DocumentFile?
 
+    /// Takes the version a reload read, unless the file changed since (a reload that overlapped
+    /// one of the browser's own writes read an older version, which the browser does not show).
     func replace(_ file: DocumentFile) {
         lock.lock()
-        self.file = file
+        if file.stamp == FileStamp.of(file.path) { self.file = file }
         lock.unlock()
     }
 
@@ -85,18 +87,18 @@ final class SharedDocumentFile: @unchecked Sendable {
     func write(_ tree: TreeStore) throws {
         lock.lock()
         defer { lock.unlock() }
-        guard var current = file else { return }
         let stale: Bool
+        guard var current = file else { throw BadInput(Self.conflict) }
         do {
             if case .stale = try current.write(tree) { stale = true } else { stale = false }
         } catch {
             throw BadInput(error.description)
         }
-        if stale {
-            throw BadInput("the file changed on disk since it was read, so this copy was not written over it; the new version is being read")
-        }
+        if stale { throw BadInput(Self.conflict) }
         file = current
     }
+
+    static let conflict = "the file changed on disk since it was read, so this copy was not written over it; the new version is being read"
 }
 
 /// A value handed to the terminal UI's background reload and save, which use it one at a time.

@@ -113,11 +113,16 @@ def test_server_terminal_and_cli_loop_edit_one_file_and_every_acknowledged_chang
     tui = Tmux(f"{drilldown_binary()} browse {data} --editable", width=100, height=40)
     acknowledged, lock = set(), threading.Lock()
     failures = []
+    # The others hold off only while keys are typed into the terminal's prompt (a reload closes
+    # an open prompt); its save then races their writes.
+    typing_done = threading.Event()
+    typing_done.set()
 
     def api():
         session = Session(server.url)
         try:
             for i in range(20):
+                typing_done.wait()
                 status, body = session.post("/api/edit/add", {"title": f"web-{i}"})
                 if status == 200:
                     with lock:
@@ -130,6 +135,7 @@ def test_server_terminal_and_cli_loop_edit_one_file_and_every_acknowledged_chang
 
     def cli():
         for i in range(20):
+            typing_done.wait()
             if dd("add", data, "", f"cli-{i}").returncode == 0:
                 with lock:
                     acknowledged.add(f"cli-{i}")
@@ -143,20 +149,34 @@ def test_server_terminal_and_cli_loop_edit_one_file_and_every_acknowledged_chang
         threads = [threading.Thread(target=api), threading.Thread(target=cli)]
         for t in threads:
             t.start()
-        # The terminal adds rows while the others write; its change is acknowledged once it is in the file.
+        # The terminal adds rows while the others write (they hold off only while keys are typed,
+        # since a reload closes an open prompt); an add whose copy turned out older than the file is
+        # refused on screen, one that reached the file must stay there.
         terminal = []
         for i in range(5):
-            title = f"tui-{i}"
+            # Digits only: should a reload close the prompt first, the keys do nothing harmful.
+            title = f"70{i}"
+            typing_done.clear()
+            time.sleep(1.0)
             tui.send("Home", "a")
             tui.wait_for("New row title")
             tui.type(title)
             tui.send("Enter")
+            typing_done.set()
             if eventually(lambda: title in file_titles(data), timeout=4):
                 terminal.append(title)
             time.sleep(0.3)
         for t in threads:
             t.join(timeout=300)
         assert failures == []
+        # Once the others are done, the terminal's next add goes in (after it has read their changes).
+        tui.wait_for(lambda s: f"/{len(file_titles(data))}" in s.split("\n")[39], timeout=15)
+        tui.send("Home", "a")
+        tui.wait_for("New row title")
+        tui.type("tui-last")
+        tui.send("Enter")
+        assert eventually(lambda: "tui-last" in file_titles(data), timeout=10), tui.screen()
+        terminal.append("tui-last")
         print(f"\nthe terminal's adds that reached the file: {terminal}")
         with lock:
             acknowledged.update(terminal)

@@ -13,9 +13,9 @@ import DrillDownCore
 /// // result.patched == false: the document was written whole by DocumentWriter
 /// ```
 public enum DocumentPatch {
-    /// Files up to this size are read back after patching to check the patch (larger JSON files
-    /// are trusted to the patcher; YAML is always checked).
-    public static let checkLimit = 8 << 20
+    /// JSON files up to this size are read back after patching to check the patch (larger ones
+    /// are trusted to the patcher, whose property tests check it; YAML is always checked).
+    public static let checkLimit = 1 << 20
 
     /// The new text for `text` (which reads as `old`) so that it reads as `new`, and whether it
     /// was patched (`false`: written whole).
