@@ -114,9 +114,17 @@ public actor DocumentModel {
     /// Applies changes as one undoable step (all or nothing); returns each one's path.
     @discardableResult
     public func apply(_ changes: [Change]) async throws(EditError) -> [TreePath] {
-        var next = store
-        let paths = try next.apply(changes)
-        try commit(next, .apply, changes, paths)
+        let paths: [TreePath]
+        if save == nil {
+            // In place: every store's apply is all or nothing, and nothing can fail after it here.
+            // (A copy would share the store's undo history and copy it on the next append.)
+            paths = try store.apply(changes)
+            publish(.apply, changes, paths)
+        } else {
+            var next = store
+            paths = try next.apply(changes)
+            try commit(next, .apply, changes, paths)
+        }
         try await written(changes)
         return paths
     }
@@ -124,9 +132,17 @@ public actor DocumentModel {
     /// Undoes the latest step; returns it, or `nil` when there is nothing to undo.
     @discardableResult
     public func undo() async throws(EditError) -> EditStep? {
-        var next = store
-        guard let step = try next.undo() else { return nil }
-        try commit(next, .undo, step.changes, step.paths)
+        let step: EditStep
+        if save == nil {
+            guard let done = try store.undo() else { return nil }
+            step = done
+            publish(.undo, step.changes, step.paths)
+        } else {
+            var next = store
+            guard let done = try next.undo() else { return nil }
+            step = done
+            try commit(next, .undo, step.changes, step.paths)
+        }
         try await written(nil)
         return step
     }
@@ -134,9 +150,17 @@ public actor DocumentModel {
     /// Redoes the latest undone step; returns it, or `nil` when there is nothing to redo.
     @discardableResult
     public func redo() async throws(EditError) -> EditStep? {
-        var next = store
-        guard let step = try next.redo() else { return nil }
-        try commit(next, .redo, step.changes, step.paths)
+        let step: EditStep
+        if save == nil {
+            guard let done = try store.redo() else { return nil }
+            step = done
+            publish(.redo, step.changes, step.paths)
+        } else {
+            var next = store
+            guard let done = try next.redo() else { return nil }
+            step = done
+            try commit(next, .redo, step.changes, step.paths)
+        }
         try await written(nil)
         return step
     }

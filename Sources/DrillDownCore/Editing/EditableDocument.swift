@@ -70,15 +70,27 @@ public struct EditableDocument: Sendable {
     @discardableResult
     public mutating func apply(_ changes: [Change]) throws(EditError) -> [TreePath] {
         guard !changes.isEmpty else { throw EditError("no change to apply") }
+        // The histories leave `self` before it is copied, so appending to them below does not copy
+        // every kept step (a copy of 500 steps was most of a change's cost).
+        var history = undoHistory
+        let redo = redoHistory
+        undoHistory = []
+        redoHistory = []
         var work = self
         var step = EditStep(changes: changes, paths: [], before: tree, after: nil)
-        for change in changes {
-            step.paths.append(try work.perform(change, recording: &step))
+        do {
+            for change in changes {
+                step.paths.append(try work.perform(change, recording: &step))
+            }
+        } catch {
+            undoHistory = history
+            redoHistory = redo
+            throw error
         }
         step.after = work.tree
-        work.undoHistory.append(step)
-        if work.undoHistory.count > historyLimit { work.undoHistory.removeFirst(work.undoHistory.count - historyLimit) }
-        work.redoHistory.removeAll()
+        history.append(step)
+        if history.count > historyLimit { history.removeFirst(history.count - historyLimit) }
+        work.undoHistory = history
         self = work
         return step.paths
     }
