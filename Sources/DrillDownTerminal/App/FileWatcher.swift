@@ -92,7 +92,12 @@ final class FileWatcher: @unchecked Sendable {
     func endSaving(conflict: Bool = false) {
         let current = file.paths.map(Self.stamp)
         lock.lock()
-        if !conflict {
+        if conflict {
+            // Read the file again whatever its stamps say now: another writer may have written
+            // between one of our own writes and its recording, which would leave the stamps
+            // matching a version this browser never read (and every later save refused).
+            stamps = stamps.map { _ in nil }
+        } else {
             stamps = current
             generation += 1
         }
