@@ -30,17 +30,8 @@ extension SQLiteTreeStore {
                     }
                 }
                 try db.execute(sql: "PRAGMA cache_size = -65536")
-                try db.execute(sql: """
-                    DROP TABLE IF EXISTS nodes;
-                    CREATE TABLE nodes(
-                        id INTEGER PRIMARY KEY,
-                        parent INTEGER,
-                        position INTEGER NOT NULL,
-                        kind INTEGER NOT NULL,
-                        key TEXT,
-                        value TEXT,
-                        nchildren INTEGER NOT NULL DEFAULT 0);
-                    """)
+                try db.execute(sql: "DROP TABLE IF EXISTS nodes")
+                try db.execute(sql: TreeTableLayout.createNodes)
                 try Self.insertNodes(of: tree, into: db)
                 try TreeTableLayout.finish(db)
                 if let documentFormat {
