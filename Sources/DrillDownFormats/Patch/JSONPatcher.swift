@@ -63,12 +63,6 @@ struct JSONPatcher {
         let open = span.start, close = span.end - 1
         let containerIndent = layout.indent(ofLineAt: span.itemStart)
         if n - range.count + ids.count == 0 { return TextEdit(range: open + 1 ..< close, bytes: []) }
-        // The whitespace before child `i` (after the separator or the opening bracket).
-        func gap(_ i: Int) -> [UInt8] {
-            var s = kids[i].itemStart
-            while s > 0, Self.isSpace(text[s - 1]) { s -= 1 }
-            return Array(text[s ..< kids[i].itemStart])
-        }
         let itemIndent: [UInt8]
         if n > 0, layout.startsLine(kids[0].itemStart) {
             itemIndent = layout.indent(ofLineAt: kids[0].itemStart)
@@ -85,17 +79,7 @@ struct JSONPatcher {
             if pretty { bytes += [0x0A] + containerIndent }
             return TextEdit(range: open + 1 ..< close, bytes: bytes)
         }
-        if range.upperBound < n {
-            let separator = [0x2C] + gap(range.upperBound)
-            return TextEdit(range: kids[range.lowerBound].itemStart ..< kids[range.upperBound].itemStart,
-                            bytes: Array(items.map { $0 + separator }.joined()))
-        }
-        if range.lowerBound > 0 {
-            let separator = [0x2C] + gap(range.lowerBound == n ? n - 1 : range.lowerBound)
-            return TextEdit(range: kids[range.lowerBound - 1].end ..< kids[n - 1].end,
-                            bytes: Array(items.map { separator + $0 }.joined()))
-        }
-        return TextEdit(range: kids[0].itemStart ..< kids[n - 1].end, bytes: Array(items.joined(separator: [0x2C] + gap(0))))
+        return TextEdit.replacingItems(range, starts: kids.map(\.itemStart), ends: kids.map(\.end), with: items, in: text)
     }
 
     /// The new tree's node `id` as JSON text placed at `indent` (with its key when `keyed`).

@@ -3,6 +3,30 @@ struct TextEdit {
     var range: Range<Int>
     var bytes: [UInt8]
 
+    /// The edit that replaces children `range` of a non-empty comma-separated collection (a JSON
+    /// array or object, a YAML flow collection) by `items`, keeping the whitespace the collection
+    /// puts after its commas. `starts[i]` is child i's first byte, `ends[i]` one past its last.
+    static func replacingItems(
+        _ range: Range<Int>, starts: [Int], ends: [Int], with items: [[UInt8]], in text: [UInt8]
+    ) -> TextEdit {
+        let n = starts.count
+        /// The whitespace before child `i` (after the separator or the opening bracket).
+        func gap(_ i: Int) -> [UInt8] {
+            var s = starts[i]
+            while s > 0, text[s - 1] == 0x20 || text[s - 1] == 0x0A || text[s - 1] == 0x0D || text[s - 1] == 0x09 { s -= 1 }
+            return Array(text[s ..< starts[i]])
+        }
+        if range.upperBound < n {
+            let separator = [0x2C] + gap(range.upperBound)
+            return TextEdit(range: starts[range.lowerBound] ..< starts[range.upperBound], bytes: Array(items.map { $0 + separator }.joined()))
+        }
+        if range.lowerBound > 0 {
+            let separator = [0x2C] + gap(range.lowerBound == n ? n - 1 : range.lowerBound)
+            return TextEdit(range: ends[range.lowerBound - 1] ..< ends[n - 1], bytes: Array(items.map { separator + $0 }.joined()))
+        }
+        return TextEdit(range: starts[0] ..< ends[n - 1], bytes: Array(items.joined(separator: [0x2C] + gap(0))))
+    }
+
     /// `text` with `edits` applied; the edits must not overlap (they are applied in order of position).
     static func apply(_ edits: [TextEdit], to text: [UInt8]) -> [UInt8]? {
         let sorted = edits.enumerated().sorted { ($0.element.range.lowerBound, $0.offset) < ($1.element.range.lowerBound, $1.offset) }.map(\.element)

@@ -176,22 +176,7 @@ struct YAMLPatcher {
         for id in ids { items.append(try flow(id, keyed: keyed)) }
         if n - range.count + ids.count == 0 { return TextEdit(range: node.start + 1 ..< close, bytes: []) }
         if n == 0 { return TextEdit(range: node.start + 1 ..< close, bytes: Array(items.joined(separator: [0x2C, 0x20]))) }
-        func gap(_ i: Int) -> [UInt8] {
-            var s = kids[i].itemStart
-            while s > 0, text[s - 1] == 0x20 || text[s - 1] == 0x0A || text[s - 1] == 0x09 { s -= 1 }
-            return Array(text[s ..< kids[i].itemStart])
-        }
-        if range.upperBound < n {
-            let separator = [0x2C] + gap(range.upperBound)
-            return TextEdit(range: kids[range.lowerBound].itemStart ..< kids[range.upperBound].itemStart,
-                            bytes: Array(items.map { $0 + separator }.joined()))
-        }
-        if range.lowerBound > 0 {
-            let separator = [0x2C] + gap(range.lowerBound == n ? n - 1 : range.lowerBound)
-            return TextEdit(range: kids[range.lowerBound - 1].contentEnd ..< kids[n - 1].contentEnd,
-                            bytes: Array(items.map { separator + $0 }.joined()))
-        }
-        return TextEdit(range: kids[0].itemStart ..< kids[n - 1].contentEnd, bytes: Array(items.joined(separator: [0x2C] + gap(0))))
+        return TextEdit.replacingItems(range, starts: kids.map(\.itemStart), ends: kids.map(\.contentEnd), with: items, in: text)
     }
 
     /// A splice of a block collection: whole lines go and come, laid out like the siblings.
