@@ -118,7 +118,7 @@ def test_music_library_uses_the_schema(drilldown):
     assert [(r["title"], r["subtitle"]) for r in songs["rows"][:2]] == [("So What", "9:22"), ("Freddie Freeloader", "9:46")]
     albums = json.loads(drilldown("ls", lib, "0", "--schema", schema, "--json", check=0).stdout)
     assert albums["rows"][0]["image"] == "art/kind-of-blue.png"
-    live = json.loads(drilldown("ls", lib, "4", "--schema", schema, "--json", check=0).stdout)
+    live = json.loads(drilldown("ls", lib, "John Coltrane/Live at the Village Vanguard (radio session, 1h+)", "--schema", schema, "--json", check=0).stdout)
     assert live["rows"][0]["subtitle"] == "1:02:05"
     detail = drilldown("show", lib, "0.0.0", "--schema", schema, check=0).stdout
     assert "length" in detail and "9:22" in detail

@@ -109,7 +109,7 @@ def test_undo_of_a_deleted_album_puts_its_songs_back_with_their_keys(music_db):
         status, body = session.post("/api/edit/undo")
         assert status == 200
         assert query(music_db, "SELECT * FROM songs ORDER BY id") == before
-        assert level(server.url, "1") == ["Blue Train", "A Love Supreme"]
+        assert level(server.url, "1") == ["Blue Train", "Live at the Village Vanguard (radio session, 1h+)", "A Love Supreme"]
         # A NOT NULL column the Add form cannot fill is a clear error naming it.
         status, body = session.post("/api/edit/add/1", {"title": "Giant Steps"})
         assert status == 400 and "'year'" in json.dumps(body) and "NOT NULL" in json.dumps(body)

@@ -21,6 +21,7 @@ struct Chrome {
         c["siteTitle"] = site.presenter.rootTitle
         c["version"] = site.assets.version
         c["query"] = query
+        c["searchScreen"] = screen == "search"
         if site.isEditable, let state = RequestState.current {
             c["csrf"] = state.csrf
             c["editable"] = ["csrf": state.csrf, "revision": state.revision]
@@ -31,6 +32,7 @@ struct Chrome {
             let path = source.path(of: node)
             let level = source.childCount(of: node) > 0 ? path : path.parent
             c["pathbar"] = ["treePath": path.description, "titlePath": source.titlePath(of: node)]
+            c["goExample"] = Self.goExample(in: source)
             c["modes"] = [
                 "list": Links.level(level), "outline": Links.outline(revealing: path), "columns": Links.columns(path),
                 "isList": screen == "level" || screen == "detail", "isOutline": screen == "outline",
@@ -38,6 +40,25 @@ struct Chrome {
             ]
         }
         return c
+    }
+}
+
+extension Chrome {
+    /// A path of the data being served for the Go to field's placeholder, as both a TreePath and a
+    /// title path (`0.0 or Miles Davis/Kind of Blue`): two levels down, preferring among the first
+    /// few rows one that has children.
+    /// - Complexity: O(depth × 16), whatever the levels' widths.
+    static func goExample(in source: any Source) -> String {
+        var node = source.root
+        for _ in 0 ..< 2 {
+            let children = source.children(of: node)
+            guard children.count > 0 else { break }
+            let scan = min(children.count, 16)
+            node = (0 ..< scan).lazy.map { children[$0] }.first { source.childCount(of: $0) > 0 } ?? children[0]
+            if source.childCount(of: node) == 0 { break }
+        }
+        guard node != source.root else { return "a TreePath or title path" }
+        return "\(source.path(of: node)) or \(source.titlePath(of: node))"
     }
 }
 
