@@ -1,10 +1,12 @@
 """The web app end to end: the real `drilldown serve` binary and headless chromium."""
+import json
 import re
 import time
 
+import pytest
 from playwright.sync_api import expect
 
-from conftest import BIG_ROWS, SCRIPT_TITLE
+from conftest import BIG_ROWS, SCRIPT_TITLE, Server
 
 SEED_PATH = ["Item 4", "Screen G", "Screen H", "Screen I", "Screen J"]
 
@@ -102,10 +104,10 @@ def test_outline_expand_collapse_in_place(page, seed_server, shot):
     page.evaluate("window.__stillHere = true")
     page.locator("#n-1 a.disclosure").click()
     expect(tree_titles(page)).to_have_text(["Item 1", "Item 2", "Screen B", "Item 3", "Item 4"])
-    expect(page.locator("#n-1")).to_have_attribute("aria-expanded", "true")
+    expect(page.locator("#n-1 [role=treeitem]")).to_have_attribute("aria-expanded", "true")
     expect(page).to_have_url(re.compile(r"/outline\?open=1$"))
     page.locator("#n-1\\.0 a.disclosure").click()
-    expect(page.locator("#n-1\\.0\\.0")).to_have_attribute("aria-level", "3")
+    expect(page.locator("#n-1\\.0\\.0 [role=treeitem]")).to_have_attribute("aria-level", "3")
     expect(page).to_have_url(re.compile(r"/outline\?open=1,1\.0$"))
     assert page.evaluate("window.__stillHere") is True, "expanding reloaded the page"
     shot("outline-expanded")
@@ -117,7 +119,7 @@ def test_outline_expand_collapse_in_place(page, seed_server, shot):
     expect(tree_titles(page)).to_have_text(["Item 1", "Item 2", "Screen B", "Screen C", "Item 3", "Item 4"])
     page.locator("#expand-all").click()
     expect(tree_titles(page)).to_have_count(14)
-    expect(page.locator("#n-3\\.0\\.0\\.0\\.0")).to_have_attribute("aria-level", "5")
+    expect(page.locator("#n-3\\.0\\.0\\.0\\.0 [role=treeitem]")).to_have_attribute("aria-level", "5")
     shot("outline-all")
     page.locator("#collapse-all").click()
     expect(tree_titles(page)).to_have_count(4)
@@ -128,13 +130,13 @@ def test_outline_keyboard(page, seed_server):
     page.locator("#n-0 a.cell").focus()
     page.keyboard.press("ArrowDown")
     page.keyboard.press("ArrowRight")
-    expect(page.locator("#n-1")).to_have_attribute("aria-expanded", "true")
+    expect(page.locator("#n-1 [role=treeitem]")).to_have_attribute("aria-expanded", "true")
     page.keyboard.press("ArrowRight")
     expect(page.locator("#n-1\\.0 a.cell")).to_be_focused()
     page.keyboard.press("ArrowLeft")
     expect(page.locator("#n-1 a.cell")).to_be_focused()
     page.keyboard.press("ArrowLeft")
-    expect(page.locator("#n-1")).to_have_attribute("aria-expanded", "false")
+    expect(page.locator("#n-1 [role=treeitem]")).to_have_attribute("aria-expanded", "false")
 
 
 def test_columns(page, seed_server, shot):
@@ -266,3 +268,134 @@ def test_music_library_song_detail_and_back(page, music_server, shot):
     page.emulate_media(color_scheme="dark")
     page.set_viewport_size({"width": 1280, "height": 800})
     shot("music-songs-dark-desktop")
+
+
+def test_search_screen_has_one_field_with_a_live_count(page, seed_server, shot):
+    """Issue 12 item 7: one search field on the search screen, and the count shows while typing."""
+    page.goto(seed_server.url + "search?q=screen")
+    expect(page.locator("input[type=search]")).to_have_count(1)
+    expect(page.locator("#summary")).to_have_text("10 matches")
+    counts = []
+    page.on("request", lambda r: counts.append(r.url) if "/api/search" in r.url else None)
+    field = page.locator("#search")
+    field.fill("")
+    field.press_sequentially("screen h", delay=20)
+    expect(page.locator("#search-count")).to_have_text("1 match")
+    assert page.url.endswith("search?q=screen"), "the count came without submitting"
+    assert counts and all("limit=0" in url for url in counts), counts
+    shot("search-live-count")
+    # The navigation bar's field on every other screen counts too.
+    page.goto(seed_server.url + "l/3")
+    page.locator("#search").press_sequentially("screen", delay=20)
+    expect(page.locator("#search-count")).to_have_text("10 matches")
+    page.locator("#search").fill("")
+    page.locator("#search").press_sequentially("zzz", delay=20)
+    expect(page.locator("#search-count")).to_have_text("0 matches")
+
+
+def test_go_to_placeholder_names_a_path_of_the_served_data(page, music_server, seed_server):
+    page.goto(music_server.url)
+    go = page.locator(".go-form input")
+    expect(go).to_have_attribute("placeholder", "0.0 or Miles Davis/Kind of Blue")
+    go.fill("Miles Davis/Kind of Blue")
+    go.press("Enter")
+    expect(title(page)).to_have_text("Kind of Blue")
+    page.goto(seed_server.url)
+    placeholder = page.locator(".go-form input").get_attribute("placeholder")
+    tree_path, title_path = placeholder.split(" or ")
+    page.locator(".go-form input").fill(title_path)
+    page.locator(".go-form input").press("Enter")
+    expect(page.locator("#tree-path")).to_have_value(tree_path)
+
+
+def test_music_root_lists_artists_and_mixed_kinds_sit_where_they_make_sense(page, music_server):
+    page.goto(music_server.url)
+    expect(page.locator("#rows .row-title")).to_have_text(
+        ["Miles Davis", "John Coltrane", "The Dave Brubeck Quartet", "Herbie Hancock"])
+    expect(page.locator("#rows .row-subtitle")).to_have_text(["Jazz"] * 4)
+    open_row(page, "John Coltrane")
+    open_row(page, "Live at the Village Vanguard (radio session, 1h+)")
+    expect(page.locator("#rows .row-subtitle")).to_have_text(["1:02:05"])
+    page.goto(music_server.url)
+    open_row(page, "Herbie Hancock")
+    # An album and a single: the single is a song (its length, no drill), the album drills.
+    expect(page.locator("#rows .row-title")).to_have_text(["Maiden Voyage", "Watermelon Man (single)"])
+    expect(page.locator("#rows .row-subtitle")).to_have_text(["1965", "7:11"])
+    expect(page.locator("#rows .row").nth(1).locator(".chevron")).to_have_count(0)
+
+
+def test_music_library_sections_and_jump_bar(page, music_server, shot):
+    """Issue 12 item 1: the bundled library's artists in sections by initial, sticky headers, a jump bar."""
+    page.set_viewport_size({"width": 390, "height": 420})
+    page.goto(music_server.url)
+    expect(page.locator("#rows .section-header h2")).to_have_text(["M", "J", "T", "H"])
+    expect(page.locator("#jump-bar a")).to_have_text(["M", "J", "T", "H"])
+    # Rows keep their TreePaths: headers are not rows.
+    expect(page.locator("#rows li.row")).to_have_count(4)
+    expect(page.locator("#rows li.row").nth(3)).to_have_attribute("data-path", "3")
+    shot("music-sections")
+    page.locator("#jump-bar a", has_text="H").click()
+    expect(page).to_have_url(re.compile(r"#section-3$"))
+    nav_bottom = page.evaluate("document.querySelector('.navbar').getBoundingClientRect().bottom")
+    page.wait_for_function("() => window.scrollY > 0")
+    header = page.locator("#section-3").bounding_box()
+    assert abs(header["y"] - nav_bottom) < 4, (header, nav_bottom)
+    expect(page.locator("#n-3")).to_be_in_viewport()
+    # Sticky: a header stays under the navigation bar while its rows scroll beneath it.
+    position = page.evaluate("getComputedStyle(document.querySelector('#section-0')).position")
+    assert position == "sticky"
+    shot("music-sections-jumped", full_page=False)
+
+
+@pytest.fixture(scope="module")
+def sectioned_big_server(tmp_path_factory):
+    """A level of 100 000 rows sorted by title, sectioned by initial with an index: `A 0` … `Z 99999`."""
+    folder = tmp_path_factory.mktemp("sections")
+    rows = [{"name": f"{chr(65 + i * 26 // BIG_ROWS)} {i}"} for i in range(BIG_ROWS)]
+    (folder / "big.json").write_text(json.dumps({"Rows": [{"name": "Names", "kind": "folder", "Children": rows}]}))
+    (folder / "schema.yaml").write_text(
+        "kinds:\n  folder: { title: '{name}', childKind: name }\n"
+        "  name: { title: '{name}', section: initial, index: true }\n")
+    server = Server(folder / "big.json", "--schema", folder / "schema.yaml")
+    yield server
+    server.stop()
+
+
+def first_row_of(letter):
+    """The index of the first row under `letter` in the sectioned big level."""
+    k = ord(letter) - 65
+    return next(i for i in range(BIG_ROWS) if i * 26 // BIG_ROWS == k)
+
+
+def test_jump_bar_on_a_virtualized_level_of_100000_rows(page, sectioned_big_server, shot):
+    page.goto(sectioned_big_server.url + "l/0")
+    expect(page.locator("#rows.virtual")).to_have_count(1)
+    expect(page.locator("#jump-bar a")).to_have_count(26)
+    expect(page.locator("#section-current")).to_have_text("A")
+    m = first_row_of("M")
+    # The server computed the row offset of each letter's first row.
+    expect(page.locator("#jump-bar a", has_text=re.compile("^M$"))).to_have_attribute("href", f"/l/0?offset={m}")
+    page.locator("#jump-bar a", has_text=re.compile("^M$")).click()
+    first = page.locator("#rows .row-title", has_text=re.compile(rf"^M {m}$"))
+    expect(first).to_be_in_viewport()
+    expect(page.locator("#section-current")).to_have_text("M")
+    expect(page.locator(f'#rows li[data-index="{m}"] a.cell')).to_be_focused()
+    assert page.locator("#rows li").count() <= 200
+    shot("big-level-jumped", full_page=False)
+    # The row above it (the last L) is off screen: the jump put M's first row at the top.
+    above = page.locator(f'#rows li[data-index="{m - 1}"]')
+    if above.count():
+        assert above.bounding_box()["y"] < page.evaluate("document.querySelector('.navbar').getBoundingClientRect().bottom") + 30
+
+
+def test_jump_bar_without_javascript_opens_the_page_of_the_section(browser, sectioned_big_server):
+    context = browser.new_context(java_script_enabled=False)
+    page = context.new_page()
+    try:
+        page.goto(sectioned_big_server.url + "l/0")
+        page.locator("#jump-bar a", has_text=re.compile("^T$")).click()
+        t = first_row_of("T")
+        expect(page.locator("#rows .row-title").first).to_have_text(f"T {t}")
+        expect(page.locator("#section-current")).to_have_text("T")
+    finally:
+        context.close()

@@ -40,7 +40,13 @@ enum RowHTML {
         out += "</li>\n"
     }
 
-    /// The `<li role="treeitem">` of one outline row; `toggle` is the URL that flips it (`nil` for leaves).
+    /// The `<li>` of one outline row; `toggle` is the URL that flips it (`nil` for leaves).
+    ///
+    /// WAI-ARIA tree pattern: the `<li>` is presentational and the row's cell (the link a click or
+    /// Enter follows) is the `treeitem`, carrying `aria-level`, `aria-expanded` and `aria-selected`,
+    /// so the element that has focus is the one a screen reader announces with its state. The
+    /// disclosure triangle is a plain link for pointers and pages without script; keyboards use
+    /// Right/Left on the item (app.js).
     static func appendTreeItem(
         _ row: Row, depth: Int, expanded: Bool, toggle: String?, focused: Bool, to out: inout String
     ) {
@@ -49,10 +55,7 @@ enum RowHTML {
         out += "<li class=\"row treeitem d\(min(depth, 16))"
         if href == nil { out += " disabled" }
         if focused { out += " focused" }
-        out += "\" role=\"treeitem\" aria-level=\"\(depth)\""
-        if toggle != nil { out += expanded ? " aria-expanded=\"true\"" : " aria-expanded=\"false\"" }
-        if focused { out += " aria-selected=\"true\"" }
-        out += " id=\"n-\(path)\" data-path=\"\(path)\">"
+        out += "\" role=\"none\" id=\"n-\(path)\" data-path=\"\(path)\">"
         if let toggle {
             out += expanded ? "<a class=\"disclosure open\" href=\"" : "<a class=\"disclosure\" href=\""
             escape(toggle, into: &out)
@@ -60,19 +63,29 @@ enum RowHTML {
         } else {
             out += "<span class=\"disclosure leaf\" aria-hidden=\"true\"></span>"
         }
-        openCell(href, to: &out)
+        var item = " role=\"treeitem\" aria-level=\"\(depth)\""
+        if toggle != nil { item += expanded ? " aria-expanded=\"true\"" : " aria-expanded=\"false\"" }
+        item += focused ? " aria-selected=\"true\"" : " aria-selected=\"false\""
+        openCell(href, attributes: item, to: &out)
         appendText(row, to: &out)
         out += href == nil ? "</span></li>\n" : "</a></li>\n"
     }
 
     /// Opens a row's cell: a link to `href`, or a disabled span when selecting does nothing.
-    static func openCell(_ href: String?, to out: inout String) {
+    /// `attributes` (already escaped, with a leading space) go on the cell element.
+    static func openCell(_ href: String?, attributes: String = "", to out: inout String) {
         if let href {
-            out += "<a class=\"cell\" href=\""
+            out += "<a class=\"cell\""
+            out += attributes
+            out += " href=\""
             escape(href, into: &out)
             out += "\">"
+        } else if attributes.isEmpty {
+            out += "<span class=\"cell\">"
         } else {
-            out += "<span class=\"cell\" aria-disabled=\"true\">"
+            out += "<span class=\"cell\" tabindex=\"-1\" aria-disabled=\"true\""
+            out += attributes
+            out += ">"
         }
     }
 
@@ -89,12 +102,32 @@ enum RowHTML {
         out += "</span>"
     }
 
-    /// The rows of one page.
-    static func list(_ rows: [Row], editing: RowEditing? = nil) -> String {
+    /// The rows of one page; with `sections`, each section's header (`<li class="section-header">`
+    /// holding an `<h2>`) before its first row. `offset` is the first row's index in the level.
+    static func list(_ rows: [Row], editing: RowEditing? = nil, sections: Sections? = nil, offset: Int = 0) -> String {
         var out = ""
         out.reserveCapacity(rows.count * 256)
-        for row in rows { append(row, editing: editing, to: &out) }
+        guard let sections else {
+            for row in rows { append(row, editing: editing, to: &out) }
+            return out
+        }
+        var next = sections.section(containing: offset) ?? sections.sections.count
+        if next < sections.sections.count, sections.sections[next].start < offset { next += 1 }
+        for (k, row) in rows.enumerated() {
+            if next < sections.sections.count, sections.sections[next].start == offset + k {
+                appendHeader(sections.sections[next], position: next, to: &out)
+                next += 1
+            }
+            append(row, editing: editing, to: &out)
+        }
         return out
+    }
+
+    /// A section's header row; its id (`section-N`, N its position) is what the jump bar links to.
+    static func appendHeader(_ section: Section, position: Int, to out: inout String) {
+        out += "<li class=\"section-header\" id=\"section-\(position)\" data-start=\"\(section.start)\"><h2>"
+        escape(section.title, into: &out)
+        out += "</h2></li>\n"
     }
 
     /// Appends `text` with `& < > " '` escaped, as Mustache's HTML escaping does.

@@ -18,7 +18,7 @@
       var columns = document.querySelectorAll(".column");
       root = active || columns[Math.max(0, columns.length - (document.querySelector(".column-detail") ? 2 : 1))];
     }
-    return root ? Array.prototype.slice.call(root.querySelectorAll("a.cell")) : [];
+    return root ? Array.prototype.slice.call(root.querySelectorAll("a.cell, #tree [role=treeitem]")) : [];
   }
 
   function focusItem(el) {
@@ -53,8 +53,49 @@
     });
   }
 
+  // ---- Search: a live match count while typing --------------------------------------------
+  // Asks /api/search with limit=0 (the total only, no rows presented), 200 ms after the last
+  // keystroke, and cancels the request a newer keystroke makes stale.
+  function setUpSearchCount() {
+    var input = document.getElementById("search"), out = document.getElementById("search-count");
+    if (!input || !out || !window.fetch) return;
+    var values = input.form && input.form.querySelector('input[name="values"]');
+    var timer = null, controller = null, asked = null;
+    function update() {
+      var q = input.value.trim(), withValues = !!(values && values.checked);
+      var key = q + "\u0000" + withValues;
+      if (key === asked) return;
+      asked = key;
+      if (controller) controller.abort();
+      controller = null;
+      if (!q) { out.textContent = ""; return; }
+      controller = window.AbortController ? new AbortController() : null;
+      var url = "/api/search?limit=0&q=" + encodeURIComponent(q) + (withValues ? "&values=1" : "");
+      fetch(url, { signal: controller ? controller.signal : undefined }).then(function (r) {
+        return r.ok ? r.json() : null;
+      }).then(function (data) {
+        if (!data || asked !== key) return;
+        out.textContent = data.total === 1 ? "1 match" : data.total.toLocaleString("en-US") + " matches";
+      }).catch(function () { /* aborted or offline: the count waits for the next keystroke */ });
+    }
+    input.addEventListener("input", function () { clearTimeout(timer); timer = setTimeout(update, 200); });
+    if (values) values.addEventListener("change", update);
+  }
+
   // ---- Outline: in-place expand and collapse ---------------------------------------------
-  function treeItem(el) { return el && el.closest('[role="treeitem"]'); }
+  // The row (<li>) of an element inside the tree, and the row's treeitem (its cell).
+  function treeItem(el) { return el && el.closest("li.treeitem"); }
+  function itemCell(li) { return li && li.querySelector('[role="treeitem"]'); }
+
+  // Roving tabindex (WAI-ARIA tree pattern): the tree is one tab stop, on the focused or
+  // selected item; arrows move within it.
+  function rove(cell) {
+    var tree = document.getElementById("tree");
+    if (!tree) return;
+    var cells = tree.querySelectorAll('[role="treeitem"]');
+    if (!cell) cell = tree.querySelector('[role="treeitem"][aria-selected="true"]') || cells[0];
+    Array.prototype.forEach.call(cells, function (c) { c.setAttribute("tabindex", c === cell ? "0" : "-1"); });
+  }
 
   function toggleInPlace(link, keepFocusPath) {
     var href = link.getAttribute("href");
@@ -70,10 +111,9 @@
         else if (next) document.querySelector("#tree").after(document.importNode(next, true));
       });
       history.replaceState(null, "", href.split("#")[0]);
-      if (keepFocusPath !== undefined) {
-        var item = document.getElementById("n-" + keepFocusPath);
-        focusItem(item && item.querySelector("a.cell"));
-      }
+      var item = keepFocusPath !== undefined ? document.getElementById("n-" + keepFocusPath) : null;
+      rove(itemCell(item));
+      if (item) focusItem(itemCell(item));
     }).catch(function () { location.href = href; });
   }
 
@@ -85,7 +125,12 @@
       event.preventDefault();
       toggleInPlace(link, treeItem(link).dataset.path);
     });
-    var focused = document.querySelector(".treeitem.focused a.cell");
+    main.addEventListener("focusin", function (event) {
+      var cell = event.target.closest && event.target.closest('#tree [role="treeitem"]');
+      if (cell) rove(cell);
+    });
+    rove();
+    var focused = document.querySelector(".treeitem.focused [role=treeitem]");
     if (focused) focusItem(focused);
   }
 
@@ -93,22 +138,22 @@
     var item = treeItem(cell);
     if (!item) return false;
     var disclosure = item.querySelector("a.disclosure");
-    var expanded = item.getAttribute("aria-expanded");
+    var expanded = cell.getAttribute("aria-expanded");
     if (event.key === "ArrowRight" || event.key === " ") {
       if (expanded === "false") { toggleInPlace(disclosure, item.dataset.path); return true; }
       if (event.key === " ") return true;
       if (expanded === "true") {
         var next = item.nextElementSibling;
-        if (next) focusItem(next.querySelector("a.cell"));
+        if (next) focusItem(itemCell(next));
         return true;
       }
       return false;
     }
     if (event.key === "ArrowLeft") {
       if (expanded === "true") { toggleInPlace(disclosure, item.dataset.path); return true; }
-      var level = Number(item.getAttribute("aria-level"));
+      var level = Number(cell.getAttribute("aria-level"));
       for (var p = item.previousElementSibling; p; p = p.previousElementSibling) {
-        if (Number(p.getAttribute("aria-level")) < level) { focusItem(p.querySelector("a.cell")); return true; }
+        if (Number(itemCell(p).getAttribute("aria-level")) < level) { focusItem(itemCell(p)); return true; }
       }
       return true;
     }
@@ -141,7 +186,7 @@
       li.dataset.path = row.path;
       var cell = document.createElement(row.href ? "a" : "span");
       cell.className = "cell";
-      if (row.href) cell.href = row.href; else cell.setAttribute("aria-disabled", "true");
+      if (row.href) cell.href = row.href;
       if (row.image) {
         var img = document.createElement("img");
         img.className = "thumb"; img.src = row.image; img.alt = ""; img.width = 44; img.height = 44;
@@ -227,7 +272,7 @@
     function scrollToIndex(i, align) {
       var y = listTop() + i * rowHeight * scale;
       if (align === "bottom") y -= window.innerHeight - rowHeight - 8;
-      else y -= document.querySelector(".navbar").offsetHeight + 8;
+      else y -= document.querySelector(".navbar").offsetHeight + 8 + (current ? current.offsetHeight : 0);
       window.scrollTo(0, Math.max(0, y));
     }
 
@@ -255,6 +300,36 @@
       render();
     };
 
+    // Sections of a virtualized level: the header of the first visible row above the list, and
+    // the jump bar's links scroll to their section's first row (the server computed its index).
+    var sections = list.dataset.sections ? JSON.parse(list.dataset.sections) : null;
+    var current = document.getElementById("section-current");
+    function sectionAt(i) {
+      var lo = 0, hi = sections.length - 1;
+      while (lo < hi) { var mid = (lo + hi + 1) >> 1; if (sections[mid].start <= i) lo = mid; else hi = mid - 1; }
+      return sections[lo];
+    }
+    if (sections && sections.length && current) {
+      var baseRender = render;
+      render = function () {
+        baseRender();
+        // The first row not hidden under the navigation bar and this header.
+        var w = windowRange(), hidden = document.querySelector(".navbar").offsetHeight + current.offsetHeight;
+        var title = sectionAt(Math.min(total - 1, Math.ceil(w.first + w.frac + hidden / rowHeight - 0.25))).title;
+        if (current.textContent !== title) current.textContent = title;
+      };
+    }
+    var jumpBar = document.getElementById("jump-bar");
+    if (jumpBar) jumpBar.addEventListener("click", function (event) {
+      var link = event.target.closest("a[data-start]");
+      if (!link) return;
+      event.preventDefault();
+      var i = Number(link.dataset.start);
+      scrollToIndex(i, "top");
+      focusWanted = i;
+      render();
+    });
+
     if (start > 0) scrollToIndex(start, "top");
     render();
   }
@@ -273,7 +348,7 @@
       if (search) { event.preventDefault(); search.focus(); search.select(); }
       return;
     }
-    var cell = target.closest && target.closest("a.cell");
+    var cell = target.closest && target.closest("a.cell, #tree [role=treeitem]");
     if (screen === "outline" && cell && outlineKey(event, cell)) { event.preventDefault(); return; }
     var virtual = document.querySelector("#rows.virtual");
     if (key === "ArrowDown" || key === "ArrowUp") {
@@ -287,7 +362,7 @@
     }
     if (key === "ArrowRight" && cell) {
       event.preventDefault();
-      cell.click();
+      if (cell.href) cell.click();
       return;
     }
     if (key === "ArrowLeft" || key === "Backspace" || key === "Escape") {
@@ -374,11 +449,18 @@
     if (dialog && addButton && dialog.showModal) {
       var form = document.getElementById("add-dialog-form");
       var input = document.getElementById("add-dialog-title-input");
+      // Focus returns to whatever opened the dialog (the + button) when it closes, however it closes.
+      var opener = null;
       addButton.addEventListener("click", function (event) {
         event.preventDefault();
         input.value = "";
+        opener = document.activeElement && document.activeElement !== document.body ? document.activeElement : addButton;
         dialog.showModal();
         input.focus();
+      });
+      dialog.addEventListener("close", function () {
+        if (opener && document.contains(opener)) opener.focus();
+        opener = null;
       });
       document.getElementById("add-dialog-cancel").addEventListener("click", function () { dialog.close(); });
       form.addEventListener("submit", function (event) {
@@ -401,6 +483,12 @@
   if (csrfMeta) setUpEditing();
 
   addCopyButtons();
+  // Sticky section headers sit under the navigation bar, whatever its height.
+  var navbar = document.querySelector(".navbar");
+  function measureNav() { document.documentElement.style.setProperty("--nav-h", navbar.offsetHeight + "px"); }
+  if (navbar) { measureNav(); window.addEventListener("resize", measureNav); }
+  if (document.getElementById("jump-bar")) document.body.classList.add("has-jump");
+  setUpSearchCount();
   if (screen === "outline") setUpOutline();
   var big = document.querySelector("#rows[data-virtual]");
   if (big) setUpVirtualList(big);
