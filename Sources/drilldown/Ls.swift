@@ -25,13 +25,24 @@ struct Ls: ParsableCommand {
         let presenter = loaded.presenter
         let total = loaded.source.childCount(of: id)
         let rows = presenter.rows(of: id, offset: max(0, offset), limit: max(0, limit))
+        let sections = presenter.sections(of: id)
         if output.json {
+            /// A section: its header and the rows (indices in the level) it holds.
+            struct SectionJSON: Encodable {
+                var title: String, start: Int, count: Int
+                init(_ s: Section) { (title, start, count) = (s.title, s.start, s.count) }
+            }
             struct Level: Encodable {
                 var title: String, backLabel: String?, path: String, titlePath: String, total: Int, offset: Int, rows: [RowJSON]
+                /// The level's sections (schema `section:`), every one, whatever the offset and limit.
+                var sections: [SectionJSON]?
+                /// The section index (schema `index: true`): each key once, with its first row.
+                var index: [SectionJSON]?
             }
             try Out.json(Level(
                 title: nav.title, backLabel: nav.backLabel, path: nav.path.description,
-                titlePath: loaded.source.titlePath(of: id), total: total, offset: max(0, offset), rows: rows.map(RowJSON.init)))
+                titlePath: loaded.source.titlePath(of: id), total: total, offset: max(0, offset), rows: rows.map(RowJSON.init),
+                sections: sections?.sections.map(SectionJSON.init), index: sections?.index?.map(SectionJSON.init)))
             return
         }
         var out = Out()
@@ -40,7 +51,16 @@ struct Ls: ParsableCommand {
         if rows.isEmpty { out.line("  No items") }
         let pathWidth = rows.map { $0.path.description.count }.max() ?? 0
         let titleWidth = min(48, rows.map { $0.title.count }.max() ?? 0)
-        for row in rows {
+        var nextSection = 0
+        for (k, row) in rows.enumerated() {
+            if let sections {
+                let at = max(0, offset) + k
+                while nextSection < sections.sections.count, sections.sections[nextSection].start < at { nextSection += 1 }
+                let starts = nextSection < sections.sections.count && sections.sections[nextSection].start == at
+                if starts || k == 0, let s = sections.section(containing: at) {
+                    out.line("── \(sections.sections[s].title) ──")
+                }
+            }
             var line = "  " + padded(row.path.description, pathWidth) + "  " + padded(row.title, titleWidth)
             if !row.subtitle.isEmpty { line += "  " + row.subtitle }
             if row.drills { line += "  ›" } else if case .action(let name) = row.select { line += "  ▶ \(name)" }

@@ -120,8 +120,10 @@ struct PresentationTests {
         }
         #expect(message(.object([("titel", .string("Music"))]))
             == "s.yaml: schema field '(top level)': unknown key 'titel' (did you mean 'title'?)")
+        #expect(message(.object([("kinds", .object([("song", .object([("colour", .string("{album}"))]))]))]))
+            == "s.yaml: schema field 'kinds.song': unknown key 'colour' (expected one of title, subtitle, image, children, childKind, select, accessory, match, formats, controls, section, index)")
         #expect(message(.object([("kinds", .object([("song", .object([("sectoin", .string("{album}"))]))]))]))
-            == "s.yaml: schema field 'kinds.song': unknown key 'sectoin' (expected one of title, subtitle, image, children, childKind, select, accessory, match, formats, controls)")
+            == "s.yaml: schema field 'kinds.song': unknown key 'sectoin' (did you mean 'section'?)")
         #expect(message(.object([("kinds", .object([("t", .object([("controls", .array([.object([("switch", .string("on")), ("mx", .int(3))])]))]))]))]))
             == "s.yaml: schema field 'kinds.t.controls[0]': unknown key 'mx' (did you mean 'max'?)")
         #expect(message(.object([("actions", .object([("play", .object([("incremnt", .string("plays"))]))]))]))

@@ -19,7 +19,8 @@ kinds:
     ("titel", "did you mean 'title'?"),
     ("childKnd", "did you mean 'childKind'?"),
     ("subtitel", "did you mean 'subtitle'?"),
-    ("sectoin", "expected one of title, subtitle,"),
+    ("sectoin", "did you mean 'section'?"),
+    ("colour", "expected one of title, subtitle,"),
 ])
 def test_a_misspelt_schema_key_exits_1_naming_file_line_key_and_suggestion(drilldown, tmp_path, key, hint):
     schema = tmp_path / "bad.yaml"

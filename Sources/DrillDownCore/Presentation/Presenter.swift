@@ -47,12 +47,17 @@ public struct Presenter: Sendable {
         }
     }
 
+    /// The row title of `id` under `template`: the template's title, else the node's own.
+    func title(of id: NodeID, template: Template?) -> String {
+        let title = template?.title?.render { lookup($0, of: id) } ?? ""
+        return title.isEmpty ? source.title(of: id) : title
+    }
+
     /// The row for `id`, at `path` when the caller knows it (saves a walk to the root).
     public func row(for id: NodeID, path: TreePath? = nil) -> Row {
         let template = kind(of: id)
         let count = source.childCount(of: id)
-        var title = template?.title?.render { lookup($0, of: id) } ?? ""
-        if title.isEmpty { title = source.title(of: id) }
+        let title = title(of: id, template: template)
         var subtitle = template?.subtitle?.render { lookup($0, of: id) } ?? ""
         if template?.subtitle == nil {
             if let v = source.value(of: id), source.title(of: id) != v.text {

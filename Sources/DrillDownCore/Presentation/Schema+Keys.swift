@@ -8,6 +8,7 @@ extension Schema {
         /// A kind's template (`kinds.NAME`).
         public static let template = [
             "title", "subtitle", "image", "children", "childKind", "select", "accessory", "match", "formats", "controls",
+            "section", "index",
         ]
         /// A control (`kinds.NAME.controls[i]`): one of the control kinds, naming the attribute it
         /// edits (a button's label), plus a button's `action` and a slider's or stepper's bounds.

@@ -79,6 +79,16 @@ extension Schema {
                 }
                 t.accessory = acc
             }
+            if let id = member(kindNode, "section"), let s = try text(id, f + ".section") {
+                do { t.section = try SectionRule(s) } catch { throw failure(id, f + ".section", error.message) }
+            }
+            if let id = member(kindNode, "index"), let s = try text(id, f + ".index") {
+                switch s.lowercased() {
+                case "true", "yes": t.index = true
+                case "false", "no": t.index = false
+                default: throw failure(id, f + ".index", "expected true or false, found '\(s)'")
+                }
+            }
             if let m = member(kindNode, "match") {
                 t.match = tree.kind(of: m) == .array ? tree.children(of: m).compactMap { tree.value(of: $0)?.text } : [tree.value(of: m)?.text ?? ""]
             }

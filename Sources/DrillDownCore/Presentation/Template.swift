@@ -92,6 +92,11 @@ public struct Template: Sendable, Equatable {
     public var controls: [Control] = []
     /// Per-attribute formatters for the detail view, e.g. `length: duration`.
     public var formats: [String: [Formatter]] = [:]
+    /// How a level of this kind's rows is grouped into sections (`section: initial` or
+    /// `section: "{genre}"`); `nil` for one plain list.
+    public var section: SectionRule?
+    /// Whether a sectioned level shows a section index (a jump bar), `index: true`.
+    public var index = false
 
     /// A template with defaults only.
     public init(kind: String) { self.kind = kind }

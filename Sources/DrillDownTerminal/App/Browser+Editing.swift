@@ -335,6 +335,7 @@ extension Browser {
         let expanded = outline.expandedNodes.map { steps(to: $0) }
         let oldScroll = mode == .outline ? outlinePosition.scroll : positions[positions.count - 1].scroll
         presenter = newPresenter
+        presenterGeneration += 1
         navigator = Navigator(presenter: newPresenter)
         positions = [ListPosition()]
         outline = Outline(source: newPresenter.source)

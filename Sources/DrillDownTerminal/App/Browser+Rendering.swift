@@ -159,7 +159,9 @@ extension Browser {
             return editHints + ["␣ expand", "E/C all", enterRunsAction ? "i detail" : "↵ open", "/ search", ": go to", "y copy path", "o drill-down", "q quit"]
         case .drillDown, .columns:
             if navigator.top.isDetail { return editHints + ["⌫ back", "↑↓ scroll", "y copy path", "o outline", "q quit"] }
-            return editHints + [enterRunsAction ? "i detail" : "↵ open", "⌫ back", "/ search", ": go to", "y copy path", "o outline", mode == .columns ? "c list" : "c columns", "q quit"]
+            var sectioned = false
+            if case .level(let n) = navigator.top { sectioned = sections(of: n) != nil }
+            return editHints + [enterRunsAction ? "i detail" : "↵ open", "⌫ back"] + (sectioned ? ["[ ] section"] : []) + ["/ search", ": go to", "y copy path", "o outline", mode == .columns ? "c list" : "c columns", "q quit"]
         }
     }
 

@@ -109,6 +109,16 @@ public struct Browser: Sendable {
 
     var source: any Source { presenter.source }
 
+    /// Counts presenter swaps, so cached sections of an older presenter are never used.
+    var presenterGeneration = 0
+    /// The sections of the levels drawn (schema `section:`), per presenter.
+    let sectionMemo = SectionMemo()
+
+    /// The sections of the level under `node`, or `nil` when it is not sectioned.
+    func sections(of node: NodeID) -> Sections? {
+        sectionMemo.sections(of: node, presenter: presenter, generation: presenterGeneration)
+    }
+
     /// The rows a list can show: the screen minus the title bar, breadcrumbs and status line.
     public var listHeight: Int { max(1, height - 3) }
 

@@ -28,6 +28,17 @@ extension Browser {
         case .backspace, .left, .character("h"):
             back()
             return
+        case .character("]"), .character("["):
+            // The jump key of a sectioned level: to the next section's first row, or back to this
+            // section's first row (the previous section's when already there).
+            guard let sections = sections(of: node), let k = sections.section(containing: p.selected) else { return }
+            let here = sections.sections[k].start
+            let target = key == .character("]")
+                ? (k + 1 < sections.sections.count ? sections.sections[k + 1].start : here)
+                : (p.selected > here || k == 0 ? here : sections.sections[k - 1].start)
+            p.select(target, count: count, visible: visible)
+            p.scroll = target
+            p.reveal(count: count, visible: visible)
         case .escape: matches = nil
         default: return
         }
@@ -56,6 +67,10 @@ extension Browser {
             return
         }
         let scroll = position?.scroll ?? 0
+        if let sections = sections(of: node) {
+            drawSectioned(node, sections: sections, count: count, position: position, active: active, in: area, frame: &frame)
+            return
+        }
         let rows = presenter.rows(of: node, offset: scroll, limit: area.height)
         for (i, row) in rows.enumerated() {
             let selected = position.map { $0.selected == scroll + i } ?? false
@@ -64,6 +79,41 @@ extension Browser {
         }
         if count > area.height, area.width > 2 {
             drawScrollbar(scroll: scroll, count: count, area: area, frame: &frame)
+        }
+    }
+
+    /// Draws a sectioned level: a header line (`── M`) above the first visible row and before
+    /// every row that starts a section. Headers take lines, so the first row drawn moves down
+    /// from the list's scroll until the selected row fits.
+    /// - Complexity: O(height + log sections).
+    func drawSectioned(
+        _ node: NodeID, sections: Sections, count: Int, position: ListPosition?, active: Bool, in area: Area, frame: inout Frame
+    ) {
+        var start = min(position?.scroll ?? 0, max(0, count - 1))
+        if let selected = position?.selected, selected >= start {
+            func lines(_ from: Int) -> Int { selected - from + 2 + sections.starting(in: (from + 1) ..< (selected + 1)).count }
+            while start < selected, lines(start) > area.height { start += 1 }
+        }
+        let rows = presenter.rows(of: node, offset: start, limit: area.height)
+        var y = area.top
+        var next = sections.section(containing: start).map { $0 + 1 } ?? sections.sections.count
+        for (i, row) in rows.enumerated() {
+            let index = start + i
+            let startsHere = next < sections.sections.count && sections.sections[next].start == index
+            if i == 0 || startsHere, let k = sections.section(containing: index) {
+                if startsHere { next += 1 }
+                frame.put("── " + sections.sections[k].title, row: y, column: area.left + 1, width: area.width - 2, style: Style.bold.with(.dim))
+                y += 1
+            }
+            guard y < area.top + area.height else { break }
+            let selected = position.map { $0.selected == index } ?? false
+            drawRow(row, prefix: "", at: y, left: area.left, width: area.width,
+                    highlight: selected ? (active ? .active : .trail) : .none, frame: &frame)
+            y += 1
+            if y >= area.top + area.height { break }
+        }
+        if count > area.height, area.width > 2 {
+            drawScrollbar(scroll: start, count: count, area: area, frame: &frame)
         }
     }
 

@@ -19,6 +19,8 @@ struct Site: Sendable {
     let assets: Assets
     /// Recently built outlines, keyed by their URL state.
     let outlines = OutlineCache(capacity: 4)
+    /// The sections of recently shown levels, per data revision.
+    let sections = SectionCache()
     /// The CSRF tokens of this process's sessions.
     let csrf = CSRFTokens()
     /// The open `/events` streams, capped by ``WebServer/Options/maxEventStreams``.

@@ -1,4 +1,5 @@
 import DrillDownCore
+import Foundation
 
 /// The level screen (seed 000's one reusable table view): the children of one node.
 ///
@@ -29,11 +30,16 @@ struct LevelPage {
             let back = editing ? "\(here)?edit=1" : (start > 0 ? "\(here)?offset=\(start)" : here)
             rowEditing = RowEditing(csrf: csrf, back: back, editing: editing, total: total)
         }
+        let sections = site.sections.sections(of: id, presenter: site.presenter, revision: RequestState.current?.revision ?? 0)
         var extra: [String: Any] = [
-            "rowsHTML": RowHTML.list(rows, editing: rowEditing), "total": total, "path": path.description,
+            // A virtualized level gets no header rows (its rows are placed by index); it shows the
+            // current section above the list instead.
+            "rowsHTML": RowHTML.list(rows, editing: rowEditing, sections: paged ? nil : sections, offset: start),
+            "total": total, "path": path.description,
             "api": path.isRoot ? "/api/level" : "/api/level/\(path)", "offset": start,
         ]
         if total == 0 { extra["empty"] = true }
+        if let sections { extra.merge(Self.sectionContext(sections, paged: paged, start: start, here: here)) { $1 } }
         if let rowEditing {
             extra["editBar"] = [
                 "isEditing": editing, "editHref": "\(here)?edit=1", "doneHref": here, "back": rowEditing.back,
@@ -52,5 +58,35 @@ struct LevelPage {
         let back = nav.backLabel.map { ($0, Links.level(path.parent)) }
         let chrome = Chrome(screen: "level", title: nav.title, back: back, node: id)
         return site.assets.render("level", chrome.context(site: site, extra: extra))
+    }
+
+    /// At most this many sections travel in a virtualized level's page for the script (their
+    /// starts, to show the current section while scrolling); a level with more shows none.
+    static let maxScriptSections = 5000
+    /// The jump bar lists at most this many entries (an index of initials has ~27).
+    static let maxJumpEntries = 100
+
+    /// The jump bar (each index entry links to its first row: the header's anchor on a whole
+    /// level, `?offset=ROW` on a paged one, which the script turns into a scroll) and, on a
+    /// paged level, the section of its first row and the sections for the script.
+    static func sectionContext(_ sections: Sections, paged: Bool, start: Int, here: String) -> [String: Any] {
+        var c: [String: Any] = ["sectioned": true]
+        if let index = sections.index, !index.isEmpty {
+            c["hasJump"] = true
+            c["jump"] = index.prefix(maxJumpEntries).map { entry -> [String: Any] in
+                let position = sections.section(containing: entry.start) ?? 0
+                let href = paged ? (entry.start > 0 ? "\(here)?offset=\(entry.start)" : here) : "#section-\(position)"
+                return ["title": entry.title, "href": href, "start": entry.start]
+            }
+        }
+        if paged {
+            if let k = sections.section(containing: start) { c["currentSection"] = sections.sections[k].title }
+            if sections.sections.count <= maxScriptSections {
+                struct Start: Encodable { var start: Int, title: String }
+                let starts = sections.sections.map { Start(start: $0.start, title: $0.title) }
+                if let data = try? JSONEncoder().encode(starts) { c["sectionsJSON"] = String(decoding: data, as: UTF8.self) }
+            }
+        }
+        return c
     }
 }

@@ -1,0 +1,35 @@
+import DrillDownCore
+import Foundation
+
+/// The sections of recently shown levels, computed once per level and data revision (the
+/// computation reads every row of the level, O(n)); a level page then costs O(log sections)
+/// for its headers whatever the level's width.
+final class SectionCache: @unchecked Sendable {
+    private let lock = NSLock()
+    private var entries: [NodeID: Sections] = [:]
+    private var revision = 0
+    private let capacity: Int
+
+    /// A cache of at most `capacity` levels' sections.
+    init(capacity: Int = 64) { self.capacity = capacity }
+
+    /// The sections of the level under `id`, or `nil` when its rows are not sectioned.
+    func sections(of id: NodeID, presenter: Presenter, revision: Int) -> Sections? {
+        guard presenter.sectionRule(of: id) != nil else { return nil }
+        let hit: Sections? = lock.withLock {
+            if revision != self.revision {
+                entries.removeAll()
+                self.revision = revision
+            }
+            return entries[id]
+        }
+        if let hit { return hit }
+        guard let computed = presenter.sections(of: id, locale: Locale(identifier: "en_US_POSIX")) else { return nil }
+        lock.withLock {
+            guard revision == self.revision else { return }
+            if entries.count >= capacity { entries.removeAll() }
+            entries[id] = computed
+        }
+        return computed
+    }
+}
