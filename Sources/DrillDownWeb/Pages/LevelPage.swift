@@ -39,7 +39,7 @@ struct LevelPage {
             "api": path.isRoot ? "/api/level" : "/api/level/\(path)", "offset": start,
         ]
         if total == 0 { extra["empty"] = true }
-        if let sections { extra.merge(Self.sectionContext(sections, paged: paged, start: start, here: here)) { $1 } }
+        if let sections { extra.merge(sectionContext(sections, paged: paged, start: start, here: here)) { $1 } }
         if let rowEditing {
             extra["editBar"] = [
                 "isEditing": editing, "editHref": "\(here)?edit=1", "doneHref": here, "back": rowEditing.back,
@@ -68,25 +68,42 @@ struct LevelPage {
 
     /// The jump bar (each index entry links to its first row: the header's anchor on a whole
     /// level, `?offset=ROW` on a paged one, which the script turns into a scroll) and, on a
-    /// paged level, the section of its first row and the sections for the script.
-    static func sectionContext(_ sections: Sections, paged: Bool, start: Int, here: String) -> [String: Any] {
+    /// paged level, the section of its first row and the sections for the script. The jump bar
+    /// and the JSON are the same on every page of a level: rendered once per level and revision.
+    func sectionContext(_ sections: Sections, paged: Bool, start: Int, here: String) -> [String: Any] {
         var c: [String: Any] = ["sectioned": true]
-        if let index = sections.index, !index.isEmpty {
-            c["hasJump"] = true
-            c["jump"] = index.prefix(maxJumpEntries).map { entry -> [String: Any] in
-                let position = sections.section(containing: entry.start) ?? 0
-                let href = paged ? (entry.start > 0 ? "\(here)?offset=\(entry.start)" : here) : "#section-\(position)"
-                return ["title": entry.title, "href": href, "start": entry.start]
-            }
+        let decoration = site.sections.decoration(of: id, revision: RequestState.current?.revision ?? 0) {
+            Self.decoration(sections, paged: paged, here: here)
         }
+        if !decoration.jumpHTML.isEmpty { c["jumpHTML"] = decoration.jumpHTML }
         if paged {
             if let k = sections.section(containing: start) { c["currentSection"] = sections.sections[k].title }
-            if sections.sections.count <= maxScriptSections {
-                struct Start: Encodable { var start: Int, title: String }
-                let starts = sections.sections.map { Start(start: $0.start, title: $0.title) }
-                if let data = try? JSONEncoder().encode(starts) { c["sectionsJSON"] = String(decoding: data, as: UTF8.self) }
-            }
+            if let json = decoration.sectionsJSON { c["sectionsJSON"] = json }
         }
         return c
+    }
+
+    static func decoration(_ sections: Sections, paged: Bool, here: String) -> SectionCache.Decoration {
+        var html = ""
+        if let index = sections.index, !index.isEmpty {
+            html = "<nav class=\"jump-bar\" id=\"jump-bar\" aria-label=\"Section index\"><ol>"
+            for entry in index.prefix(maxJumpEntries) {
+                let position = sections.section(containing: entry.start) ?? 0
+                let href = paged ? (entry.start > 0 ? "\(here)?offset=\(entry.start)" : here) : "#section-\(position)"
+                html += "<li><a href=\""
+                RowHTML.escape(href, into: &html)
+                html += "\" data-start=\"\(entry.start)\">"
+                RowHTML.escape(entry.title, into: &html)
+                html += "</a></li>"
+            }
+            html += "</ol></nav>"
+        }
+        var json: String?
+        if paged, sections.sections.count <= maxScriptSections {
+            struct Start: Encodable { var start: Int, title: String }
+            let starts = sections.sections.map { Start(start: $0.start, title: $0.title) }
+            if let data = try? JSONEncoder().encode(starts) { json = String(decoding: data, as: UTF8.self) }
+        }
+        return .init(jumpHTML: html, sectionsJSON: json)
     }
 }

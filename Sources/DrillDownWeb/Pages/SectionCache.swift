@@ -7,6 +7,15 @@ import Foundation
 final class SectionCache: @unchecked Sendable {
     private let lock = NSLock()
     private var entries: [NodeID: Sections] = [:]
+    /// Per level, what its pages show of the sections besides headers (the jump bar's HTML, the
+    /// sections' JSON for the script): the same on every page of the level, so rendered once.
+    private var decorations: [NodeID: Decoration] = [:]
+
+    /// A level's jump bar HTML and its sections as JSON for the script (`nil` when not sent).
+    struct Decoration: Sendable {
+        var jumpHTML: String
+        var sectionsJSON: String?
+    }
     private var revision = 0
     private let capacity: Int
 
@@ -19,6 +28,7 @@ final class SectionCache: @unchecked Sendable {
         let hit: Sections? = lock.withLock {
             if revision != self.revision {
                 entries.removeAll()
+                decorations.removeAll()
                 self.revision = revision
             }
             return entries[id]
@@ -31,5 +41,17 @@ final class SectionCache: @unchecked Sendable {
             entries[id] = computed
         }
         return computed
+    }
+
+    /// The decoration of the level under `id` at `revision`, made by `make` on a miss.
+    func decoration(of id: NodeID, revision: Int, make: () -> Decoration) -> Decoration {
+        if let hit = lock.withLock({ revision == self.revision ? decorations[id] : nil }) { return hit }
+        let made = make()
+        lock.withLock {
+            guard revision == self.revision else { return }
+            if decorations.count >= capacity { decorations.removeAll() }
+            decorations[id] = made
+        }
+        return made
     }
 }
