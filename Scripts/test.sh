@@ -41,7 +41,7 @@ if ! "$venv/bin/python" -c 'import yaml' >/dev/null 2>&1; then
 fi
 
 # axe-playwright-python: axe-core in the browser, WCAG 2.1 A/AA on every screen
-# (e2e/web/test_accessibility.py, ~30 s).
+# (e2e/web/test_accessibility.py, 41 checks, ~1 min).
 if ! "$venv/bin/python" -c 'import axe_playwright_python' >/dev/null 2>&1; then
   log "installing axe-playwright-python (pip, into .venv-e2e)"
   "$venv/bin/pip" install -q axe-playwright-python
