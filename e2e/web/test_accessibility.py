@@ -155,6 +155,11 @@ def test_outline_is_a_wai_aria_tree_with_keyboard_disclosure(page, music_server)
     page.keyboard.press("ArrowLeft")
     expect(page.locator('#n-0 [role=treeitem]')).to_have_attribute("aria-expanded", "false")
     expect(items).to_have_count(4)
+    page.keyboard.press("End")
+    expect(page.locator('#n-3 [role=treeitem]')).to_be_focused()
+    expect(page.locator('#n-3 [role=treeitem]')).to_have_attribute("tabindex", "0")
+    page.keyboard.press("Home")
+    expect(page.locator('#n-0 [role=treeitem]')).to_be_focused()
     snapshot = page.locator("#tree").aria_snapshot()
     assert "treeitem" in snapshot
 

@@ -360,6 +360,13 @@
       else focusItem(list[Math.max(0, Math.min(list.length - 1, i + (key === "ArrowDown" ? 1 : -1)))]);
       return;
     }
+    if ((key === "Home" || key === "End") && cell && !virtual) {
+      // Tree and list pattern: Home and End move to the first and last item.
+      event.preventDefault();
+      var all = items();
+      focusItem(key === "Home" ? all[0] : all[all.length - 1]);
+      return;
+    }
     if (key === "ArrowRight" && cell) {
       event.preventDefault();
       if (cell.href) cell.click();
