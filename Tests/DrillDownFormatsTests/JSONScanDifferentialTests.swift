@@ -16,7 +16,7 @@ struct JSONScanDifferentialTests {
 
     /// Compares both readers on `bytes`; returns whether the input was valid.
     @discardableResult
-    static func compare(_ bytes: [UInt8], sourceLocation: SourceLocation = #_sourceLocation) -> Bool {
+    static func compare(_ bytes: [UInt8], sourceLocation: Testing.SourceLocation = #_sourceLocation) -> Bool {
         bytes.withUnsafeBufferPointer { buffer in
             let fast = JSONIndexedParser.read(buffer)
             var old: TreeStore?
