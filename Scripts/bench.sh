@@ -1,41 +1,75 @@
 #!/usr/bin/env bash
 # Benchmarks (not tests): generates large inputs, builds a release binary, and compares DrillDown
-# with peers on the same files in the same run. Prints numbers; the README quotes them.
-#   Scripts/bench.sh            1M-node JSON
-#   Scripts/bench.sh --big      also 10M nodes (outline and level-page targets)
+# with its peers on the same file in the same run. Prints numbers; the README quotes them.
+#
+#   Scripts/bench.sh                 the 3M-node outline JSON (1000 x 1000 rows, 47.7 MB)
+#   Scripts/bench.sh --big           also 10M nodes (peak RSS against store + file)
+#   BENCH_RUNS=5 Scripts/bench.sh    repetitions per peer (default 3; the best and all runs print)
+#   BENCH_BIN=path Scripts/bench.sh  measure that drilldown binary (e.g. main's, for before/after)
+#
+# Peers (in-process parse, file already in the page cache): pysimdjson's parse to its tape
+# (`simdjson.Parser().parse(bytes)`), orjson.loads, python json.loads; whole processes: jq,
+# `python3 -c 'json.load(...)'` and `drilldown stats`. pysimdjson and orjson are installed into
+# .venv-bench with pip when missing. The machine's load average is printed first: on a shared
+# machine compare only numbers from one run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 data=bench-data
 mkdir -p "$data"
+runs=${BENCH_RUNS:-3}
 command -v jq >/dev/null || { apt-get update -qq && apt-get install -y -qq jq >/dev/null; }
+if [ ! -x .venv-bench/bin/python ]; then python3 -m venv .venv-bench; fi
+.venv-bench/bin/python -c 'import simdjson, orjson' 2>/dev/null || .venv-bench/bin/pip install -q pysimdjson orjson
+py=.venv-bench/bin/python
 
-swift build -c release --product drilldown >/dev/null
-bin=.build/release/drilldown
+if [ -n "${BENCH_BIN:-}" ]; then
+  bin=$BENCH_BIN
+else
+  swift build -c release --product drilldown --scratch-path .build-release >/dev/null
+  bin=.build-release/release/drilldown
+fi
 
-sizes=(1000000)
-[ "${1:-}" = "--big" ] && sizes+=(10000000)
+files=("$data/outline-3m.json")
+[ -f "$data/outline-3m.json" ] || python3 Scripts/gen-outline.py --groups 1000 --rows 1000 "$data/outline-3m.json" >/dev/null
+if [ "${1:-}" = "--big" ]; then
+  [ -f "$data/outline-10m.json" ] || python3 Scripts/gen-outline.py --nodes 10000000 "$data/outline-10m.json" >/dev/null
+  files+=("$data/outline-10m.json")
+fi
 
-for n in "${sizes[@]}"; do
-  f="$data/records-$n.json"
-  [ -f "$f" ] || python3 Scripts/gen-json.py --nodes "$n" "$f"
-  mb=$(( $(stat -c %s "$f") / 1048576 ))
-  echo "== $f ($mb MB)"
-  best=""
-  for i in 1 2 3; do
-    ms=$("$bin" stats "$f" --json | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["loadMilliseconds"], d["peakResidentBytes"]//1048576, d["bytesPerNode"])')
-    echo "drilldown load: ${ms% * *} ms  (peak RSS $(echo "$ms" | cut -d' ' -f2) MB, $(echo "$ms" | cut -d' ' -f3) bytes/node in the store)"
+# Milliseconds of wall time of a whole command.
+wall() { local s e; s=$(date +%s%N); "$@" >/dev/null; e=$(date +%s%N); echo $(( (e - s) / 1000000 )); }
+
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)  ($(nproc) cores)"
+for f in "${files[@]}"; do
+  size=$(stat -c %s "$f")
+  echo "== $f ($(( size / 1000 )) kB)"
+  cat "$f" >/dev/null  # into the page cache
+  for i in $(seq "$runs"); do
+    "$bin" stats "$f" --json | python3 -c '
+import json, sys
+d = json.load(sys.stdin); size = int(sys.argv[1])
+ms, rss, store = d["loadMilliseconds"], d["peakResidentBytes"], d["storeBytes"]
+print("drilldown in-process load: %.1f ms  (%.0f MB/s; peak RSS %.0f MB = %.2f x (store %.0f MB + file))"
+      % (ms, size / 1e3 / ms, rss / 1e6, rss / (store + size), store / 1e6))' "$size"
   done
-  for i in 1 2 3; do
-    python3 - "$f" <<'PY'
-import json, resource, sys, time
-t = time.perf_counter()
-json.load(open(sys.argv[1]))
-print(f"python json.load: {1000 * (time.perf_counter() - t):.0f} ms  (peak RSS {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024} MB)")
+  for i in $(seq "$runs"); do echo "drilldown stats (whole process): $(wall "$bin" stats "$f") ms"; done
+  "$py" - "$f" "$runs" <<'PY'
+import gc, json, sys, time
+import orjson, simdjson
+path, runs = sys.argv[1], int(sys.argv[2])
+data = open(path, "rb").read()
+def best(name, fn):
+    times = []
+    for _ in range(runs):
+        gc.collect()
+        t = time.perf_counter(); r = fn(); times.append(1000 * (time.perf_counter() - t)); del r
+    print(f"{name}: {min(times):.1f} ms  (runs: {', '.join(f'{x:.0f}' for x in times)})")
+parser = simdjson.Parser()
+best("simdjson tape (pysimdjson Parser.parse, in-process)", lambda: parser.parse(data))
+best("orjson.loads (in-process)", lambda: orjson.loads(data))
+best("python json.loads (in-process)", lambda: json.loads(data))
 PY
-  done
-  for i in 1 2 3; do
-    s=$(date +%s%N); jq length "$f" >/dev/null; e=$(date +%s%N)
-    echo "jq length: $(( (e - s) / 1000000 )) ms (whole process)"
-  done
-  "$bin" bench "$f" --query "postal"
+  for i in $(seq "$runs"); do echo "python3 json.load (whole process): $(wall python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$f") ms"; done
+  for i in $(seq "$runs"); do echo "jq length (whole process): $(wall jq length "$f") ms"; done
 done
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -169,3 +169,240 @@ public struct TreeBuilder: Sendable {
             valueLength: fitted(valueLengths), text: fitted(text))
     }
 }
+
+extension TreeBuilder {
+    /// A builder that writes nodes straight into the store's final arrays, for readers that know
+    /// an upper bound of the node count and text size before they start (the JSON reader counts
+    /// them in a first pass). Same calls and the same id layout as ``TreeBuilder``, but no array
+    /// grows, nothing is copied into place at the end, and no call checks uniqueness: a node costs
+    /// a few stores. Use it only through ``TreeBuilder/build(nodeCapacity:textCapacity:_:)``.
+    public struct Columns {
+        @usableFromInline let kinds: UnsafeMutablePointer<UInt8>
+        @usableFromInline let parents: UnsafeMutablePointer<Int32>
+        @usableFromInline let firstChild: UnsafeMutablePointer<Int32>
+        @usableFromInline let childCounts: UnsafeMutablePointer<Int32>
+        @usableFromInline let textStarts: UnsafeMutablePointer<UInt32>
+        @usableFromInline let titleLengths: UnsafeMutablePointer<UInt32>
+        @usableFromInline let valueLengths: UnsafeMutablePointer<UInt32>
+        @usableFromInline let nodeCapacity: Int
+        /// The text buffer; ``textCount`` bytes of it are written.
+        public let text: UnsafeMutablePointer<UInt8>
+        /// Bytes of ``text`` written so far.
+        public var textCount = 0
+        /// Bytes ``text`` can hold.
+        public let textCapacity: Int
+        /// Nodes given their final ids so far (id 0, the root, is placed last).
+        @usableFromInline var nodeCount = 1
+        /// Nodes read but not yet placed (their container is still open), in document order.
+        @usableFromInline var pending: UnsafeMutablePointer<Pending>
+        @usableFromInline var pendingCount = 0
+        @usableFromInline var pendingCapacity: Int
+        /// Start in ``pending`` of each open container's children.
+        @usableFromInline var frames: UnsafeMutablePointer<Int>
+        @usableFromInline var frameCount = 0
+        @usableFromInline var frameCapacity: Int
+        @usableFromInline var current = Pending(textStart: 0)
+        /// Set when more nodes arrived than the capacity: the result is then discarded.
+        @usableFromInline var overflowed = false
+
+        @usableFromInline init(
+            kinds: UnsafeMutablePointer<UInt8>, parents: UnsafeMutablePointer<Int32>, firstChild: UnsafeMutablePointer<Int32>,
+            childCounts: UnsafeMutablePointer<Int32>, textStarts: UnsafeMutablePointer<UInt32>,
+            titleLengths: UnsafeMutablePointer<UInt32>, valueLengths: UnsafeMutablePointer<UInt32>, nodeCapacity: Int,
+            text: UnsafeMutablePointer<UInt8>, textCapacity: Int
+        ) {
+            self.kinds = kinds
+            self.parents = parents
+            self.firstChild = firstChild
+            self.childCounts = childCounts
+            self.textStarts = textStarts
+            self.titleLengths = titleLengths
+            self.valueLengths = valueLengths
+            self.nodeCapacity = nodeCapacity
+            self.text = text
+            self.textCapacity = textCapacity
+            pendingCapacity = 1024
+            pending = .allocate(capacity: pendingCapacity)
+            frameCapacity = 64
+            frames = .allocate(capacity: frameCapacity)
+        }
+
+        @usableFromInline func release() {
+            pending.deallocate()
+            frames.deallocate()
+        }
+
+        /// The nesting depth of open containers.
+        @inlinable public var depth: Int { frameCount }
+
+        /// Starts a node: text appended from now on belongs to it.
+        @inlinable @inline(__always) public mutating func beginNode() {
+            current = Pending(textStart: UInt32(truncatingIfNeeded: textCount))
+        }
+
+        /// Appends `count` bytes at `bytes` to the current node; `false` (and nothing written) when
+        /// the text capacity would be exceeded.
+        @inlinable @inline(__always) public mutating func appendText(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> Bool {
+            guard count <= textCapacity - textCount else { return false }
+            (text + textCount).update(from: bytes, count: count)
+            textCount += count
+            return true
+        }
+
+        /// Appends `count` ≤ 16 bytes at `bytes`, where 16 bytes can be read, with one 16-byte move.
+        @inlinable @inline(__always) public mutating func appendShortText(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> Bool {
+            guard textCapacity - textCount >= 16 else { return appendText(bytes, count) }
+            let from = UnsafeRawPointer(bytes), to = UnsafeMutableRawPointer(text + textCount)
+            to.storeBytes(of: from.loadUnaligned(as: UInt64.self), as: UInt64.self)
+            to.storeBytes(of: from.loadUnaligned(fromByteOffset: 8, as: UInt64.self), toByteOffset: 8, as: UInt64.self)
+            textCount += count
+            return true
+        }
+
+        /// Ends the current node's key: text appended from now on is its value.
+        @inlinable @inline(__always) public mutating func endKey() {
+            current.titleLength = UInt32(truncatingIfNeeded: textCount) &- current.textStart
+        }
+
+        /// Finishes the current node as a scalar whose text is everything appended since ``endKey()``.
+        @inlinable @inline(__always) public mutating func finishScalar(_ kind: ValueKind) {
+            current.valueLength = UInt32(truncatingIfNeeded: textCount) &- current.textStart &- current.titleLength
+            current.kind = kind.rawValue
+            push(current)
+        }
+
+        /// Finishes the current node as a container and makes it the parent of the nodes that follow.
+        @inlinable @inline(__always) public mutating func openContainer(_ kind: ValueKind) {
+            current.kind = kind.rawValue
+            push(current)
+            if frameCount == frameCapacity { growFrames() }
+            frames[frameCount] = pendingCount
+            frameCount += 1
+        }
+
+        @inlinable @inline(__always) mutating func push(_ node: Pending) {
+            if pendingCount == pendingCapacity { growPending() }
+            pending[pendingCount] = node
+            pendingCount += 1
+        }
+
+        @usableFromInline mutating func growPending() {
+            let bigger = UnsafeMutablePointer<Pending>.allocate(capacity: pendingCapacity * 2)
+            bigger.moveInitialize(from: pending, count: pendingCount)
+            pending.deallocate()
+            pending = bigger
+            pendingCapacity *= 2
+        }
+
+        @usableFromInline mutating func growFrames() {
+            let bigger = UnsafeMutablePointer<Int>.allocate(capacity: frameCapacity * 2)
+            bigger.moveInitialize(from: frames, count: frameCount)
+            frames.deallocate()
+            frames = bigger
+            frameCapacity *= 2
+        }
+
+        /// Closes the innermost open container: its children get consecutive ids. Requires an open container.
+        @inlinable public mutating func closeContainer() {
+            frameCount -= 1
+            let mark = frames[frameCount]
+            let n = pendingCount - mark
+            let first = nodeCount
+            guard n <= nodeCapacity - first else {
+                overflowed = true
+                pendingCount = mark
+                return
+            }
+            for i in 0 ..< n {
+                let p = pending[mark + i]
+                let id = first + i
+                kinds[id] = p.kind
+                parents[id] = 0
+                firstChild[id] = p.firstChild
+                childCounts[id] = p.childCount
+                textStarts[id] = p.textStart
+                titleLengths[id] = p.titleLength
+                valueLengths[id] = p.valueLength
+                if p.childCount > 0 {
+                    (parents + Int(p.firstChild)).update(repeating: Int32(truncatingIfNeeded: id), count: Int(p.childCount))
+                }
+            }
+            nodeCount = first + n
+            pendingCount = mark
+            pending[mark - 1].firstChild = Int32(truncatingIfNeeded: first)
+            pending[mark - 1].childCount = Int32(truncatingIfNeeded: n)
+        }
+
+        /// Whether exactly one complete top-level value has been read and everything fitted.
+        @inlinable public var isComplete: Bool { frameCount == 0 && pendingCount == 1 && !overflowed }
+
+        /// Places the root at id 0.
+        @usableFromInline mutating func finish() {
+            let root = pending[0]
+            kinds[0] = root.kind
+            parents[0] = -1
+            firstChild[0] = root.firstChild
+            childCounts[0] = root.childCount
+            textStarts[0] = root.textStart
+            titleLengths[0] = root.titleLength
+            valueLengths[0] = root.valueLength
+            if root.childCount > 0 { (parents + Int(root.firstChild)).update(repeating: 0, count: Int(root.childCount)) }
+        }
+    }
+
+    /// Builds a store by letting `fill` write at most `nodeCapacity` nodes and `textCapacity` text
+    /// bytes straight into its arrays (see ``Columns``); `nil` when `fill` returns `false` or does
+    /// not leave exactly one complete top-level value.
+    ///
+    /// The arrays are allocated once at their capacity; pages never written are never backed by
+    /// memory, so a generous bound costs address space, not resident memory.
+    /// - Complexity: O(nodes + text bytes) beyond `fill` itself.
+    public static func build(nodeCapacity: Int, textCapacity: Int, _ fill: (inout Columns) -> Bool) -> TreeStore? {
+        let nodeCapacity = max(nodeCapacity, 1)
+        var ok = false
+        var nodes = 0
+        var kinds: [UInt8] = [], parents: [Int32] = [], firstChild: [Int32] = [], childCounts: [Int32] = []
+        var textStarts: [UInt32] = [], titleLengths: [UInt32] = [], valueLengths: [UInt32] = []
+        // Each array is created at its capacity and told its count once `fill` is done; the node
+        // fields are plain integers, every id below `nodes` is written by `closeContainer` or `finish`.
+        let text = [UInt8](unsafeUninitializedCapacity: max(textCapacity, 1)) { t, textCount in
+            kinds = [UInt8](unsafeUninitializedCapacity: nodeCapacity) { k, kc in
+                parents = [Int32](unsafeUninitializedCapacity: nodeCapacity) { p, pc in
+                    firstChild = [Int32](unsafeUninitializedCapacity: nodeCapacity) { f, fc in
+                        childCounts = [Int32](unsafeUninitializedCapacity: nodeCapacity) { c, cc in
+                            textStarts = [UInt32](unsafeUninitializedCapacity: nodeCapacity) { s, sc in
+                                titleLengths = [UInt32](unsafeUninitializedCapacity: nodeCapacity) { tl, tlc in
+                                    valueLengths = [UInt32](unsafeUninitializedCapacity: nodeCapacity) { vl, vlc in
+                                        var columns = Columns(
+                                            kinds: k.baseAddress!, parents: p.baseAddress!, firstChild: f.baseAddress!,
+                                            childCounts: c.baseAddress!, textStarts: s.baseAddress!, titleLengths: tl.baseAddress!,
+                                            valueLengths: vl.baseAddress!, nodeCapacity: nodeCapacity, text: t.baseAddress!,
+                                            textCapacity: t.count)
+                                        ok = fill(&columns) && columns.isComplete
+                                        if ok {
+                                            columns.finish()
+                                            nodes = columns.nodeCount
+                                            textCount = columns.textCount
+                                        }
+                                        columns.release()
+                                        vlc = nodes
+                                    }
+                                    tlc = nodes
+                                }
+                                sc = nodes
+                            }
+                            cc = nodes
+                        }
+                        fc = nodes
+                    }
+                    pc = nodes
+                }
+                kc = nodes
+            }
+        }
+        guard ok else { return nil }
+        return TreeStore(
+            kinds: kinds, parents: parents, firstChild: firstChild, childCounts: childCounts, textStart: textStarts,
+            titleLength: titleLengths, valueLength: valueLengths, text: text)
+    }
+}

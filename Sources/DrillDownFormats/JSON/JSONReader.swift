@@ -1,6 +1,11 @@
 import DrillDownCore
 
-/// Reads JSON (RFC 8259, strict) into a ``TreeStore`` in one pass over the bytes.
+/// Reads JSON (RFC 8259, strict) into a ``TreeStore``.
+///
+/// Valid input takes the fast path: a SIMD structural scan (``JSONStructuralScanner``) feeding a
+/// stage that writes the store's arrays directly (``JSONIndexedParser``), sized by a first count.
+/// Input that path does not accept is read again by ``JSONParser``, which reports the error with
+/// what was expected, so messages and positions are those of the one-pass parser.
 ///
 /// No trailing commas, comments, `NaN` or single quotes; strings are validated as UTF-8 and their
 /// escapes (including `\uD83D\uDE00` surrogate pairs) decoded; numbers are kept as written, as
@@ -18,6 +23,7 @@ enum JSONReader {
         guard let base = input.baseAddress, !input.isEmpty else {
             throw ParseFailure(offset: 0, "empty document; expected a JSON value")
         }
+        if let tree = JSONIndexedParser.read(input) { return tree }
         var parser = JSONParser(base: base, count: input.count)
         return try parser.parse()
     }

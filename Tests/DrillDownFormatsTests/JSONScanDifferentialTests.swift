@@ -1,0 +1,164 @@
+import DrillDownCore
+@testable import DrillDownFormats
+import Testing
+
+/// The SIMD structural scan + indexed stage (``JSONIndexedParser``) against the one-pass
+/// ``JSONParser`` it replaces on the fast path: on every input both build the same tree, or the
+/// fast path declines and the one-pass parser reports an error.
+@Suite("JSON fast path against the one-pass parser")
+struct JSONScanDifferentialTests {
+    /// Every node as kind, title, value, child count and parent, in document order.
+    static func dump(_ t: TreeStore) -> [String] {
+        t.nodes.map { n in
+            "\(t.kind(of: n).rawValue)|\(t.title(of: n))|\(Array(t.valueBytes(of: n)))|\(t.childCount(of: n))|\(t.parent(of: n)?.rawValue ?? -1)"
+        }
+    }
+
+    /// Compares both readers on `bytes`; returns whether the input was valid.
+    @discardableResult
+    static func compare(_ bytes: [UInt8], sourceLocation: Testing.SourceLocation = #_sourceLocation) -> Bool {
+        bytes.withUnsafeBufferPointer { buffer in
+            let fast = JSONIndexedParser.read(buffer)
+            var old: TreeStore?
+            var failure: ParseFailure?
+            if let base = buffer.baseAddress, !buffer.isEmpty {
+                var parser = JSONParser(base: base, count: buffer.count)
+                do throws(ParseFailure) { old = try parser.parse() } catch { failure = error }
+            }
+            let text = String(decoding: bytes.prefix(300), as: UTF8.self).debugDescription
+            switch (fast, old) {
+            case (let f?, let o?):
+                #expect(dump(f) == dump(o), "different trees for \(text)", sourceLocation: sourceLocation)
+            case (nil, _?):
+                Issue.record("fast path declined valid JSON \(text)", sourceLocation: sourceLocation)
+            case (_?, nil):
+                Issue.record("fast path accepted invalid JSON (\(failure?.message ?? "")) \(text)", sourceLocation: sourceLocation)
+            case (nil, nil):
+                break
+            }
+            return old != nil
+        }
+    }
+
+    /// A random JSON value: strings with escapes, backslash runs, quotes, unicode and structural
+    /// characters inside; numbers of every shape; nesting; whitespace of every kind.
+    static func value(_ depth: Int, _ rng: inout SeededGenerator) -> String {
+        let pieces = ["a", "\\\\", "\\\"", "\\n", "\\/", "é", "😀", " ", "{", "}", "[", ":", ",", "\\u0041", "\\u00e9", "\\uD834\\uDD1E", "\\\\\\\"", "\\t"]
+        switch Int.random(in: 0 ..< (depth > 5 ? 4 : 7), using: &rng) {
+        case 0:
+            return "\"" + (0 ..< Int.random(in: 0 ..< 100, using: &rng)).map { _ in pieces.randomElement(using: &rng)! }.joined() + "\""
+        case 1:
+            return ["0", "-1", "3.25", "1e9", "-0.0E-2", "123456789012345678901234567890", "1E+2", "0.5"].randomElement(using: &rng)!
+        case 2:
+            return ["true", "false", "null"].randomElement(using: &rng)!
+        case 3:
+            return "\"\(String(repeating: "x", count: Int.random(in: 0 ..< 70, using: &rng)))\""
+        case 4:
+            let items = (0 ..< Int.random(in: 0 ..< 6, using: &rng)).map { _ in value(depth + 1, &rng) }
+            return "[" + items.joined(separator: [",", " , ", ",\n  ", "\t,\r\n"].randomElement(using: &rng)!) + "]"
+        default:
+            let members = (0 ..< Int.random(in: 0 ..< 6, using: &rng)).map { _ in
+                value(9, &rng).hasPrefix("\"") ? "\"k\\\\\":" + value(depth + 1, &rng)
+                    : "\"" + ["key", "", "é", "a\\\"b", "\\\\"].randomElement(using: &rng)! + "\"" + [":", " : ", "\n:\n"].randomElement(using: &rng)! + value(depth + 1, &rng)
+            }
+            return "{" + members.joined(separator: ",") + "}"
+        }
+    }
+
+    @Test("random documents give the same tree")
+    func randomDocuments() {
+        var rng = SeededGenerator(seed: 13)
+        for _ in 0 ..< 3000 {
+            let text = [" ", "", "\n\t"].randomElement(using: &rng)! + Self.value(0, &rng) + ["", "\n", "  \r\n"].randomElement(using: &rng)!
+            #expect(Self.compare(Array(text.utf8)))
+        }
+    }
+
+    @Test("damaged documents give the same tree or both readers reject them")
+    func damagedDocuments() {
+        var rng = SeededGenerator(seed: 17)
+        let specials: [UInt8] = Array("{}[]\":,\\ \n\t0-.eEaftnu".utf8) + [0x00, 0x01, 0x1F, 0x7F, 0x80, 0xC3, 0xE2, 0xFF]
+        for _ in 0 ..< 6000 {
+            var bytes = Array(Self.value(0, &rng).utf8)
+            for _ in 0 ..< Int.random(in: 1 ... 3, using: &rng) where !bytes.isEmpty {
+                let i = Int.random(in: 0 ..< bytes.count, using: &rng)
+                switch Int.random(in: 0 ..< 4, using: &rng) {
+                case 0: bytes.remove(at: i)
+                case 1: bytes[i] = specials.randomElement(using: &rng)!
+                case 2: bytes.insert(specials.randomElement(using: &rng)!, at: i)
+                default: bytes.removeLast(bytes.count - i)
+                }
+            }
+            Self.compare(bytes)
+        }
+    }
+
+    @Test("random byte soup of JSON tokens gives the same verdict")
+    func tokenSoup() {
+        var rng = SeededGenerator(seed: 19)
+        let tokens = ["{", "}", "[", "]", ",", ":", "\"", "\\", "\\\\", "\\\"", "\\u00e9", "\\uD83D", "\\x", "1", "-0", "0.5e+3", "01", "1.", "-",
+                      "true", "false", "null", "tru", "nul", " ", "\n", "\t", "\r", "\u{1}", "é", "a", "\"k\":", "\"s\"", "\u{7F}", "\u{FEFF}"]
+        for _ in 0 ..< 6000 {
+            let text = (0 ..< Int.random(in: 1 ..< 60, using: &rng)).map { _ in tokens.randomElement(using: &rng)! }.joined()
+            Self.compare(Array(text.utf8))
+        }
+    }
+
+    @Test("backslash runs, quotes and non-ASCII at every position around 64-byte block edges")
+    func blockEdges() {
+        for pad in 0 ..< 70 {
+            for run in 0 ..< 5 {
+                for tail in ["\"", "n\"", "\"]", "é\"", "\"x"] {
+                    let text = "[\"" + String(repeating: "a", count: pad) + String(repeating: "\\", count: run) + tail + ",1]"
+                    Self.compare(Array(text.utf8))
+                    let key = "{\"" + String(repeating: "b", count: pad) + String(repeating: "\\", count: run) + tail + ":true}"
+                    Self.compare(Array(key.utf8))
+                }
+            }
+            Self.compare(Array((String(repeating: " ", count: pad) + "123" + String(repeating: "\n", count: pad)).utf8))
+            Self.compare(Array(("[" + String(repeating: "1,", count: pad) + "1]").utf8))
+            Self.compare(Array(("{\"é\":\"" + String(repeating: "😀", count: pad) + "\"}").utf8))
+        }
+    }
+
+    @Test("byte-order mark, empty input, lone values and truncated UTF-8")
+    func edges() {
+        for text in ["\u{FEFF}{\"a\":1}", "\u{FEFF}", "", " ", "0", "-", "\"\"", "\"", "[]", "{}", "[1,]", "{\"a\":1,}", "nul", "true false", "1 2", "[1 2]",
+                     "{\"a\" 1}", "{1:2}", "[\"a\"\"b\"]", "[1\"a\"]", "[true\"a\"]", "\"\\u12\"", "\"\\uDC00\"", "\"\\uD800\\u0041\"", "[01]", "[1.e5]", "[-]", "[1e]", "[.5]"] {
+            Self.compare(Array(text.utf8))
+        }
+        Self.compare([0x22, 0xC3, 0x22])
+        Self.compare([0x22, 0xE2, 0x82, 0x22])
+        Self.compare([0x22, 0xF0, 0x9F, 0x98, 0x80, 0x22])
+        Self.compare([0x22, 0xED, 0xA0, 0x80, 0x22])
+        Self.compare([0x22, 0x09, 0x22])
+        Self.compare([0x5B, 0x0B, 0x31, 0x5D])
+    }
+
+    @Test("nesting at and just past the depth limit")
+    func depth() {
+        for depth in [JSONReader.maxDepth - 1, JSONReader.maxDepth, JSONReader.maxDepth + 1] {
+            Self.compare(Array((String(repeating: "[", count: depth) + String(repeating: "]", count: depth)).utf8))
+            Self.compare(Array((String(repeating: "{\"a\":", count: depth) + "1" + String(repeating: "}", count: depth)).utf8))
+        }
+    }
+
+    @Test("errors through JSONReader keep the one-pass parser's message and position")
+    func errorsUnchanged() throws {
+        let cases: [(String, Int, String)] = [
+            ("[1,\n 2,,3]", 7, "expected a value"), ("{\"a\":1 \"b\":2}", 7, "expected ',' or '}'"), ("[\"ab\\q\"]", 4, "invalid escape"),
+        ]
+        for (text, offset, message) in cases {
+            let bytes = Array(text.utf8)
+            bytes.withUnsafeBufferPointer { buffer in
+                do throws(ParseFailure) {
+                    _ = try JSONReader.read(buffer)
+                    Issue.record("no error for \(text)")
+                } catch {
+                    #expect(error.offset == offset, "\(text): \(error.message)")
+                    #expect(error.message.hasPrefix(message), "\(text): \(error.message)")
+                }
+            }
+        }
+    }
+}
