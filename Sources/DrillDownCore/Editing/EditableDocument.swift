@@ -25,11 +25,20 @@ public struct EditableDocument: Sendable {
     /// The current document, read with the document's mode. A snapshot: later changes make new ones.
     public private(set) var source: DocumentSource
     /// Changes that ``undo()`` can take back, oldest first.
-    public private(set) var undoHistory: [EditStep] = []
+    /// - Complexity: O(steps kept)
+    public var undoHistory: [EditStep] { undoSteps.elements }
     /// Changes that ``redo()`` can apply again, the next one last.
-    public private(set) var redoHistory: [EditStep] = []
+    /// - Complexity: O(steps kept)
+    public var redoHistory: [EditStep] { redoSteps }
+    /// The number of steps ``undo()`` can take back.
+    public var undoCount: Int { undoSteps.count }
+    var undoSteps = StepHistory<EditStep>(limit: 500)
+    var redoSteps: [EditStep] = []
     /// How many steps ``undo()`` can go back; older steps are forgotten.
-    public var historyLimit: Int = 500
+    public var historyLimit: Int {
+        get { undoSteps.limit }
+        set { undoSteps.limit = newValue }
+    }
     /// The presentation schema whose row controls constrain attribute types: a switch's attribute
     /// stays a boolean, a slider's or stepper's a number within its bounds. Empty by default.
     public var schema = Schema()
@@ -51,9 +60,9 @@ public struct EditableDocument: Sendable {
     /// How the tree is read: the outline convention or generic.
     public var mode: ReadingMode { source.mode }
     /// Whether there is a step to undo.
-    public var canUndo: Bool { !undoHistory.isEmpty }
+    public var canUndo: Bool { !undoSteps.isEmpty }
     /// Whether there is a step to redo.
-    public var canRedo: Bool { !redoHistory.isEmpty }
+    public var canRedo: Bool { !redoSteps.isEmpty }
 
     /// Applies one change and returns the path of the node it affected: the new node for an
     /// insert, its new place for a move, the path it had for a delete, else the node's path.
@@ -72,10 +81,10 @@ public struct EditableDocument: Sendable {
         guard !changes.isEmpty else { throw EditError("no change to apply") }
         // The histories leave `self` before it is copied, so appending to them below does not copy
         // every kept step (a copy of 500 steps was most of a change's cost).
-        var history = undoHistory
-        let redo = redoHistory
-        undoHistory = []
-        redoHistory = []
+        var history = undoSteps
+        let redo = redoSteps
+        undoSteps.removeAll()
+        redoSteps = []
         var work = self
         var step = EditStep(changes: changes, paths: [], before: tree, after: nil)
         do {
@@ -83,14 +92,13 @@ public struct EditableDocument: Sendable {
                 step.paths.append(try work.perform(change, recording: &step))
             }
         } catch {
-            undoHistory = history
-            redoHistory = redo
+            undoSteps = history
+            redoSteps = redo
             throw error
         }
         step.after = work.tree
         history.append(step)
-        if history.count > historyLimit { history.removeFirst(history.count - historyLimit) }
-        work.undoHistory = history
+        work.undoSteps = history
         self = work
         return step.paths
     }
@@ -99,9 +107,9 @@ public struct EditableDocument: Sendable {
     /// - Complexity: O(1): the step kept the tree it started from.
     @discardableResult
     public mutating func undo() -> EditStep? {
-        guard let step = undoHistory.popLast() else { return nil }
+        guard let step = undoSteps.popLast() else { return nil }
         if let before = step.before { replace(with: before) }
-        redoHistory.append(step)
+        redoSteps.append(step)
         return step
     }
 
@@ -109,9 +117,9 @@ public struct EditableDocument: Sendable {
     /// - Complexity: O(1): the step kept the tree it made.
     @discardableResult
     public mutating func redo() -> EditStep? {
-        guard let step = redoHistory.popLast() else { return nil }
+        guard let step = redoSteps.popLast() else { return nil }
         if let after = step.after { replace(with: after) }
-        undoHistory.append(step)
+        undoSteps.append(step)
         return step
     }
 
@@ -121,7 +129,7 @@ public struct EditableDocument: Sendable {
     }
 
     mutating func replace(with newTree: TreeStore) {
-        source = DocumentSource(tree: newTree, mode: source.mode, name: source.name)
+        source = source.reading(newTree)
     }
 }
 

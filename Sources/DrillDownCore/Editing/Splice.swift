@@ -70,13 +70,22 @@ extension TreeStore {
                     editor.write(f.node.rawValue, r)
                     relinked.insert(f.node)
                     added.append(f.node.rawValue)
-                    if age == 1 { editor.count += subtreeSize(f.node) }
+                    if age == 1 {
+                        // Removed by the step before (a move): put back uncounted if it left uncounted.
+                        if let i = editor.unsized.lastIndex(of: f.node.rawValue) {
+                            editor.unsized.remove(at: i)
+                        } else {
+                            editor.count += subtreeSize(f.node) ?? 0
+                        }
+                    }
                     continue
                 }
             }
             added.append(editor.graft(f.origin, f.node, parent: target.rawValue, key: key))
         }
-        for id in removed where !relinked.contains(id) { editor.count -= subtreeSize(id) }
+        for id in removed where !relinked.contains(id) {
+            if let size = subtreeSize(id, limit: Self.countedRemoval) { editor.count -= size } else { editor.unsized.append(id.rawValue) }
+        }
         var r = editor.current(target)
         r.children = kids.replacing(splice.range, with: added)
         editor.write(target.rawValue, r)
@@ -100,13 +109,18 @@ extension TreeStore {
         return n == root
     }
 
-    /// The number of nodes in the subtree at `id`.
-    /// - Complexity: O(size of the subtree)
-    func subtreeSize(_ id: NodeID) -> Int {
+    /// The most nodes a change counts in a subtree it removes; a larger one is left uncounted
+    /// (``count`` counts the tree when next asked), so a change never costs the size of what it removes.
+    static let countedRemoval = 64
+
+    /// The number of nodes in the subtree at `id`, or `nil` when it has more than `limit`.
+    /// - Complexity: O(min(size of the subtree, limit))
+    func subtreeSize(_ id: NodeID, limit: Int = .max) -> Int? {
         var total = 0
         var stack = [id]
         while let n = stack.popLast() {
             total += 1
+            if total > limit { return nil }
             for c in children(of: n) { stack.append(c) }
         }
         return total

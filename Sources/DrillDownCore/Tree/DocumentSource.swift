@@ -37,6 +37,21 @@ public struct DocumentSource: Source {
         }
     }
 
+    /// This source's reading (mode, keys, name) of another version of its document.
+    /// - Complexity: O(1): nothing is looked up again.
+    func reading(_ tree: TreeStore) -> DocumentSource {
+        DocumentSource(tree: tree, mode: mode, name: name, titleKeys: titleKeys, childKeys: childKeys, rowKeys: rowKeys)
+    }
+
+    private init(tree: TreeStore, mode: ReadingMode, name: String, titleKeys: [[UInt8]], childKeys: [[UInt8]], rowKeys: [[UInt8]]) {
+        self.tree = tree
+        self.mode = mode
+        self.name = name
+        self.titleKeys = titleKeys
+        self.childKeys = childKeys
+        self.rowKeys = rowKeys
+    }
+
     /// Whether the document's root is a dictionary with a rows array of dictionaries, or an array
     /// of titled dictionaries that have children.
     static func followsOutlineConvention(_ tree: TreeStore, rows: [[UInt8]], titles: [[UInt8]], children: [[UInt8]]) -> Bool {

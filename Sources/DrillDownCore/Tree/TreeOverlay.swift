@@ -1,3 +1,4 @@
+import Foundation
 import HashTreeCollections
 
 /// What an edit changed or added in a ``TreeStore``: one immutable record per such node, in a
@@ -14,28 +15,93 @@ import HashTreeCollections
     @usableFromInline let baseCount: Int32
     /// The next free id.
     @usableFromInline let capacity: Int32
-    /// The number of nodes reachable from the root.
-    @usableFromInline let count: Int
+    /// The number of nodes reachable from the root, less the subtrees of ``unsized``.
+    let counted: Int
+    /// Roots of subtrees removed without counting them (too large to count within a change):
+    /// ``TreeStore/count`` then counts the tree once, when asked.
+    let unsized: [Int32]
+    /// The count found by that walk (only when ``unsized`` is not empty).
+    let countCache: CountCache?
     /// How many splices made this overlay (an unedited tree is generation 0).
     let generation: Int
     /// An estimate of the memory the records take.
     let bytes: Int
+    /// The ids each splice since the base wrote, latest first (see ``TreeStore/nodesWritten(since:)``).
+    let log: OverlayLog
 
     init(records: TreeDictionary<Int32, NodeRecord>, touched: TouchedSet, baseCount: Int32, capacity: Int32,
-         count: Int, generation: Int, bytes: Int) {
+         counted: Int, unsized: [Int32], generation: Int, bytes: Int, log: OverlayLog) {
         self.records = records
         self.touched = touched
         self.baseCount = baseCount
         self.capacity = capacity
-        self.count = count
+        self.counted = counted
+        self.unsized = unsized
+        countCache = unsized.isEmpty ? nil : CountCache()
         self.generation = generation
         self.bytes = bytes
+        self.log = log
     }
 
     /// The record of `id`, or `nil` when it is an unchanged base node.
     @inlinable func record(_ id: Int32) -> NodeRecord? {
         guard id >= baseCount || touched.contains(id) else { return nil }
         return records[id]
+    }
+}
+
+/// The ids one splice wrote, linked to the entry of the tree it was applied to: a persistent
+/// list shared by every later tree, so two versions of one document can tell which records may
+/// differ between them by walking back to their common version (``TreeStore/nodesWritten(since:)``).
+///
+/// The list is cut every ``segment`` entries (the entry after a cut has no `previous`), so it
+/// stays small and is released without deep recursion; versions on either side of a cut are
+/// then compared whole.
+final class OverlayLog: Sendable {
+    /// The entry of the tree the splice was applied to (`nil`: the base, or a cut).
+    let previous: OverlayLog?
+    /// The number of splices from the base to this one (the overlay's generation).
+    let depth: Int
+    /// The number of entries back to the base or the last cut, this one included.
+    let length: Int
+    /// The ids whose records the splice wrote.
+    let ids: [Int32]
+    /// The most entries between cuts.
+    static let segment = 1024
+
+    init(previous: OverlayLog?, ids: [Int32]) {
+        depth = (previous?.depth ?? 0) + 1
+        if let previous, previous.length < Self.segment {
+            self.previous = previous
+            length = previous.length + 1
+        } else {
+            self.previous = nil
+            length = 1
+        }
+        self.ids = ids
+    }
+}
+
+/// A count computed once, on first use, by any thread.
+final class CountCache: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Int?
+
+    /// The count, computing it with `count` the first time.
+    func value(_ count: () -> Int) -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        if let value { return value }
+        let found = count()
+        value = found
+        return found
+    }
+
+    /// The count when it was computed.
+    var known: Int? {
+        lock.lock()
+        defer { lock.unlock() }
+        return value
     }
 }
 
@@ -80,8 +146,13 @@ struct OverlayEditor {
     var touched: TouchedSet
     let baseCount: Int32
     var capacity: Int32
+    /// The nodes reachable from the root, less the subtrees of `unsized`.
     var count: Int
+    /// Roots of removed subtrees not yet counted (see ``TreeOverlay/unsized``).
+    var unsized: [Int32]
     var bytes: Int
+    /// The ids written by this edit, for the log.
+    var written: [Int32] = []
 
     init(_ tree: TreeStore) {
         self.tree = tree
@@ -90,13 +161,20 @@ struct OverlayEditor {
             records = o.records
             touched = o.touched
             capacity = o.capacity
-            count = o.count
+            if let known = o.countCache?.known {
+                count = known
+                unsized = []
+            } else {
+                count = o.counted
+                unsized = o.unsized
+            }
             bytes = o.bytes
         } else {
             records = [:]
             touched = TouchedSet()
             capacity = baseCount
             count = tree.kinds.count
+            unsized = []
             bytes = 0
         }
     }
@@ -113,13 +191,15 @@ struct OverlayEditor {
         if id < baseCount, records[id] == nil { touched.insert(id) }
         bytes += record.bytes
         records[id] = record
+        written.append(id)
     }
 
     func build() -> TreeStore {
         var result = tree
+        let log = OverlayLog(previous: tree.overlay?.log, ids: written)
         result.overlay = TreeOverlay(
-            records: records, touched: touched, baseCount: baseCount, capacity: capacity, count: count,
-            generation: (tree.overlay?.generation ?? 0) + 1, bytes: bytes)
+            records: records, touched: touched, baseCount: baseCount, capacity: capacity, counted: count,
+            unsized: unsized, generation: log.depth, bytes: bytes + 48 + written.count * 4, log: log)
         return result
     }
 }

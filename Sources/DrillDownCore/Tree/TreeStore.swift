@@ -48,9 +48,26 @@ public struct TreeStore: Sendable {
     /// The root node (the document's top-level value).
     public var root: NodeID { NodeID(Int32(0)) }
 
-    /// The number of nodes.
-    /// - Complexity: O(1)
-    @inlinable public var count: Int { overlay?.count ?? kinds.count }
+    /// The number of nodes (reachable from the root).
+    /// - Complexity: O(1), except once per version after an edit removed a large subtree: O(n)
+    ///   the first time it is asked (a change never walks the subtrees it removes).
+    public var count: Int {
+        guard let overlay else { return kinds.count }
+        guard let cache = overlay.countCache else { return overlay.counted }
+        return cache.value { reachableCount() }
+    }
+
+    /// The number of nodes reachable from the root, counted.
+    /// - Complexity: O(n)
+    func reachableCount() -> Int {
+        var total = 0
+        var stack = [root]
+        while let n = stack.popLast() {
+            total += 1
+            stack.append(contentsOf: children(of: n))
+        }
+        return total
+    }
 
     /// One past the greatest node id: the size of per-node side tables. Equal to ``count`` for
     /// an unedited tree.

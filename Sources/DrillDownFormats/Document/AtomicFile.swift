@@ -28,6 +28,14 @@ enum AtomicFile {
     /// The contents of the regular file at `path`.
     static func read(_ path: String) throws(FormatError) -> [UInt8] { try readStamped(path).bytes }
 
+    /// Whether `a` and `b` hold the same bytes (`memcmp`: a large file is compared at memory speed).
+    static func sameBytes(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        guard a.count == b.count else { return false }
+        return a.withUnsafeBytes { x in b.withUnsafeBytes { y in
+            x.count == 0 || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0
+        } }
+    }
+
     /// The contents of the regular file at `path` and the stamp of the very file they were read from.
     static func readStamped(_ path: String) throws(FormatError) -> (bytes: [UInt8], stamp: FileStamp?) {
         // O_NONBLOCK: opening a FIFO without a writer must not block before it can be refused.

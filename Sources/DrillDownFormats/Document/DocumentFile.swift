@@ -65,7 +65,7 @@ public struct DocumentFile: Sendable {
             return .stale(newer)
         }
         let result = try DocumentPatch.data(text, reads: self.tree, as: tree, format: format)
-        if result.bytes == text {
+        if AtomicFile.sameBytes(result.bytes, text) {
             self.tree = tree
             return .unchanged
         }

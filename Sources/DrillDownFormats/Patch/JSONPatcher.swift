@@ -1,3 +1,10 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import DrillDownCore
 
 /// Turns ``TreeDiff`` edits into replacements of the JSON text's own bytes: a changed scalar or
@@ -164,34 +171,55 @@ struct JSONPatcher {
         }
 
         /// The end of the string starting at `at` (after its closing quote).
-        func string(_ at: Int) -> Int {
+        func string(_ at: Int) -> Int { text.withUnsafeBufferPointer { Self.stringEnd($0, at) } }
+
+        /// The end of the string starting at `at` in `p`: the next quote that an even number of
+        /// backslashes precedes, found with `memchr` (most of a document's bytes are in strings).
+        static func stringEnd(_ p: UnsafeBufferPointer<UInt8>, _ at: Int) -> Int {
+            guard let base = p.baseAddress else { return p.count }
+            let n = p.count
             var i = at + 1
-            while i < text.count {
-                let c = text[i]
-                if c == 0x5C { i += 2; continue }
-                if c == 0x22 { return i + 1 }
-                i += 1
+            while i < n {
+                guard let found = memchr(base + i, 0x22, n - i) else { return n }
+                let q = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+                var b = q - 1, slashes = 0
+                while b > at, p[b] == 0x5C {
+                    slashes += 1
+                    b -= 1
+                }
+                if slashes % 2 == 0 { return q + 1 }
+                i = q + 1
             }
-            return text.count
+            return n
         }
 
         /// The end of the value at `at`, skipping containers without looking inside.
+        /// - Complexity: O(length of the value), through the text's buffer without bounds checks
+        ///   per byte (a write of a large file scans most of its text).
         func skip(_ at: Int) -> Int {
             let c = text[at]
             if c == 0x22 { return string(at) }
             if c == 0x7B || c == 0x5B {
-                var depth = 0
-                var i = at
-                while i < text.count {
-                    let d = text[i]
-                    if d == 0x22 { i = string(i); continue }
-                    if d == 0x7B || d == 0x5B { depth += 1 } else if d == 0x7D || d == 0x5D {
-                        depth -= 1
-                        if depth == 0 { return i + 1 }
+                return text.withUnsafeBufferPointer { p -> Int in
+                    let n = p.count
+                    var depth = 0
+                    var i = at
+                    while i < n {
+                        let d = p[i]
+                        if d == 0x22 {
+                            i = Self.stringEnd(p, i)
+                            continue
+                        }
+                        if d == 0x7B || d == 0x5B {
+                            depth += 1
+                        } else if d == 0x7D || d == 0x5D {
+                            depth -= 1
+                            if depth == 0 { return i + 1 }
+                        }
+                        i += 1
                     }
-                    i += 1
+                    return n
                 }
-                return text.count
             }
             var i = at
             while i < text.count, !JSONPatcher.isSpace(text[i]), text[i] != 0x2C, text[i] != 0x7D, text[i] != 0x5D { i += 1 }

@@ -8,8 +8,13 @@ import DrillDownCore
 /// removed runs; two children left facing each other are compared member by member. Any
 /// alignment gives a correct patch; a good one gives a small patch.
 ///
-/// - Complexity: O(n) in the size of the changed containers' subtrees (hashing), plus
-///   O(width × lookahead) where children were inserted or removed.
+/// When both trees are versions of one document, only the nodes edits wrote between them and
+/// their ancestors are looked at (``TreeStore/changedSubtrees(since:)``): any other node is the
+/// same subtree in both, so it is skipped, and it enters a hash as its id alone.
+///
+/// - Complexity: O(width of the changed containers + size of the subtrees edits wrote) for two
+///   versions of one document; otherwise O(n) in the size of the changed containers' subtrees
+///   (hashing); plus O(width × lookahead) where children were inserted or removed.
 struct TreeDiff {
     /// One edit of the old tree.
     enum Edit: Equatable {
@@ -23,19 +28,35 @@ struct TreeDiff {
 
     let old: TreeStore
     let new: TreeStore
+    /// The nodes whose subtrees may differ (`nil`: any may).
+    let changed: Set<NodeID>?
     private(set) var edits: [Edit] = []
+    /// The nodes compared or hashed node by node (for tests of the cost).
+    private(set) var visited = 0
     /// How far the alignment looks ahead for an inserted or removed run.
     static let lookahead = 48
 
     /// The edits that turn `old` into `new`, in document order.
-    static func edits(from old: TreeStore, to new: TreeStore) -> [Edit] {
-        var diff = TreeDiff(old: old, new: new)
+    static func edits(from old: TreeStore, to new: TreeStore) -> [Edit] { diff(from: old, to: new).edits }
+
+    /// The comparison of `old` with `new`: its edits and what it cost; `whole` looks at every
+    /// node even when the trees are versions of one document.
+    static func diff(from old: TreeStore, to new: TreeStore, whole: Bool = false) -> TreeDiff {
+        var diff = TreeDiff(old: old, new: new, changed: whole ? nil : new.changedSubtrees(since: old))
         var path: [Int] = []
         diff.compare(old.root, new.root, path: &path)
-        return diff.edits
+        return diff
+    }
+
+    /// Whether the node is the same subtree in both trees (known without looking at it).
+    private func isUnchanged(_ id: NodeID) -> Bool {
+        guard let changed else { return false }
+        return !changed.contains(id)
     }
 
     private mutating func compare(_ a: NodeID, _ b: NodeID, path: inout [Int]) {
+        if a == b, isUnchanged(a) { return }
+        visited += 1
         let kind = old.kind(of: a)
         guard kind == new.kind(of: b) else {
             edits.append(.replace(path: path, new: b))
@@ -59,8 +80,8 @@ struct TreeDiff {
             }
             return
         }
-        let ha = ca.map { Self.hash(old, $0, keyed: keyed) }
-        let hb = cb.map { Self.hash(new, $0, keyed: keyed) }
+        let ha = ca.map { hash(old, $0, keyed: keyed) }
+        let hb = cb.map { hash(new, $0, keyed: keyed) }
         var i = 0, j = 0
         var endA = ha.count, endB = hb.count
         while i < endA, j < endB, ha[i] == hb[j] { i += 1; j += 1 }
@@ -112,8 +133,9 @@ struct TreeDiff {
         flush(&edits, upTo: i)
     }
 
-    /// A 64-bit hash of the subtree at `id` (its key too when `keyed`).
-    static func hash(_ tree: TreeStore, _ id: NodeID, keyed: Bool) -> UInt64 {
+    /// A 64-bit hash of the subtree at `id` (its key too when `keyed`). An unchanged node (the
+    /// same subtree in both trees) is hashed as its id, without looking inside.
+    mutating func hash(_ tree: TreeStore, _ id: NodeID, keyed: Bool) -> UInt64 {
         var h: UInt64 = 0xcbf2_9ce4_8422_2325
         @inline(__always) func mix(_ byte: UInt8) { h = (h ^ UInt64(byte)) &* 0x100_0000_01b3 }
         @inline(__always) func mix(_ bytes: ArraySlice<UInt8>) {
@@ -122,6 +144,12 @@ struct TreeDiff {
         }
         var stack: [(NodeID, Bool)] = [(id, keyed)]
         while let (n, withKey) = stack.popLast() {
+            if isUnchanged(n) {
+                mix(0xFD)
+                for shift in stride(from: 0, to: 32, by: 8) { mix(UInt8(truncatingIfNeeded: n.rawValue >> Int32(shift))) }
+                continue
+            }
+            visited += 1
             let kind = tree.kind(of: n)
             mix(kind.rawValue &+ 1)
             if withKey { mix(tree.keyBytes(of: n)) }
