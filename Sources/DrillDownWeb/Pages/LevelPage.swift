@@ -102,7 +102,9 @@ struct LevelPage {
         if paged, sections.sections.count <= maxScriptSections {
             struct Start: Encodable { var start: Int, title: String }
             let starts = sections.sections.map { Start(start: $0.start, title: $0.title) }
-            if let data = try? JSONEncoder().encode(starts) { json = String(decoding: data, as: UTF8.self) }
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = .sortedKeys  // a stable page: Foundation's key order varies by run
+            if let data = try? encoder.encode(starts) { json = String(decoding: data, as: UTF8.self) }
         }
         return .init(jumpHTML: html, sectionsJSON: json)
     }
