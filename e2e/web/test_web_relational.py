@@ -187,9 +187,9 @@ def test_sigkill_during_writes_keeps_every_acknowledged_change_and_a_sound_datab
         try:
             n = 0
             while not stop.is_set():
-                status, _ = session.post("/api/edit/add/3.0", {"title": f"Take {n}"})
+                status, _ = session.post("/api/edit/add/3.0", {"title": f"Killed take {n}"})
                 if status == 200:
-                    added.append(f"Take {n}")
+                    added.append(f"Killed take {n}")
                 n += 1
         except (OSError, ValueError):
             pass
@@ -207,5 +207,5 @@ def test_sigkill_during_writes_keeps_every_acknowledged_change_and_a_sound_datab
     assert query(music_db, "PRAGMA integrity_check") == [("ok",)]
     plays = query(music_db, "SELECT plays FROM songs WHERE name = 'Freddie Freeloader'")[0][0]
     assert len(acknowledged) <= plays <= len(acknowledged) + 3
-    takes = {name for (name,) in query(music_db, "SELECT name FROM songs WHERE name LIKE 'Take %'")}
+    takes = {name for (name,) in query(music_db, "SELECT name FROM songs WHERE name LIKE 'Killed take %'")}
     assert set(added) <= takes and len(takes) <= len(added) + 1
