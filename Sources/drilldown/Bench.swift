@@ -16,6 +16,8 @@ struct Bench: ParsableCommand {
     @Option(name: .long, help: "The search text.") var query = "zz"
     @Option(name: .long, help: "Random changes to apply and time (then the reads are measured again).") var edits = 0
     @Option(name: .long, help: "The random seed of the changes.") var seed: UInt64 = 1
+    @Flag(name: .long, help: "Time changes by this thread's CPU clock, which leaves out time the scheduler gave other processes (a busy machine).") var cpuClock = false
+    @Option(name: .long, help: "Also print the N slowest changes (kind, change, time), to see where a tail comes from.") var slowest = 0
     @OptionGroup var output: OutputOptions
 
     struct Measure: Encodable {
@@ -58,6 +60,13 @@ struct Bench: ParsableCommand {
 
     static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
 
+    /// This thread's CPU time in nanoseconds.
+    static func threadCPU() -> UInt64 {
+        var t = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t)
+        return UInt64(t.tv_sec) * 1_000_000_000 + UInt64(t.tv_nsec)
+    }
+
     /// Resident memory of this process, from /proc (0 where there is none).
     static func residentBytes() -> Int {
         guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
@@ -71,11 +80,11 @@ struct Bench: ParsableCommand {
     func reads(_ label: String, _ source: any Source, _ presenter: Presenter, sink: inout Int) -> Reads {
         var rng = SystemRandomNumberGenerator()
         // Containers to sample from, found once (not timed).
-        var containers: [NodeID] = []
+        var containers: [NodeID] = [source.root]  // the root at least, even when edits emptied it
         var stack = [source.root]
         while let n = stack.popLast() {
             let kids = source.children(of: n)
-            if !kids.isEmpty { containers.append(n) }
+            if !kids.isEmpty, n != source.root { containers.append(n) }
             for c in kids where !source.children(of: c).isEmpty { stack.append(c) }
         }
         var measures: [Measure] = []
@@ -132,7 +141,7 @@ struct Bench: ParsableCommand {
     }
 
     /// A random change at a random place of `source`.
-    static func randomChange(_ source: any Source, rng: inout SplitMix, serial: Int) -> (kind: Int, change: Change) {
+    static func randomChange(_ source: any Source, outline: Bool, rng: inout SplitMix, serial: Int) -> (kind: Int, change: Change) {
         let kind = Int(rng.next() % 5)
         let node = randomNode(in: source, rng: &rng)
         let path = source.path(of: node)
@@ -146,7 +155,10 @@ struct Bench: ParsableCommand {
             let parent = randomNode(in: source, rng: &rng, containersOnly: true)
             let count = source.childCount(of: parent)
             let index = Int(rng.next() % UInt64(count + 1))
-            return (2, .insert(NewNode(title: "new \(serial)", value: Scalar(.integer, String(serial))), parent: source.path(of: parent), index: index))
+            // A row of the outline convention is a dictionary (attributes); elsewhere a value.
+            let number = Scalar(.integer, String(serial))
+            let new = outline ? NewNode(title: "new \(serial)", attributes: [Attribute(key: "value", value: number)]) : NewNode(title: "new \(serial)", value: number)
+            return (2, .insert(new, parent: source.path(of: parent), index: index))
         case 3:
             return (3, .delete(path))
         default:
@@ -168,19 +180,26 @@ struct Bench: ParsableCommand {
             guard let documentSource = loaded.source as? DocumentSource else { throw BadInput("\(data.file): --edits needs a document") }
             var doc = EditableDocument(source: documentSource, schema: loaded.presenter.schema)
             var rng = SplitMix(seed: seed)
+            let isOutline = if case .outline = doc.mode { true } else { false }
             var times: [Double] = [], perKind = [[Double]](repeating: [], count: 5)
             var refused = 0
+            var timed: [(Double, String)] = []
             for serial in 0 ..< edits {
-                let (kind, change) = Self.randomChange(doc.source, rng: &rng, serial: serial)
-                let t0 = Self.now()
+                let (kind, change) = Self.randomChange(doc.source, outline: isOutline, rng: &rng, serial: serial)
+                let clock = cpuClock ? Self.threadCPU : Self.now
+                let t0 = clock()
                 let ok = (try? doc.apply(change)) != nil
-                let t = Double(Self.now() - t0) / 1000
+                let t = Double(clock() - t0) / 1000
                 if ok {
                     times.append(t)
                     perKind[kind].append(t)
+                    if slowest > 0 { timed.append((t, change.description)) }
                 } else {
                     refused += 1
                 }
+            }
+            for (t, what) in timed.sorted(by: { $0.0 > $1.0 }).prefix(slowest) {
+                FileHandle.standardError.write(Data(String(format: "slow change %.1f µs: %@\n", t, what).utf8))
             }
             let editableRSS = Self.residentBytes()
             var undoTimes: [Double] = [], redoTimes: [Double] = []
@@ -226,7 +245,7 @@ struct Bench: ParsableCommand {
             out.line(String(format: "%@: p50 %.2f µs  p99 %.2f µs  max %.1f µs  (%d)", m.name, m.p50Microseconds, m.p99Microseconds, m.maxMicroseconds, m.samples))
         }
         if let e = editReport {
-            out.line("changes: \(e.applied) applied, \(e.refused) refused (invalid at the random place)")
+            out.line("changes: \(e.applied) applied, \(e.refused) refused (invalid at the random place)\(cpuClock ? "; timed by the thread's CPU clock" : "")")
             show(e.change)
             e.perKind.forEach(show)
             show(e.undo)

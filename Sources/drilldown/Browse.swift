@@ -82,23 +82,23 @@ final class SharedDocumentFile: @unchecked Sendable {
         lock.unlock()
     }
 
-    /// Writes `tree` over the version last read; refuses (with the terminal's conflict message)
-    /// when the file changed elsewhere since, which the watcher then reads.
+    /// Writes `tree` over the version last read; throws ``SaveConflict`` (the terminal then reads
+    /// the newer version and applies its unsaved steps to it) when the file changed elsewhere
+    /// since, or when `tree` was made from an older version than the one last read.
     func write(_ tree: TreeStore) throws {
         lock.lock()
         defer { lock.unlock() }
+        // A tree made from a version before the latest reload (a save that raced it) is older than the file.
+        guard var current = file, current.tree.sharesBase(with: tree) else { throw SaveConflict() }
         let stale: Bool
-        guard var current = file else { throw BadInput(Self.conflict) }
         do {
             if case .stale = try current.write(tree) { stale = true } else { stale = false }
         } catch {
             throw BadInput(error.description)
         }
-        if stale { throw BadInput(Self.conflict) }
+        if stale { throw SaveConflict() }
         file = current
     }
-
-    static let conflict = "the file changed on disk since it was read, so this copy was not written over it; the new version is being read"
 }
 
 /// A value handed to the terminal UI's background reload and save, which use it one at a time.

@@ -112,10 +112,12 @@ struct HostileInputTests {
         let watcher = FileWatcher(WatchedFile(paths: [path]) { try presenter(seed000) }, notify: {})
         let saver = FileSaver(save: { _ in try "mine".write(toFile: path, atomically: true, encoding: .utf8) }, watcher: watcher, notify: {})
         try "theirs, written elsewhere".write(toFile: path, atomically: true, encoding: .utf8)
-        saver.submit(seed000.tree)
+        saver.submit(seed000.tree, serial: 1)
         saver.finish()
         #expect(try String(contentsOfFile: path, encoding: .utf8) == "theirs, written elsewhere")
-        #expect(saver.takeFailures() == [FileSaver.conflictMessage])
+        #expect(saver.takeRefusal(), "refused as older than the file, not failed")
+        #expect(saver.takeFailures().isEmpty)
+        #expect(saver.savedSerial == 0, "the step is not on disk")
         Thread.sleep(forTimeInterval: Double(FileWatcher.interval) / 1e9 + 0.05)
         watcher.check()
         var reloaded = false
@@ -124,6 +126,64 @@ struct HostileInputTests {
             Thread.sleep(forTimeInterval: 0.01)
         }
         #expect(reloaded, "the change made elsewhere is still read after the refused save")
+    }
+
+    @Test("a save that throws SaveConflict is refused, not failed; a later write records its serial")
+    func saveConflictFromTheWriter() throws {
+        let refuse = LockedFlag(true)
+        let saver = FileSaver(save: { _ in if refuse.value { throw SaveConflict() } }, watcher: nil, notify: {})
+        saver.submit(seed000.tree, serial: 1)
+        saver.finish()
+        #expect(saver.takeRefusal())
+        #expect(saver.takeFailures().isEmpty)
+        #expect(saver.savedSerial == 0)
+        refuse.value = false
+        saver.submit(seed000.tree, serial: 2)
+        saver.finish()
+        #expect(!saver.takeRefusal())
+        #expect(saver.savedSerial == 2)
+    }
+
+    @Test("after a refused save the reload applies the unsaved steps to the newer version and saves them")
+    func reloadReappliesUnsavedSteps() throws {
+        var b = try editableBrowser()
+        b.press(.character("a"))
+        b.type("Mine")
+        b.press(.enter)
+        #expect(b.saves() == 1)
+        let serial = b.stepSerial
+        // Someone else renamed the first row and added one at the top; this browser's add was refused.
+        var theirs = EditableDocument(tree: seed000.tree)
+        try theirs.apply(.updateTitle([0], title: "Theirs"))
+        try theirs.apply(.insert(NewNode(title: "Zero"), parent: .root, index: 0))
+        b.reload(Presenter(source: theirs.source), savedThrough: serial - 1)
+        #expect(b.savedRootTitles.contains("Mine"), "the add is applied again")
+        #expect(b.savedRootTitles.contains("Theirs") && b.savedRootTitles.contains("Zero"), "over the other writer's changes")
+        #expect(b.saves() == 1, "and saved again")
+        #expect(b.message?.text.contains("applied again to the new version") == true, "\(b.message?.text ?? "")")
+        #expect(b.message?.isError == false)
+        // Saved: a later reload does not apply it twice.
+        b.saved(through: b.stepSerial)
+        var later = EditableDocument(tree: seed000.tree)
+        try later.apply(.insert(NewNode(title: "Mine"), parent: .root, index: 1))
+        b.reload(Presenter(source: later.source), savedThrough: b.stepSerial)
+        #expect(b.savedRootTitles.filter { $0 == "Mine" }.count == 1)
+        #expect(b.saves() == 0)
+    }
+
+    @Test("a step that no longer applies after the file changed elsewhere is reported, not lost in silence")
+    func reloadReportsAStepThatNoLongerApplies() throws {
+        var b = try editableBrowser()
+        b.press(.end, .character("r"))
+        b.type(" renamed")
+        b.press(.enter)
+        _ = b.saves()
+        var theirs = EditableDocument(tree: seed000.tree)
+        try theirs.apply(.delete([3]))
+        b.reload(Presenter(source: theirs.source), savedThrough: 0)
+        #expect(b.message?.isError == true)
+        #expect(b.message?.text.contains("no longer applies") == true, "\(b.message?.text ?? "")")
+        #expect(b.saves() == 0)
     }
 
     @Test("the go-to prompt refuses a title path naming two siblings and lists their TreePaths")
@@ -145,5 +205,16 @@ struct HostileInputTests {
         #expect(f.text == "ab c d[2Je")
         let unchanged = f.edit(.paste("\n\u{07}"))
         #expect(!unchanged)
+    }
+}
+
+/// A flag shared with a background thread.
+final class LockedFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var flag: Bool
+    init(_ value: Bool) { flag = value }
+    var value: Bool {
+        get { lock.withLock { flag } }
+        set { lock.withLock { flag = newValue } }
     }
 }

@@ -123,10 +123,17 @@ extension EditableDocument {
                 }
                 let key = schemaKey ?? spelling(of: keys, near: source.parent(of: parentID).flatMap { source.childList(of: $0) },
                                    default: parentID == source.root ? "Rows" : "Children")
-                let list = Fragment(key: key, container: .array, members: [fragment])
                 let m = tree.childCount(of: parentID)
                 let parentPath = tree.storePath(of: parentID)
-                splice(Splice(container: parentPath, range: m ..< m, fragments: [list]), recording: &step)
+                if tree.sharesBase(with: fragment.origin) {
+                    // A subtree of this document (a move): an empty list first, then the subtree
+                    // relinked into it, so it is not copied (twice) into a new list.
+                    splice(Splice(container: parentPath, range: m ..< m, fragments: [Fragment(key: key, container: .array, members: [])]), recording: &step)
+                    splice(Splice(container: parentPath.appending(m), range: 0 ..< 0, fragments: [fragment.keyed(nil)]), recording: &step)
+                } else {
+                    let list = Fragment(key: key, container: .array, members: [fragment])
+                    splice(Splice(container: parentPath, range: m ..< m, fragments: [list]), recording: &step)
+                }
                 resultStore = parentPath.appending(m).appending(0)
             }
         } else {
@@ -168,11 +175,13 @@ extension EditableDocument {
         return field
     }
 
-    /// The spelling of the first of `keys` used by a row in `list`, else anywhere in the document,
-    /// else `fallback`'s when `keys` starts with its lowercase form, else the first key.
+    /// The spelling of the first of `keys` used by one of the first rows in `list`, else by one of
+    /// the first nodes of the document, else `fallback`'s when `keys` starts with its lowercase
+    /// form, else the first key.
+    /// - Complexity: O(``spellingLookahead``): a change never scans a whole level or document for a key.
     func spelling(of keys: [[UInt8]], near list: NodeID?, default fallback: String) -> String {
         func found(in ids: some Sequence<NodeID>) -> String? {
-            for id in ids where tree.kind(of: id) == .object {
+            for id in ids.prefix(Self.spellingLookahead) where tree.kind(of: id) == .object {
                 if let m = tree.member(of: id, lowercasedKeys: keys) { return String(decoding: tree.keyBytes(of: m), as: UTF8.self) }
             }
             return nil
@@ -182,6 +191,9 @@ extension EditableDocument {
         guard let first = keys.first else { return fallback }
         return first == Array(fallback.lowercased().utf8) ? fallback : String(decoding: first, as: UTF8.self)
     }
+
+    /// How many rows of a level, and nodes of the document, ``spelling(of:near:default:)`` looks at.
+    static let spellingLookahead = 64
 
     // MARK: Title
 

@@ -61,8 +61,11 @@ extension TreeStore {
         for f in splice.fragments {
             let key = targetIsObject ? (f.key ?? []) : []
             if sharesBase(with: f.origin), !relinked.contains(f.node) {
+                // Taken from this tree: free when this splice removes it. Taken from a tree one or
+                // two splices back (a move: its removal, then maybe the list it goes into): free
+                // when no longer attached, since those splices changed nothing inside it.
                 let age = generation - (f.origin.overlay?.generation ?? 0)
-                let free = age == 0 ? removed.contains(f.node) : age == 1 && !isAttached(f.node)
+                let free = age == 0 ? removed.contains(f.node) : age <= Self.relinkAge && !isAttached(f.node)
                 if free {
                     var r = editor.current(f.node)
                     r.parent = target.rawValue
@@ -70,8 +73,8 @@ extension TreeStore {
                     editor.write(f.node.rawValue, r)
                     relinked.insert(f.node)
                     added.append(f.node.rawValue)
-                    if age == 1 {
-                        // Removed by the step before (a move): put back uncounted if it left uncounted.
+                    if age > 0 {
+                        // Removed by a splice before (a move): put back uncounted if it left uncounted.
                         if let i = editor.unsized.lastIndex(of: f.node.rawValue) {
                             editor.unsized.remove(at: i)
                         } else {
@@ -92,8 +95,14 @@ extension TreeStore {
         return editor.build()
     }
 
-    /// Whether `other` is this tree or an edit of the same base (so its ids mean the same nodes).
-    func sharesBase(with other: TreeStore) -> Bool {
+    /// How many splices back a fragment's tree may be for its subtree to be relinked rather than
+    /// copied (a move is its removal, maybe a new children list, then its insert).
+    static let relinkAge = 2
+
+    /// Whether `other` is this tree or another version of the same document read once (an edit
+    /// of it, an undo, a redo), so its ids mean the same nodes; a tree read again from the file is not.
+    /// - Complexity: O(1)
+    public func sharesBase(with other: TreeStore) -> Bool {
         kinds.withUnsafeBufferPointer { a in other.kinds.withUnsafeBufferPointer { b in a.baseAddress == b.baseAddress } }
             && kinds.count == other.kinds.count
     }

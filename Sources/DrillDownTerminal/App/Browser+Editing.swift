@@ -201,7 +201,7 @@ extension Browser {
                 text = "\(presenter.row(for: id).title): \(key) = \(value.text)"
             }
             inform(text + " · u undo")
-            effects.append(.save)
+            saveStep(changes)
         } catch {
             inform(error.description, error: true)
         }
@@ -221,7 +221,7 @@ extension Browser {
         self.editor = editor
         show(document: editor.store.snapshot, focus: step.changes.first.map(Self.focus(undoing:)) ?? .root, open: false)
         inform("Undid: \(step.changes.map(\.description).joined(separator: ", ")) · U redo")
-        effects.append(.save)
+        saveStep(nil)
     }
 
     mutating func redo() {
@@ -238,7 +238,7 @@ extension Browser {
         self.editor = editor
         show(document: editor.store.snapshot, focus: step.paths.last ?? .root, open: false)
         inform("Redid: \(step.changes.map(\.description).joined(separator: ", "))")
-        effects.append(.save)
+        saveStep(nil)
     }
 
     /// Where the selection goes after undoing `change`: the restored row, or the row a move came from.
@@ -248,6 +248,25 @@ extension Browser {
         case .move(let p, _, _): p
         default: change.path
         }
+    }
+
+    /// Numbers the step just taken, keeps its changes (`nil`: an undo or redo) until a save holds
+    /// it, and asks the event loop for a save.
+    mutating func saveStep(_ changes: [Change]?) {
+        stepSerial += 1
+        if editor?.document != nil { unsaved.append((stepSerial, changes)) }
+        effects.append(.save)
+    }
+
+    /// Forgets the kept steps up to `serial`: a write holding them is on disk.
+    public mutating func saved(through serial: Int) {
+        unsaved.removeAll { $0.serial <= serial }
+    }
+
+    /// Reports that a save was refused because the file changed elsewhere since it was read: the
+    /// newer version is being read, and the steps not yet saved will be applied to it.
+    public mutating func saveRefusedAsStale() {
+        inform("The file changed elsewhere: reading the new version to apply your change to it")
     }
 
     /// Reports that writing the file failed.
@@ -273,13 +292,18 @@ extension Browser {
     /// Shows a new version of the data read from the file after a change made elsewhere, keeping
     /// the current path (or the nearest that still exists) and mode. Undo history starts afresh.
     ///
+    /// With `savedThrough` (the serial of the latest step a write on disk holds), the document's
+    /// steps after it, which the file does not have, are applied again to the new version, in
+    /// order, as its first steps, and saved: a save refused because another writer changed the
+    /// file loses nothing. A step that no longer applies (its row is gone) is reported, as is an
+    /// undo or redo, which is not replayed. Without it they are dropped.
+    ///
     /// The path is followed level by level: at each level the row with the same title nearest to
     /// its old place; else, when the level kept its size (a rename), the row at its old place; else
     /// (the row was removed) the row now at its place, and the walk stops there.
-    public mutating func reload(_ newPresenter: Presenter) {
+    public mutating func reload(_ newPresenter: Presenter, savedThrough: Int? = nil) {
         unreadableFile = nil
         let lineage = steps(to: currentNode)
-        let indices = Self.follow(lineage, in: newPresenter.source, exactly: false) ?? []
         let detail = mode == .outline ? outlineDetail != nil : navigator.top.isDetail
         var closed = false
         if let open = prompt, open.refersToNodes {
@@ -287,11 +311,41 @@ extension Browser {
             closed = true
         }
         matches = nil
+        let pending = savedThrough.map { saved in unsaved.filter { $0.serial > saved } } ?? []
+        unsaved = []
+        var shown = newPresenter
+        var replayed = 0
+        var failures: [String] = []
         if let editor, let document = newPresenter.source as? DocumentSource {
-            self.editor = Editor(document: EditableDocument(source: document, schema: newPresenter.schema), actions: editor.actions)
+            var rebased = EditableDocument(source: document, schema: newPresenter.schema)
+            for step in pending {
+                guard let changes = step.changes else {
+                    failures.append("an undo or redo made before the file changed elsewhere was not saved and is not applied to the new version")
+                    continue
+                }
+                do {
+                    try rebased.apply(changes)
+                    replayed += 1
+                    stepSerial += 1
+                    unsaved.append((stepSerial, changes))
+                } catch {
+                    let what = changes.map(\.description).joined(separator: ", ")
+                    failures.append("“\(what)” no longer applies to the file as changed elsewhere: \(error.description)")
+                }
+            }
+            self.editor = Editor(document: rebased, actions: editor.actions)
+            if replayed > 0 { shown = Presenter(source: rebased.source, schema: newPresenter.schema) }
         }
-        replace(presenter: newPresenter, focus: TreePath(indices), open: detail && indices.count == lineage.count)
-        if message?.isError != true { inform(closed ? "Reloaded: the file changed, so the prompt was closed" : "Reloaded: the file changed") }
+        let indices = Self.follow(lineage, in: shown.source, exactly: false) ?? []
+        replace(presenter: shown, focus: TreePath(indices), open: detail && indices.count == lineage.count)
+        if replayed > 0 { effects.append(.save) }
+        if let failure = failures.first {
+            inform("Not saved: the file changed elsewhere, and \(failure)" + (failures.count > 1 ? " (and \(failures.count - 1) more)" : ""), error: true)
+        } else if replayed > 0 {
+            inform("Reloaded: the file changed elsewhere; \(replayed == 1 ? "your change was" : "your \(replayed) changes were") applied again to the new version")
+        } else if message?.isError != true {
+            inform(closed ? "Reloaded: the file changed, so the prompt was closed" : "Reloaded: the file changed")
+        }
     }
 
     /// Where `id` is, level by level, for finding it again in another version of the tree.

@@ -80,6 +80,13 @@ public struct Browser: Sendable {
     /// Why the file on disk cannot be read since it last changed (half written elsewhere);
     /// edits are refused while it is set, and a successful reload clears it.
     public internal(set) var unreadableFile: String?
+    /// The number of steps applied, undone or redone to the document so far: the serial of the
+    /// latest one, which the event loop hands to the saver with the tree it saves.
+    public internal(set) var stepSerial = 0
+    /// The document's steps that may not be in the file yet, oldest first: their serials and
+    /// changes (`nil` for an undo or redo). After a save refused because the file changed
+    /// elsewhere, ``reload(_:savedThrough:)`` applies them again to the newer version.
+    var unsaved: [(serial: Int, changes: [Change]?)] = []
 
     /// The most search hits kept for the results list and `n`/`N`.
     public static let searchLimit = 1000

@@ -89,9 +89,14 @@ public struct TerminalApp {
                     label = "search:\(done.text)"
                     trace?.record(label: "search-scan:\(done.text)", handle: done.nanoseconds, render: 0, write: 0, bytes: 0)
                 }
+                if saver?.takeRefusal() == true {
+                    browser.saveRefusedAsStale()
+                    label = "save-refused"
+                }
                 switch watcher?.take() {
                 case .success(let reloaded)?:
-                    browser.reload(reloaded)
+                    // Steps no write holds yet are applied again to the newer version.
+                    browser.reload(reloaded, savedThrough: saver?.savedSerial)
                     label = "reload"
                 case .failure(let error)?:
                     browser.reloadFailed(String(describing: error))
@@ -123,7 +128,8 @@ public struct TerminalApp {
                     searches.submit(text, in: browser.source)
                 case .save:
                     if let tree = browser.editor?.document?.tree {
-                        saver?.submit(tree)
+                        if let saver { browser.saved(through: saver.savedSerial) }
+                        saver?.submit(tree, serial: browser.stepSerial)
                     } else {
                         // A database store committed the step itself: its own write is not a change made elsewhere.
                         watcher?.recordOwnWrite()
