@@ -30,7 +30,7 @@ struct FileWatchingTests {
         }
         let watcher = FileWatcher(file, notify: {})
         let saver = FileSaver(save: { _ in try "two, written by the browser".write(toFile: path, atomically: true, encoding: .utf8) }, watcher: watcher, notify: {})
-        saver.submit(seed000.tree)
+        saver.submit(seed000.tree, serial: 1)
         saver.finish()
         Thread.sleep(forTimeInterval: Double(FileWatcher.interval) / 1e9 + 0.05)
         watcher.check()
@@ -50,7 +50,7 @@ struct FileWatchingTests {
     func reportsFailures() throws {
         struct Refused: Error, CustomStringConvertible { var description: String { "disk full" } }
         let saver = FileSaver(save: { _ in throw Refused() }, watcher: nil, notify: {})
-        saver.submit(seed000.tree)
+        saver.submit(seed000.tree, serial: 1)
         saver.finish()
         #expect(saver.takeFailures() == ["disk full"])
         #expect(saver.takeFailures().isEmpty)
