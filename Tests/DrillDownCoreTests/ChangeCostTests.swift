@@ -41,6 +41,25 @@ struct ChangeCostTests {
         #expect(doc.tree.compacted().count == before)
     }
 
+    @Test("moving a subtree under a row without children relinks it into the new list: same ids, nothing copied")
+    func moveIntoLeafRowRelinks() throws {
+        var doc = EditableDocument(source: outline(groups: 6, rows: 500))
+        let group = try #require(doc.source.node(at: [1]))
+        let before = doc.tree.count
+        let original = doc.tree
+        let path = try doc.apply(.move([1], parent: [4, 0], index: nil))
+        #expect(path == [3, 0, 0])
+        #expect(doc.source.node(at: path) == group, "the same node, relinked, not a copy")
+        #expect((doc.tree.overlay?.records.count ?? 0) < 10, "only the touched records are written, not the 1,503 moved nodes")
+        #expect(doc.tree.count == before + 1, "the one new node is the row's Children list")
+        #expect(doc.tree.compacted().count == before + 1)
+        #expect(doc.source.children(of: group).count == 500)
+        doc.undo()
+        #expect(doc.tree.isStructurallyEqual(to: original))
+        doc.redo()
+        #expect(doc.source.node(at: [3, 0, 0]) == group)
+    }
+
     @Test("the undo history is a ring: it keeps the newest steps up to the limit, in order")
     func historyRing() throws {
         var ring = StepHistory<Int>(limit: 3)
