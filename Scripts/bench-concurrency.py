@@ -12,7 +12,9 @@ against the same server's static file, in one run, each beside its peer.
    per search and checks every total against the one found alone. Then the same 16 at once while a
    17th client asks for level pages, whose p50/p99 shows whether searches starve pages.
 3. For the music example and the 1M-node JSON, runs `wrk -t1 -c8 -d SECONDS` on a level page and on
-   `/static/app.css` of the same server, one after the other, and prints req/s and their ratio.
+   `/static/app.css` of the same server, one after the other, and prints req/s and their ratio; then
+   the server's own CPU time per request (from /proc, over `--cpu-requests` sequential requests), which
+   a shared machine's load moves far less than req/s.
 
 Every line records `uptime`'s load: the machine may be shared, so compare with the peers.
 """
@@ -129,6 +131,25 @@ def wrk(port, path, seconds):
     return float(rps.group(1)) if rps else float("nan")
 
 
+def cpu_seconds(pid):
+    """User + system CPU time process `pid` has used so far (10 ms ticks)."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def cpu_per_request(pid, port, path, n):
+    """The server's CPU time per request over `n` sequential keep-alive requests, in µs: unlike req/s,
+    it hardly moves when other processes load the machine."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+    before = cpu_seconds(pid)
+    for _ in range(n):
+        status, _, _ = get(port, path, conn)
+        assert status == 200, (path, status)
+    conn.close()
+    return (cpu_seconds(pid) - before) / n * 1e6
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--binary", default=os.environ.get("DRILLDOWN_BIN") or str(ROOT / ".build-release/release/drilldown"))
@@ -138,11 +159,12 @@ def main():
     ap.add_argument("--groups", type=int, default=1000)
     ap.add_argument("--rows", type=int, default=1000)
     ap.add_argument("--nodes", type=int, default=1_000_000, help="nodes of the JSON for level pages")
+    ap.add_argument("--cpu-requests", type=int, default=3000, help="sequential requests per URL for the CPU measure")
     ap.add_argument("--quick", action="store_true", help="small inputs and short runs (a smoke test)")
     ap.add_argument("--only", default="search,pages", help="search, pages or both")
     args = ap.parse_args()
     if args.quick:
-        args.rounds, args.seconds, args.groups, args.rows, args.nodes = 3, 1, 50, 200, 20_000
+        args.rounds, args.seconds, args.groups, args.rows, args.nodes, args.cpu_requests = 3, 1, 50, 200, 20_000, 200
     if not pathlib.Path(args.binary).exists():
         sys.exit(f"no binary at {args.binary}: swift build -c release --product drilldown --scratch-path .build-release")
     tmp = pathlib.Path(tempfile.mkdtemp(prefix="bench-concurrency-"))
@@ -177,8 +199,11 @@ def main():
             big = tmp / "big.json"
             subprocess.run([sys.executable, str(ROOT / "Scripts/gen-json.py"), "--nodes", str(args.nodes), str(big)],
                            check=True, stdout=subprocess.DEVNULL)
-            print(f"\nwrk -t1 -c8 -d{args.seconds}s, level page then static file of the same server")
-            print(f"{'data':<14} {'level page':<22} {'page req/s':>10} {'static req/s':>12} {'ratio':>6}  load")
+            print(f"\nwrk -t1 -c8 -d{args.seconds}s, level page then static file of the same server; then the server's CPU "
+                  f"per request over {args.cpu_requests} sequential requests each (µs), whose ratio is the req/s ratio of a "
+                  "CPU-bound server")
+            print(f"{'data':<14} {'level page':<22} {'page req/s':>10} {'static req/s':>12} {'ratio':>6}  "
+                  f"{'page µs':>8} {'static µs':>9} {'ratio':>6}  load")
             for name, serve_args, page in [("music", [], "/l/0"), (f"{args.nodes // 1000}k JSON", [big], "/l/?offset=50000"),
                                            (f"{args.nodes // 1000}k JSON", [big], "/l/5000")]:
                 page = page.replace("/l/?", "/?")
@@ -189,7 +214,9 @@ def main():
                         get(port, "/static/app.css")
                     p = wrk(port, page, args.seconds)
                     s = wrk(port, "/static/app.css", args.seconds)
-                    print(f"{name:<14} {page:<22} {p:>10.0f} {s:>12.0f} {p / s:>6.0%}  {load()}")
+                    pc = cpu_per_request(proc.pid, port, page, args.cpu_requests)
+                    sc = cpu_per_request(proc.pid, port, "/static/app.css", args.cpu_requests)
+                    print(f"{name:<14} {page:<22} {p:>10.0f} {s:>12.0f} {p / s:>6.0%}  {pc:>8.0f} {sc:>9.0f} {sc / pc:>6.0%}  {load()}")
                 finally:
                     proc.terminate()
                     proc.wait(timeout=10)
