@@ -32,7 +32,8 @@ struct SearchPoolTests {
             return try await group.reduce(into: []) { $0.append($1) }
         }
         #expect(results.sorted() == Array(0 ..< 12))
-        #expect(gauge.peak == 3)
+        #expect(gauge.peak <= 3)  // never more than its width
+        #expect(gauge.peak >= 2)  // and side by side (3 unless a thread started late on a busy machine)
         #expect(gauge.finished == 12)
         #expect(pool.pending == 0)
     }
