@@ -43,6 +43,9 @@ public struct WebServer: Sendable {
         public var idleTimeout: Double = 60
         /// The most `/events` streams open at once; more get 503.
         public var maxEventStreams = 64
+        /// The most searches that run at once, on threads of their own (one per core by default);
+        /// more wait their turn, and page requests are answered meanwhile.
+        public var searchWidth = ProcessInfo.processInfo.activeProcessorCount
 
         /// The defaults.
         public init() {}
@@ -93,8 +96,10 @@ public struct WebServer: Sendable {
         var logger = Logger(label: "drilldown.web")
         logger.logLevel = .warning
         let shownHost = host.contains(":") ? "[\(host)]" : host
+        var live = site
+        live.watchesDisconnects = true
         return Application(
-            router: makeRouter(host: host),
+            router: live.makeRouter(hosts: HostPolicy(listenHost: host, extraNames: site.options.allowedHosts)),
             server: serverBuilder,
             configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "DrillDown"),
             onServerRunning: { channel in

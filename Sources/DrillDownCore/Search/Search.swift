@@ -23,15 +23,41 @@ public struct SearchResult: Sendable, Equatable {
     public var total: Int
 }
 
+/// A search stopped because its caller no longer wanted the answer (see ``Source/find(_:until:)``).
+public struct SearchCancelled: Error, Sendable, Equatable {
+    /// Creates the error.
+    public init() {}
+}
+
 extension DocumentSource {
     /// Finds nodes whose title (or, with `includeValues`, a value) contains the query text.
     ///
-    /// Walks the tree depth-first comparing raw UTF-8 bytes: no string is made per node. Nodes
-    /// added by edits are found where they are; removed ones are not reached.
+    /// From the second title search of an unedited document on, it scans the folded titles of a
+    /// ``SearchIndex`` (built then, see ``SearchIndexCache``); otherwise it walks the tree depth-first comparing raw UTF-8 bytes: no
+    /// string is made per node. Nodes added by edits are found where they are; removed ones are
+    /// not reached.
     /// - Complexity: O(n × query length)
     public func search(_ query: SearchQuery) -> SearchResult {
+        (try? search(query, until: { false })) ?? SearchResult(hits: [], total: 0)
+    }
+
+    /// ``search(_:)`` that asks `isCancelled` every few thousand nodes (or 64 KiB of titles) and
+    /// stops when it says so.
+    /// - Throws: ``SearchCancelled`` when `isCancelled` returned true.
+    public func search(_ query: SearchQuery, until isCancelled: () -> Bool) throws(SearchCancelled) -> SearchResult {
         let needle = Array(query.text.lowercased().utf8)
         guard !needle.isEmpty else { return SearchResult(hits: [], total: 0) }
+        if !query.includeValues, tree.isDense, !needle.contains(0), SearchIndex.fits(textBytes: tree.text.count),
+            let index = searchCache.index(of: self)
+        {
+            guard let found = index.find(needle, limit: query.limit, isCancelled: isCancelled) else { throw SearchCancelled() }
+            return found
+        }
+        return try walk(needle, query, isCancelled)
+    }
+
+    /// The search as a depth-first walk of the tree, for values and edited trees.
+    func walk(_ needle: [UInt8], _ query: SearchQuery, _ isCancelled: () -> Bool) throws(SearchCancelled) -> SearchResult {
         var hits: [NodeID] = []
         var total = 0
         let outline: Bool = if case .outline = mode { true } else { false }
@@ -54,11 +80,14 @@ extension DocumentSource {
         }
         // Depth first in document order; iterators walk a level run by run.
         var stack: [NodeRange.Iterator] = [children(of: root).makeIterator()]
+        var visited = 0
         while !stack.isEmpty {
             guard let id = stack[stack.count - 1].next() else {
                 stack.removeLast()
                 continue
             }
+            visited &+= 1
+            if visited & 4095 == 0, isCancelled() { throw SearchCancelled() }
             if matches(id) {
                 total += 1
                 if hits.count < query.limit { hits.append(id) }
@@ -101,13 +130,23 @@ extension Source {
     /// Uses the byte-level search of ``DocumentSource`` when the source is one.
     /// - Complexity: O(n × query length)
     public func find(_ query: SearchQuery) -> SearchResult {
-        if let document = self as? DocumentSource { return document.search(query) }
+        (try? find(query, until: { false })) ?? SearchResult(hits: [], total: 0)
+    }
+
+    /// ``find(_:)`` that asks `isCancelled` every few thousand nodes and stops when it says so:
+    /// a server stops searching for a client that went away.
+    /// - Throws: ``SearchCancelled`` when `isCancelled` returned true.
+    public func find(_ query: SearchQuery, until isCancelled: () -> Bool) throws(SearchCancelled) -> SearchResult {
+        if let document = self as? DocumentSource { return try document.search(query, until: isCancelled) }
         let needle = query.text.lowercased()
         guard !needle.isEmpty else { return SearchResult(hits: [], total: 0) }
         var hits: [NodeID] = []
         var total = 0
+        var visited = 0
         var stack: [NodeID] = children(of: root).reversed()
         while let id = stack.popLast() {
+            visited &+= 1
+            if visited & 1023 == 0, isCancelled() { throw SearchCancelled() }
             var hit = title(of: id).lowercased().contains(needle)
             if !hit, query.includeValues {
                 hit = (value(of: id)?.text.lowercased().contains(needle) ?? false)

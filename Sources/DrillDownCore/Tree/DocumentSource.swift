@@ -18,6 +18,8 @@ public struct DocumentSource: Source {
     let titleKeys: [[UInt8]]
     let childKeys: [[UInt8]]
     let rowKeys: [[UInt8]]
+    /// The title search index of this version, built on the first title search.
+    let searchCache = SearchIndexCache()
 
     /// Reads `tree` with `mode`; with `nil` the outline convention is used when the document follows it.
     public init(tree: TreeStore, mode: ReadingMode? = nil, keys: OutlineKeys = .standard, name: String = "") {

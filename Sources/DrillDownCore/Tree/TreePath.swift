@@ -43,7 +43,16 @@ public struct TreePath: Hashable, Comparable, Sendable, CustomStringConvertible,
     public func hasPrefix(_ other: TreePath) -> Bool { indices.starts(with: other.indices) }
 
     /// The dotted form, `3.0.0` (empty for the root).
-    public var description: String { indices.map(String.init).joined(separator: ".") }
+    public var description: String {
+        // Digits appended in place: this runs several times for every row of every page.
+        var out = ""
+        out.reserveCapacity(indices.count * 4)
+        for (k, i) in indices.enumerated() {
+            if k > 0 { out.unicodeScalars.append(".") }
+            out += String(i)
+        }
+        return out
+    }
 
     public static func < (lhs: TreePath, rhs: TreePath) -> Bool { lhs.indices.lexicographicallyPrecedes(rhs.indices) }
 }

@@ -22,6 +22,9 @@ struct Assets: Sendable {
 
     /// The templates, by file name without `.mustache`.
     let templates: MustacheLibrary
+    /// The same templates compiled for speed (see ``PageTemplates``); `nil` when one uses a
+    /// construct that renderer does not handle, and swift-mustache renders every page.
+    let compiled: PageTemplates?
     /// `app.css`, `app.js`, by name.
     let files: [String: File]
     /// A short hash of the static files, appended to their URLs so browsers cache them safely.
@@ -33,8 +36,9 @@ struct Assets: Sendable {
     static func load() throws -> Assets {
         let base = resourcesFolder()
         let library: MustacheLibrary
+        let names: [String]
         do {
-            library = try MustacheLibrary.loadSync(directory: base.appendingPathComponent("templates").path)
+            (library, names) = try MustacheLibrary.loadSync(directory: base.appendingPathComponent("templates").path)
         } catch {
             throw LoadError(description: "cannot read the web templates: \(error)")
         }
@@ -50,7 +54,9 @@ struct Assets: Sendable {
         let apiURL = base.appendingPathComponent("api").appendingPathComponent("openapi.json")
         guard let api = try? Data(contentsOf: apiURL) else { throw LoadError(description: "missing API document \(apiURL.path)") }
         let apiDocument = File(body: ByteBuffer(bytes: api), contentType: "application/json; charset=utf-8", etag: "\"\(String(fnv1a(api), radix: 36))\"")
-        return Assets(templates: library, files: files, version: String(combined % 0xffff_ffff, radix: 36), apiDocument: apiDocument)
+        return Assets(
+            templates: library, compiled: try? PageTemplates(library: library, names: names), files: files,
+            version: String(combined % 0xffff_ffff, radix: 36), apiDocument: apiDocument)
     }
 
     /// The bundle's `Resources` folder (Foundation on Linux may already report it as `resourceURL`).
@@ -63,6 +69,11 @@ struct Assets: Sendable {
 
     /// Renders the template `name` with `context`; HTML-escapes every `{{value}}`.
     func render(_ name: String, _ context: [String: Any]) -> String {
+        compiled?.render(name, context) ?? renderWithMustache(name, context)
+    }
+
+    /// Renders with swift-mustache itself: the reference ``PageTemplates`` is checked against.
+    func renderWithMustache(_ name: String, _ context: [String: Any]) -> String {
         templates.render(context, withTemplate: name) ?? "template \(name) missing"
     }
 
@@ -74,8 +85,9 @@ struct Assets: Sendable {
 }
 
 extension MustacheLibrary {
-    /// Loads every `*.mustache` file of `directory`, synchronously (at start, before serving).
-    static func loadSync(directory: String) throws -> MustacheLibrary {
+    /// Loads every `*.mustache` file of `directory`, synchronously (at start, before serving);
+    /// returns the library and the templates' names.
+    static func loadSync(directory: String) throws -> (MustacheLibrary, [String]) {
         var library = MustacheLibrary()
         let names = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".mustache") }
         guard !names.isEmpty else { throw Assets.LoadError(description: "no templates in \(directory)") }
@@ -83,6 +95,6 @@ extension MustacheLibrary {
             let text = try String(contentsOfFile: directory + "/" + name, encoding: .utf8)
             try library.register(text, named: String(name.dropLast(".mustache".count)))
         }
-        return library
+        return (library, names.map { String($0.dropLast(".mustache".count)) })
     }
 }

@@ -14,6 +14,13 @@ enum NodeLookup {
     /// - Complexity: O(depth) for TreePaths, O(depth × width) for title paths.
     static func node(_ raw: Substring, in source: any Source) throws(WebError) -> (id: NodeID, isCanonical: Bool) {
         guard raw.utf8.count <= maxLength else { throw .badRequest("The path is longer than \(maxLength) bytes.") }
+        // The common case, a plain TreePath such as 3.0.1, without Foundation's decoding; anything
+        // else (and any TreePath that names no node) takes the path below and its messages.
+        if !raw.isEmpty, raw.utf8.allSatisfy({ ($0 >= 48 && $0 <= 57) || $0 == UInt8(ascii: ".") }),
+            let path = TreePath(String(raw)), let id = source.node(at: path)
+        {
+            return (id, true)
+        }
         guard let text = String(raw).removingPercentEncoding else {
             throw .badRequest("The path '\(raw)' has an invalid %-escape.")
         }

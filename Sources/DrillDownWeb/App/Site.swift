@@ -16,7 +16,7 @@ struct Site: Sendable {
     /// Tunables.
     let options: WebServer.Options
     /// Templates, stylesheet and script.
-    let assets: Assets
+    var assets: Assets
     /// Recently built outlines, keyed by their URL state.
     let outlines = OutlineCache(capacity: 4)
     /// The sections of recently shown levels, per data revision.
@@ -25,6 +25,11 @@ struct Site: Sendable {
     let csrf = CSRFTokens()
     /// The open `/events` streams, capped by ``WebServer/Options/maxEventStreams``.
     let eventStreams: StreamSlots
+    /// The threads searches run on, at most ``WebServer/Options/searchWidth`` at once.
+    let searches: SearchPool
+    /// Whether requests come from a real connection (not HummingbirdTesting's router), so a
+    /// search can watch for its client going away.
+    var watchesDisconnects = false
 
     /// Rows, titles, details of the current request's snapshot.
     var presenter: Presenter { RequestState.current?.presenter ?? basePresenter }
@@ -41,6 +46,7 @@ struct Site: Sendable {
         self.options = options
         self.assets = assets
         eventStreams = StreamSlots(capacity: options.maxEventStreams)
+        searches = SearchPool(width: options.searchWidth)
     }
 
     /// The router with every route; middleware order is outermost first. `hosts` are the

@@ -8,6 +8,9 @@ struct ErrorPageMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
             return try await next(request, context)
+        } catch is CancellationError {
+            // The client went away (a search it asked for was stopped): nobody reads this answer.
+            return Response(status: .serviceUnavailable, headers: [.connection: "close", .cacheControl: "no-store"])
         } catch let error as WebError {
             return try respond(to: request, error)
         } catch let error as HTTPError {

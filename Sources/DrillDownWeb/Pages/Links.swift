@@ -18,20 +18,67 @@ enum Links {
     /// Where selecting `row` leads, following its template; `nil` when selecting does nothing here
     /// (an action, which only an editable server runs, or `none`).
     static func destination(of row: Row) -> String? {
+        destination(of: row, path: row.path.description)
+    }
+
+    /// ``destination(of:)`` from the row's TreePath already written out (`path`, empty for the root).
+    static func destination(of row: Row, path: String) -> String? {
         switch row.select {
-        case .drill: row.drills ? level(row.path) : detail(row.path)
-        case .detail: detail(row.path)
+        case .drill: row.drills ? (path.isEmpty ? "/" : "/l/" + path) : "/d/" + path
+        case .detail: "/d/" + path
         case .action, .none: nil
         }
     }
 
     /// A relative image path as a `/files/` URL, or `nil` when it points outside the data folder.
+    ///
+    /// Each segment is percent-encoded as `addingPercentEncoding(withAllowedCharacters:
+    /// .urlPathAllowed minus "/?#;")` does, byte by byte (this runs for every row with an image).
     static func image(_ relative: String?) -> String? {
-        guard let relative, !relative.isEmpty, !relative.hasPrefix("/"), !relative.contains("\\"),
-            !relative.contains("://"), !relative.split(separator: "/").contains(where: { $0 == ".." })
-        else { return nil }
-        return "/files/" + relative.split(separator: "/", omittingEmptySubsequences: false)
-            .map { segment in String(segment).addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(.init(charactersIn: "/?#;"))) ?? "" }
-            .joined(separator: "/")
+        guard let relative, !relative.isEmpty else { return nil }
+        let bytes = relative.utf8
+        guard bytes.first != UInt8(ascii: "/"), !bytes.contains(UInt8(ascii: "\\")) else { return nil }
+        var out = "/files/"
+        var segment: [UInt8] = []
+        var previous: (UInt8, UInt8) = (0, 0)
+        func flush() -> Bool {
+            if segment == [46, 46] { return false }  // ".."
+            for b in segment {
+                if allowedInSegment(b) {
+                    out.unicodeScalars.append(Unicode.Scalar(b))
+                } else {
+                    out += "%"
+                    out.unicodeScalars.append(Unicode.Scalar(hexDigits[Int(b >> 4)]))
+                    out.unicodeScalars.append(Unicode.Scalar(hexDigits[Int(b & 15)]))
+                }
+            }
+            segment.removeAll(keepingCapacity: true)
+            return true
+        }
+        for b in bytes {
+            // "://" anywhere: a URL, not a path.
+            if b == UInt8(ascii: "/"), previous == (UInt8(ascii: ":"), UInt8(ascii: "/")) { return nil }
+            if b == UInt8(ascii: "/") {
+                guard flush() else { return nil }
+                out += "/"
+            } else {
+                segment.append(b)
+            }
+            previous = (previous.1, b)
+        }
+        return flush() ? out : nil
+    }
+
+    static let hexDigits = Array("0123456789ABCDEF".utf8)
+
+    /// Whether byte `b` stays as it is in a percent-encoded path segment (`.urlPathAllowed` without `/?#;`).
+    static func allowedInSegment(_ b: UInt8) -> Bool {
+        switch b {
+        case 48...57, 65...90, 97...122: true
+        case UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "!"), UInt8(ascii: "$"),
+            UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "*"), UInt8(ascii: "+"),
+            UInt8(ascii: ","), UInt8(ascii: "="), UInt8(ascii: ":"), UInt8(ascii: "@"): true
+        default: false
+        }
     }
 }

@@ -9,7 +9,7 @@ enum RowHTML {
     /// The `<li>` of one level row.
     static func append(_ row: Row, editing: RowEditing? = nil, to out: inout String) {
         let path = row.path.description
-        let href = Links.destination(of: row)
+        let href = Links.destination(of: row, path: path)
         out += href == nil ? "<li class=\"row disabled\" id=\"n-" : "<li class=\"row\" id=\"n-"
         out += path
         out += "\" data-path=\""

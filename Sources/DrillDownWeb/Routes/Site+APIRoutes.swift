@@ -34,11 +34,11 @@ extension Site {
             guard !text.isEmpty else { throw WebError.badRequest("Give the text to find as ?q=.") }
             guard text.utf8.count <= 200 else { throw WebError.badRequest("The search text is longer than 200 bytes.") }
             let limit = min(try query.int("limit", default: options.searchLimit), options.maxAPILimit)
-            let found = SearchPage.hits(site: self, text: text, includeValues: query["values"] == "1", limit: limit)
-            return try Responses.json(SearchJSON(query: text, total: found.total, hits: found.hits.map {
+            let found = try await SearchPage.hits(site: self, text: text, includeValues: query["values"] == "1", limit: limit, request: request)
+            return closesConnection(try Responses.json(SearchJSON(query: text, total: found.total, hits: found.hits.map {
                 .init(path: $0.row.path.description, titlePath: $0.titlePath, title: $0.row.title,
                       subtitle: $0.row.subtitle.isEmpty ? nil : $0.row.subtitle, drills: $0.row.drills, href: $0.href)
-            }))
+            })), request)
         }
         router.get("/api/outline") { request, _ in
             let query = Query(request.uri.query)

@@ -1,3 +1,4 @@
+import Foundation
 import DrillDownCore
 import Hummingbird
 
@@ -45,7 +46,11 @@ extension Site {
         router.get("/search") { request, _ in
             let query = Query(request.uri.query)
             let text = String((query["q"] ?? "").prefix(200))
-            return Responses.html(SearchPage(site: self, text: text, includeValues: query["values"] == "1").render())
+            let values = query["values"] == "1"
+            let trimmed = text.trimmingCharacters(in: .whitespaces)
+            guard !trimmed.isEmpty else { return Responses.html(SearchPage(site: self, text: text, includeValues: values).render()) }
+            let found = try await SearchPage.hits(site: self, text: trimmed, includeValues: values, limit: options.searchLimit, request: request)
+            return closesConnection(Responses.html(SearchPage(site: self, text: text, includeValues: values, found: found).render()), request)
         }
         router.get("/go") { request, _ in
             let query = Query(request.uri.query)

@@ -1,0 +1,239 @@
+import Mustache
+
+/// The bundled Mustache templates compiled for speed: the same output as swift-mustache's
+/// renderer (``Assets`` keeps it as the reference and `PageTemplateTests` compares the two on
+/// every screen), several times faster on the pages' `[String: Any]` contexts.
+///
+/// swift-mustache parses the templates (so whitespace and standalone-tag rules are its own);
+/// its parsed tokens are read once, at start, into a tree of ``Node``s. Rendering then looks names up
+/// in dictionaries without protocol casts per tag, escapes bytes instead of `Character`s, and
+/// appends to one string. Templates using anything beyond variables, sections, inverted sections,
+/// parents (`{{<layout}}`) and blocks (`{{$main}}`) are not compiled: ``init(library:names:)``
+/// throws and the app keeps rendering with swift-mustache.
+struct PageTemplates: Sendable {
+    /// Why a template could not be compiled.
+    struct Unsupported: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    indirect enum Node: Sendable {
+        case text(String)
+        /// `{{name}}` (escaped) or `{{{name}}}`; the name split at dots (`["."]` for the top).
+        case variable([String], escaped: Bool)
+        case section([String], [Node])
+        case inverted([String], [Node])
+        /// `{{$name}}default{{/name}}` in a parent: replaced by the child's block of that name.
+        case block(String, [Node])
+        /// `{{<name}}…{{/name}}`: the template `name` rendered with these blocks.
+        case parent(String, [String: [Node]])
+    }
+
+    let templates: [String: [Node]]
+
+    /// Compiles every template of `library` named in `names`.
+    /// - Throws: ``Unsupported`` for a construct the compiled renderer does not handle.
+    init(library: MustacheLibrary, names: [String]) throws {
+        var compiled: [String: [Node]] = [:]
+        for name in names {
+            guard let template = library.getTemplate(named: name) else { throw Unsupported(description: "no template \(name)") }
+            compiled[name] = try Self.nodes(of: template)
+        }
+        for nodes in compiled.values { try Self.checkParents(nodes, known: compiled) }
+        templates = compiled
+    }
+
+    /// Renders template `name` with `context`; `nil` when there is no such template.
+    func render(_ name: String, _ context: [String: Any]) -> String? {
+        guard let nodes = templates[name] else { return nil }
+        var out = ""
+        out.reserveCapacity(8192)
+        var stack: [Any] = [context]
+        render(nodes, &stack, blocks: [:], into: &out)
+        return out
+    }
+
+    // MARK: Rendering
+
+    private func render(_ nodes: [Node], _ stack: inout [Any], blocks: [String: [Node]], into out: inout String) {
+        for node in nodes {
+            switch node {
+            case .text(let text):
+                out += text
+            case .variable(let name, let escaped):
+                guard let value = Self.lookup(name, in: stack) else { continue }
+                if let s = value as? String {
+                    if escaped { Self.escape(s, into: &out) } else { out += s }
+                } else {
+                    let text = Self.describe(value)
+                    if escaped { Self.escape(text, into: &out) } else { out += text }
+                }
+            case .section(let name, let body):
+                guard let value = Self.lookup(name, in: stack) else { continue }
+                if let b = value as? Bool {
+                    if b { render(body, &stack, blocks: blocks, into: &out) }
+                } else if let items = Self.items(value) {
+                    for item in items {
+                        stack.append(item)
+                        render(body, &stack, blocks: blocks, into: &out)
+                        stack.removeLast()
+                    }
+                } else {
+                    stack.append(value)
+                    render(body, &stack, blocks: blocks, into: &out)
+                    stack.removeLast()
+                }
+            case .inverted(let name, let body):
+                guard let value = Self.lookup(name, in: stack) else {
+                    render(body, &stack, blocks: blocks, into: &out)
+                    continue
+                }
+                if let b = value as? Bool {
+                    if !b { render(body, &stack, blocks: blocks, into: &out) }
+                } else if let items = Self.items(value), items.isEmpty {
+                    stack.append(value)
+                    render(body, &stack, blocks: blocks, into: &out)
+                    stack.removeLast()
+                }
+            case .block(let name, let fallback):
+                render(blocks[name] ?? fallback, &stack, blocks: blocks, into: &out)
+            case .parent(let name, let overrides):
+                guard let nodes = templates[name] else { continue }
+                // Blocks given further out win, as in swift-mustache.
+                let merged = blocks.merging(overrides) { outer, _ in outer }
+                render(nodes, &stack, blocks: merged, into: &out)
+            }
+        }
+    }
+
+    /// The value of a (dotted) name: the first object up the stack that has the first part.
+    static func lookup(_ name: [String], in stack: [Any]) -> Any? {
+        guard let first = name.first else { return nil }
+        if first == "." { return stack.last.flatMap(unwrap) }
+        var found: Any?
+        for object in stack.reversed() {
+            if let value = child(first, of: object) {
+                found = value
+                break
+            }
+        }
+        for part in name.dropFirst() {
+            guard let object = found else { return nil }
+            found = child(part, of: object)
+        }
+        return found
+    }
+
+    /// A dictionary's entry, or (as swift-mustache does for other values) a stored property read by reflection.
+    static func child(_ name: String, of object: Any) -> Any? {
+        if let dictionary = object as? [String: Any] { return dictionary[name].flatMap(unwrap) }
+        if object is String || object is Int || object is Bool || object is Double { return nil }
+        if let parent = object as? MustacheParent { return parent.child(named: name).flatMap(unwrap) }
+        guard let match = Mirror(reflecting: object).children.first(where: { $0.label == name }) else { return nil }
+        return unwrap(match.value)
+    }
+
+    /// `value` without an `Optional` wrapper; `nil` for `Optional.none`.
+    static func unwrap(_ value: Any) -> Any? {
+        if value is String || value is Int || value is Bool || value is [String: Any] { return value }
+        let mirror = Mirror(reflecting: value)
+        guard mirror.displayStyle == .optional else { return value }
+        return mirror.children.first.map { unwrap($0.value) } ?? nil
+    }
+
+    /// The elements of an array value (a section repeats for each), or `nil` when it is not one.
+    static func items(_ value: Any) -> [Any]? {
+        if let rows = value as? [[String: Any]] { return rows }
+        if value is String || value is Int || value is [String: Any] { return nil }
+        if let list = value as? [Any] { return list }
+        let mirror = Mirror(reflecting: value)
+        guard mirror.displayStyle == .collection || mirror.displayStyle == .set else { return nil }
+        return mirror.children.map(\.value)
+    }
+
+    /// How a non-string value prints, as `String(describing:)` does.
+    static func describe(_ value: Any) -> String {
+        if let n = value as? Int { return String(n) }
+        if let b = value as? Bool { return b ? "true" : "false" }
+        return String(describing: value)
+    }
+
+    /// Appends `text` with `& < > " '` escaped.
+    static func escape(_ text: String, into out: inout String) {
+        RowHTML.escape(text, into: &out)
+    }
+
+    // MARK: Compiling swift-mustache's tokens
+
+    /// The nodes of a parsed template, read from its tokens by reflection.
+    static func nodes(of template: MustacheTemplate) throws -> [Node] {
+        guard let tokens = Mirror(reflecting: template).descendant("tokens") else {
+            throw Unsupported(description: "swift-mustache's template has no tokens")
+        }
+        var nodes: [Node] = []
+        for token in Mirror(reflecting: tokens).children.map(\.value) {
+            guard let (kind, payload) = Mirror(reflecting: token).children.first.map({ ($0.label ?? "", $0.value) }) else {
+                throw Unsupported(description: "an unknown template token \(token)")
+            }
+            let fields = Dictionary(
+                Mirror(reflecting: payload).children.enumerated().map { ($0.element.label ?? ".\($0.offset)", $0.element.value) },
+                uniquingKeysWith: { a, _ in a })
+            func name() throws -> [String] {
+                guard let n = fields["name"] as? String else { throw Unsupported(description: "a \(kind) without a name") }
+                if let transforms = fields["transforms"] as? [String], !transforms.isEmpty {
+                    throw Unsupported(description: "transforms on {{\(n)}}")
+                }
+                return n == "." ? ["."] : n.split(separator: ".").map(String.init)
+            }
+            func body(_ key: String) throws -> [Node] {
+                guard let t = fields[key] as? MustacheTemplate else { throw Unsupported(description: "a \(kind) without a template") }
+                return try Self.nodes(of: t)
+            }
+            func noIndent() throws {
+                if let i = fields["indentation"].flatMap(unwrap) as? String, !i.isEmpty {
+                    throw Unsupported(description: "an indented \(kind)")
+                }
+            }
+            switch kind {
+            case "text":
+                guard let text = payload as? String else { throw Unsupported(description: "text that is not a string") }
+                if case .text(let previous) = nodes.last {
+                    nodes[nodes.count - 1] = .text(previous + text)
+                } else {
+                    nodes.append(.text(text))
+                }
+            case "variable": nodes.append(.variable(try name(), escaped: true))
+            case "unescapedVariable": nodes.append(.variable(try name(), escaped: false))
+            case "section": nodes.append(.section(try name(), try body("template")))
+            case "invertedSection": nodes.append(.inverted(try name(), try body("template")))
+            case "blockExpansion":
+                try noIndent()
+                guard let n = fields["name"] as? String else { throw Unsupported(description: "a block without a name") }
+                nodes.append(.block(n, try body("default")))
+            case "partial":
+                try noIndent()
+                guard let n = fields[".0"] as? String else { throw Unsupported(description: "a partial without a name") }
+                var overrides: [String: [Node]] = [:]
+                if let inherits = fields["inherits"].flatMap(unwrap) as? [String: MustacheTemplate] {
+                    for (block, t) in inherits { overrides[block] = try Self.nodes(of: t) }
+                }
+                nodes.append(.parent(n, overrides))
+            default:
+                throw Unsupported(description: "the template construct '\(kind)'")
+            }
+        }
+        return nodes
+    }
+
+    /// Every parent a template names must be one of the compiled templates.
+    static func checkParents(_ nodes: [Node], known: [String: [Node]]) throws {
+        for node in nodes {
+            switch node {
+            case .text, .variable: break
+            case .section(_, let body), .inverted(_, let body), .block(_, let body): try checkParents(body, known: known)
+            case .parent(let name, let overrides):
+                guard known[name] != nil else { throw Unsupported(description: "an unknown parent template \(name)") }
+                for body in overrides.values { try checkParents(body, known: known) }
+            }
+        }
+    }
+}

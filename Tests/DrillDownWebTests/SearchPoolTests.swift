@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+@testable import DrillDownWeb
+
+@Suite("Search pool")
+struct SearchPoolTests {
+    /// Counts how many jobs run at once.
+    final class Gauge: @unchecked Sendable {
+        let lock = NSLock()
+        var now = 0, most = 0, done = 0
+        func enter() { lock.withLock { now += 1; most = max(most, now) } }
+        func leave() { lock.withLock { now -= 1; done += 1 } }
+        var peak: Int { lock.withLock { most } }
+        var finished: Int { lock.withLock { done } }
+    }
+
+    @Test("runs searches side by side, never more than its width at once")
+    func width() async throws {
+        let pool = SearchPool(width: 3)
+        let gauge = Gauge()
+        let results = try await withThrowingTaskGroup(of: Int.self) { group in
+            for i in 0 ..< 12 {
+                group.addTask {
+                    try await pool.run { _ in
+                        gauge.enter()
+                        Thread.sleep(forTimeInterval: 0.03)
+                        gauge.leave()
+                        return i
+                    }
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(results.sorted() == Array(0 ..< 12))
+        #expect(gauge.peak <= 3)  // never more than its width
+        #expect(gauge.peak >= 2)  // and side by side (3 unless a thread started late on a busy machine)
+        #expect(gauge.finished == 12)
+        #expect(pool.pending == 0)
+    }
+
+    @Test("a cancelled task stops its running search and never starts its queued one")
+    func cancellation() async throws {
+        let pool = SearchPool(width: 1)
+        let stopped = Gauge()
+        let queuedRan = Gauge()
+        let started = Gauge()
+        let running = Task {
+            try await pool.run { isCancelled in
+                started.enter()
+                let deadline = Date().addingTimeInterval(10)
+                while !isCancelled(), Date() < deadline { Thread.sleep(forTimeInterval: 0.001) }
+                if isCancelled() { stopped.enter() }
+                return 1
+            }
+        }
+        while started.peak == 0 { try await Task.sleep(for: .milliseconds(2)) }
+        let queued = Task { try await pool.run { _ in queuedRan.enter(); return 2 } }
+        try await Task.sleep(for: .milliseconds(20))
+        queued.cancel()
+        running.cancel()
+        let start = Date()
+        await #expect(throws: CancellationError.self) { try await running.value }
+        await #expect(throws: CancellationError.self) { try await queued.value }
+        #expect(Date().timeIntervalSince(start) < 5)
+        #expect(stopped.peak == 1)
+        #expect(queuedRan.peak == 0)
+        // The pool still answers afterwards.
+        #expect(try await pool.run { _ in 42 } == 42)
+    }
+}
