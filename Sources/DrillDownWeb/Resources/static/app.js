@@ -246,16 +246,28 @@
 
     function listTop() { return tree.getBoundingClientRect().top + window.scrollY; }
     function navHeight() { return navbar ? navbar.offsetHeight : 0; }
+    // Past ~140 000 rows the list is drawn scaled down (browsers cap an element's height): the
+    // scroll range then maps linearly onto the first rows, so the end of the range shows the
+    // last rows exactly, and the window is drawn around the viewport.
+    function scaled() {
+      var maxPos = Math.max(1, total * rowHeight * scale - window.innerHeight);
+      return { maxPos: maxPos, maxFirst: Math.max(0, total - window.innerHeight / rowHeight) };
+    }
     function windowRange() {
-      var pos = Math.max(0, window.scrollY - listTop());
-      var exact = Math.min(Math.max(0, total - 1), pos / (rowHeight * scale));
+      var pos = Math.max(0, window.scrollY - listTop()), exact;
+      if (scale === 1) exact = pos / rowHeight;
+      else { var m = scaled(); pos = Math.min(pos, m.maxPos); exact = pos / m.maxPos * m.maxFirst; }
+      exact = Math.min(Math.max(0, total - 1), exact);
       var firstRow = Math.floor(exact);
       var visible = Math.ceil(window.innerHeight / rowHeight) + 1;
-      return { pos: pos, first: firstRow, frac: exact - firstRow, from: Math.max(0, firstRow - overscan), to: Math.min(total, firstRow + visible + overscan) };
+      return { pos: pos, exact: exact, first: firstRow, frac: exact - firstRow, from: Math.max(0, firstRow - overscan), to: Math.min(total, firstRow + visible + overscan) };
     }
+    // Where row i is drawn, from the list's top.
+    function rowTop(i, w) { return scale === 1 ? i * rowHeight : w.pos + (i - w.exact) * rowHeight; }
     // The first row not hidden under the navigation bar: what the URL keeps.
     function firstVisible() {
-      return Math.max(0, Math.min(total - 1, Math.floor((window.scrollY + navHeight() - listTop()) / (rowHeight * scale) + 0.5)));
+      var w = windowRange(), below = window.scrollY + navHeight() - listTop() - rowTop(w.first, w);
+      return Math.max(0, Math.min(total - 1, Math.floor(w.first + below / rowHeight + 0.5)));
     }
 
     function render() {
@@ -264,7 +276,7 @@
         if (i < w.from || i >= w.to) { el.remove(); rendered.delete(i); }
       });
       for (var i = w.from; i < w.to; i++) {
-        var top = scale === 1 ? i * rowHeight : w.pos + (i - w.first - w.frac) * rowHeight;
+        var top = rowTop(i, w);
         var el = rendered.get(i);
         if (!el) {
           var row = cache.get(i);
@@ -292,10 +304,14 @@
       }
     }
 
+    // Scrolls so row i sits just under the navigation bar (or at the bottom of the viewport).
     function scrollToIndex(i, align) {
-      var y = listTop() + i * rowHeight * scale;
-      if (align === "bottom") y -= window.innerHeight - rowHeight - 8;
-      else y -= navHeight() + 8;
+      var off = align === "bottom" ? window.innerHeight - rowHeight - 8 : navHeight() + 8, y;
+      if (scale === 1) y = listTop() + i * rowHeight - off;
+      else {
+        var m = scaled(), e = Math.max(0, i - off / rowHeight);
+        y = listTop() + Math.min(1, e / Math.max(1, m.maxFirst)) * m.maxPos;
+      }
       window.scrollTo(0, Math.max(0, y));
     }
 
@@ -336,8 +352,8 @@
       state = state.setting(row.path, expand);
       row.expanded = expand;
       var el = rendered.get(index);
+      if (el && el.contains(document.activeElement)) focusWanted = index;
       if (el) { el.remove(); rendered.delete(index); }
-      focusWanted = document.activeElement && document.activeElement.closest && document.activeElement.closest("#tree") ? index : focusWanted;
       reload(index);
       saveURL();
     }
@@ -1006,7 +1022,9 @@
       if (done) move(from, done.to, done.index);
     });
     document.addEventListener("pointercancel", endDrag);
-    document.addEventListener("keydown", function (event) { if (drag && event.key === "Escape") { endDrag(); event.preventDefault(); } });
+    document.addEventListener("keydown", function (event) {
+      if (drag && event.key === "Escape") { endDrag(); event.preventDefault(); event.stopPropagation(); }
+    }, true);
 
     // Live updates: every change made anywhere re-renders this page within a moment.
     if (window.EventSource) {
