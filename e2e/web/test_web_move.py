@@ -6,6 +6,7 @@ in the saved file, read back with `drilldown ls --json`."""
 import json
 import re
 import shutil
+import sqlite3
 import subprocess
 import time
 
@@ -237,3 +238,40 @@ def test_rename_add_and_delete_from_columns_without_javascript(browser, sounds):
         eventually_saved(sounds.data, "1", ["Battery"])
     finally:
         context.close()
+
+
+def test_drag_in_an_sqlite_tree_table_and_in_relational_tables(page, tmp_path):
+    """Every store takes the same move route: a tree table moves the row; relational tables move a
+    song to another album (its album_id and track change) and refuse a song under an artist."""
+    db = tmp_path / "sounds.sqlite"
+    subprocess.run([drilldown_binary(), "convert", str(SOUNDS / "sounds.plist"), str(db)], check=True, capture_output=True)
+    server = Server(db, "--editable")
+    try:
+        page.goto(server.url + "outline?open=0,1&edit=1")
+        drag(page, "0.4", "1", 0.5)
+        eventually_saved(db, "1", ["About", "Text Tone"])
+        eventually_saved(db, "0", LEVEL_0[:4])
+    finally:
+        server.stop()
+    music = tmp_path / "music"
+    music.mkdir()
+    for name in ("music.sqlite", "music.schema.yaml"):
+        shutil.copy(ROOT / "Examples" / "Music" / name, music / name)
+    server = Server(music / "music.sqlite", "--editable")
+    try:
+        page.goto(server.url + "outline?open=0,0.0,0.1&edit=1")
+        # "So What" (Kind of Blue's first song) onto the bottom quarter of Sketches of Spain's first.
+        drag(page, "0.0.0", "0.1.0", 0.9)
+        expect(page.locator(esc("0.1.1") + " .row-title")).to_have_text("So What")
+        with sqlite3.connect(music / "music.sqlite") as c:
+            album, track = c.execute("select albums.title, songs.track from songs join albums on albums.id = songs.album_id "
+                                     "where songs.name = 'So What'").fetchone()
+            order = [r[0] for r in c.execute("select songs.name from songs join albums on albums.id = songs.album_id "
+                                             "where albums.title = 'Sketches of Spain' order by track")]
+        assert album == "Sketches of Spain"
+        assert order[:2] == ["Concierto de Aranjuez (Adagio)", "So What"]
+        # A song cannot sit under an artist: the store says so in words.
+        drag(page, "0.1.1", "0", 0.5)
+        expect(page.locator("#edit-message")).to_contain_text("can only move under")
+    finally:
+        server.stop()

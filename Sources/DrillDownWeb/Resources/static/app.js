@@ -573,9 +573,16 @@
 
     function listTop() { return list.getBoundingClientRect().top + window.scrollY; }
 
+    // Scaled (past ~140 000 rows): the scroll range maps linearly onto the rows, so its end shows
+    // the last row (a plain division would leave the last screenful unreachable).
+    function scaledRange() {
+      return { maxPos: Math.max(1, total * rowHeight * scale - window.innerHeight), maxFirst: Math.max(0, total - window.innerHeight / rowHeight) };
+    }
     function windowRange() {
-      var pos = Math.max(0, window.scrollY - listTop());
-      var exact = Math.min(total - 1, pos / (rowHeight * scale));
+      var pos = Math.max(0, window.scrollY - listTop()), exact;
+      if (scale === 1) exact = pos / rowHeight;
+      else { var m = scaledRange(); pos = Math.min(pos, m.maxPos); exact = pos / m.maxPos * m.maxFirst; }
+      exact = Math.min(total - 1, exact);
       var first = Math.floor(exact);
       var visible = Math.ceil(window.innerHeight / rowHeight) + 1;
       return { pos: pos, first: first, frac: exact - first, from: Math.max(0, first - overscan), to: Math.min(total, first + visible + overscan) };
@@ -609,9 +616,14 @@
     }
 
     function scrollToIndex(i, align) {
-      var y = listTop() + i * rowHeight * scale;
-      if (align === "bottom") y -= window.innerHeight - rowHeight - 8;
-      else y -= document.querySelector(".navbar").offsetHeight + 8 + (current ? current.offsetHeight : 0);
+      var off = align === "bottom" ? window.innerHeight - rowHeight - 8
+        : document.querySelector(".navbar").offsetHeight + 8 + (current ? current.offsetHeight : 0);
+      var y;
+      if (scale === 1) y = listTop() + i * rowHeight - off;
+      else {
+        var m = scaledRange(), e = Math.max(0, i - off / rowHeight);
+        y = listTop() + Math.min(1, e / Math.max(1, m.maxFirst)) * m.maxPos;
+      }
       window.scrollTo(0, Math.max(0, y));
     }
 
