@@ -94,7 +94,7 @@ struct APIDocumentTests {
                 ("/api/edit/move/1", #"{"direction": "up"}"#, "/api/edit/move/{path}", 200),
                 ("/api/edit/move/1", #"{"index": 99}"#, "/api/edit/move/{path}", 200),
                 ("/api/edit/move/3.0", #"{"to": "0", "index": 0}"#, "/api/edit/move/{path}", 200),
-                ("/api/edit/move/3", #"{"to": "3.0.0"}"#, "/api/edit/move/{path}", 400),
+                ("/api/edit/move/0", #"{"to": "0.0"}"#, "/api/edit/move/{path}", 400),
                 ("/api/edit/delete/2", "{}", "/api/edit/delete/{path}", 200),
                 ("/api/edit/delete/9", "{}", "/api/edit/delete/{path}", 404),
                 ("/api/edit/undo", "", "/api/edit/undo", 200),

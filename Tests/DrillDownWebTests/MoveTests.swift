@@ -116,8 +116,8 @@ struct MoveTests {
             try await client.execute(uri: "/rename/0.2", method: .get, headers: [.cookie: cookie]) { response in
                 #expect(response.text.contains("id=\"rename-title\" value=\"Ringtone\""))
             }
-            try await client.execute(uri: "/move/", method: .get, headers: [.cookie: cookie]) { response in
-                #expect(response.status == .badRequest)
+            try await client.execute(uri: "/move/9.9", method: .get, headers: [.cookie: cookie]) { response in
+                #expect(response.status == .notFound)
             }
             try await client.execute(uri: "/l/0?edit=1", method: .get, headers: [.cookie: cookie]) { response in
                 #expect(response.text.contains("class=\"small move-link\" href=\"/move/0.1?back=/l/0%3Fedit%3D1\""))
