@@ -1,6 +1,9 @@
 // DrillDown web app: progressive enhancement only. Every screen works without this script.
-// Adds: keyboard navigation, copy buttons for paths, in-place outline expand/collapse, and a
-// virtualized list for large levels (at most ~200 row elements in the DOM, whatever the level size).
+// Adds: keyboard navigation, copy buttons for paths, the outline as one virtualized WAI-ARIA tree
+// (expand/collapse in place), a virtualized list for large levels (at most ~200 row elements in the
+// DOM, whatever the size), and on editable servers: posting forms in the background, the Add and
+// Rename dialogs, the outline's and columns' edit tools, moving rows by drag or Alt+arrows, and
+// live updates.
 (function () {
   "use strict";
 
