@@ -504,6 +504,9 @@
   var virtualTeardown = null;
   function setUpVirtualList(list) {
     if (virtualTeardown) virtualTeardown();
+    virtualTeardown = null;
+    // In Edit mode a large level stays paged by the server: its rows carry forms the API's rows do not.
+    if (list.querySelector(".row-edit")) return;
     var total = Number(list.dataset.total), api = list.dataset.api, pageSize = 100;
     var rowHeight = parseFloat(getComputedStyle(document.documentElement).getPropertyValue("--row-h")) || 56;
     var maxHeight = 8000000;
