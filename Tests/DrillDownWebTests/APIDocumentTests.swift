@@ -23,7 +23,8 @@ struct APIDocumentTests {
         "/api/search": [("/api/search?q=screen", 200), ("/api/search?q=row&values=1&limit=3", 200), ("/api/search?q=%20", 400)],
         "/api/outline": [
             ("/api/outline", 200), ("/api/outline?open=1,1.0&limit=3", 200), ("/api/outline?all=1&closed=5&offset=2", 200),
-            ("/api/outline?open=x", 400),
+            ("/api/outline?open=x", 400), ("/api/outline?open=1&focus=1.0&limit=2", 200), ("/api/outline?focus=1.0", 200),
+            ("/api/outline?focus=9.9", 404),
         ],
         "/api/openapi.json": [("/api/openapi.json", 200)],
     ]
@@ -92,6 +93,8 @@ struct APIDocumentTests {
                 ("/api/edit/run/0.2", #"{"action": "play"}"#, "/api/edit/run/{path}", 200),
                 ("/api/edit/move/1", #"{"direction": "up"}"#, "/api/edit/move/{path}", 200),
                 ("/api/edit/move/1", #"{"index": 99}"#, "/api/edit/move/{path}", 200),
+                ("/api/edit/move/3.0", #"{"to": "0", "index": 0}"#, "/api/edit/move/{path}", 200),
+                ("/api/edit/move/0", #"{"to": "0.0"}"#, "/api/edit/move/{path}", 400),
                 ("/api/edit/delete/2", "{}", "/api/edit/delete/{path}", 200),
                 ("/api/edit/delete/9", "{}", "/api/edit/delete/{path}", 404),
                 ("/api/edit/undo", "", "/api/edit/undo", 200),

@@ -152,7 +152,7 @@ struct PageTests {
                 #expect(items == 8)
                 #expect(html.contains("id=\"n-1\" data-path=\"1\""))
                 #expect(html.contains("id=\"n-1\" data-path=\"1\"><a class=\"disclosure open\""))
-                #expect(html.contains("role=\"treeitem\" aria-level=\"1\" aria-expanded=\"true\""))
+                #expect(html.contains("role=\"treeitem\" aria-level=\"1\" aria-setsize=\"6\" aria-posinset=\"2\" aria-expanded=\"true\""))
                 #expect(html.contains("href=\"/outline?open=1.0#n-1\""))
                 #expect(html.contains("href=\"/outline?open=1,1.0,3#n-3\""))
                 #expect(html.contains(">Screen C</span>"))
@@ -163,7 +163,7 @@ struct PageTests {
                 #expect(response.text.contains("Rows 1–500 of 1016"))
             }
             try await client.execute(uri: "/outline?open=3,3.0,3.0.0&focus=3.0.0", method: .get) { response in
-                #expect(response.text.contains("aria-level=\"3\" aria-expanded=\"true\" aria-selected=\"true\" href=\"/l/3.0.0\""))
+                #expect(response.text.contains("aria-level=\"3\" aria-setsize=\"1\" aria-posinset=\"1\" aria-expanded=\"true\" aria-selected=\"true\" href=\"/l/3.0.0\""))
             }
         }
     }

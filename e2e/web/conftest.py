@@ -29,7 +29,7 @@ def browser_type_launch_args(browser_type_launch_args):
 class Server:
     """One `drilldown serve` process on 127.0.0.1 with a free port; `url` ends with `/`."""
 
-    def __init__(self, *args):
+    def __init__(self, *args, start_timeout=60):
         binary = drilldown_binary()
         if not os.path.exists(binary):
             pytest.fail(f"{binary} is missing: build with `swift build --product drilldown` or set DRILLDOWN_BIN")
@@ -38,10 +38,10 @@ class Server:
         lines = queue.Queue()
         threading.Thread(target=lambda: [lines.put(l) for l in self.proc.stdout], daemon=True).start()
         try:
-            line = lines.get(timeout=60)
+            line = lines.get(timeout=start_timeout)
         except queue.Empty:
             self.stop()
-            pytest.fail("drilldown serve printed no URL within 60 s")
+            pytest.fail(f"drilldown serve printed no URL within {start_timeout} s")
         match = re.search(r"http://127\.0\.0\.1:\d+/", line)
         if not match:
             self.stop()

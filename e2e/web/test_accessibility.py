@@ -42,6 +42,11 @@ SOUNDS_SCREENS = {
     "search editable": "search?q=tone",
     "add form": "add/0",
     "delete form": "delete/0.3",
+    "outline edit mode": "outline?open=0,1&edit=1&focus=0.3",
+    "outline edit mode, nothing selected": "outline?all=1&edit=1",
+    "columns edit mode": "columns/0.3?edit=1",
+    "move form": "move/0.3",
+    "rename form": "rename/0.3",
 }
 TOTALS = {}
 
@@ -113,6 +118,26 @@ def test_the_add_dialog_has_no_violations_and_focus_returns(page, sounds_server,
     page.locator("#add-button").click()
     page.locator("#add-dialog-cancel").click()
     expect(page.locator("#add-button")).to_be_focused()
+
+
+@pytest.mark.parametrize("scheme", SCHEMES)
+def test_a_drag_in_progress_and_the_rename_dialog_have_no_violations(page, sounds_server, axe, scheme):
+    page.emulate_media(color_scheme=scheme)
+    page.goto(sounds_server.url + "outline?open=0&edit=1&focus=0.3")
+    handle = page.locator("#n-0\\.0 .drag-handle").bounding_box()
+    target = page.locator("#n-0\\.2").bounding_box()
+    page.mouse.move(handle["x"] + 5, handle["y"] + 5)
+    page.mouse.down()
+    page.mouse.move(handle["x"] + 5, target["y"] + 4, steps=5)
+    expect(page.locator("#drop-indicator")).to_be_visible()
+    check(axe, page, "drag in progress", scheme)
+    page.keyboard.press("Escape")
+    page.mouse.up()
+    page.locator("#rename-link").click()
+    expect(page.locator("#rename-dialog")).to_be_visible()
+    check(axe, page, "rename dialog", scheme)
+    page.keyboard.press("Escape")
+    expect(page.locator("#rename-link")).to_be_focused()
 
 
 def test_report_the_total(request):

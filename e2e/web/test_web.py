@@ -399,3 +399,24 @@ def test_jump_bar_without_javascript_opens_the_page_of_the_section(browser, sect
         expect(page.locator("#section-current")).to_have_text("T")
     finally:
         context.close()
+
+
+@pytest.fixture(scope="module")
+def huge_level_server(tmp_path_factory):
+    """A level of 300 000 rows: taller than a browser draws an element, so the list is scaled."""
+    path = tmp_path_factory.mktemp("huge-level") / "huge.json"
+    path.write_text(json.dumps({"Rows": [{"Title": "Huge level", "Children": [{"Title": f"Row {i}"} for i in range(300_000)]}]}))
+    server = Server(path, start_timeout=300)
+    yield server
+    server.stop()
+
+
+def test_a_scaled_level_reaches_its_last_row(page, huge_level_server):
+    page.goto(huge_level_server.url + "l/0")
+    expect(page.locator("#rows.virtual")).to_have_count(1)
+    page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+    last = page.locator("#rows .row-title", has_text=re.compile(r"^Row 299999$"))
+    expect(last).to_be_in_viewport()
+    assert page.locator("#rows li").count() <= 200
+    page.evaluate("window.scrollTo(0, (document.documentElement.scrollHeight - innerHeight) / 2)")
+    page.wait_for_function("() => [...document.querySelectorAll('#rows .row-title')].some(e => Math.abs(+e.textContent.slice(4) - 150000) < 200)")

@@ -1,7 +1,8 @@
 import Hummingbird
 
 /// Turns every failure into a friendly answer: an HTML error page with a way home, or JSON
-/// `{"error": "..."}` for `/api/` requests, always with the right status.
+/// `{"error": "..."}` for `/api/` requests and for scripts that ask only for JSON (a form posted
+/// by app.js), always with the right status.
 struct ErrorPageMiddleware<Context: RequestContext>: RouterMiddleware {
     let site: Site
 
@@ -24,7 +25,8 @@ struct ErrorPageMiddleware<Context: RequestContext>: RouterMiddleware {
 
     func respond(to request: Request, _ error: WebError) throws -> Response {
         var response: Response
-        if request.uri.path.hasPrefix("/api/") {
+        let accept = request.headers[.accept] ?? ""
+        if request.uri.path.hasPrefix("/api/") || (accept.contains("application/json") && !accept.contains("text/html")) {
             response = try Responses.json(["error": error.message], status: error.status)
         } else {
             response = Responses.html(ErrorPage(site: site, error: error).render(), status: error.status)

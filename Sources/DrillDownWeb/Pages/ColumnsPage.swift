@@ -8,7 +8,12 @@ import DrillDownCore
 struct ColumnsPage {
     let site: Site
     let id: NodeID
+    /// Edit mode (`?edit=1`): links keep it, and the edit tools act on the selected node.
+    var editing = false
     static let columnWindow = 200
+
+    /// A columns URL, in Edit mode when the page is.
+    func link(_ path: TreePath) -> String { Links.columns(path) + (editing ? "?edit=1" : "") }
 
     func render() -> String {
         let source = site.source
@@ -35,7 +40,19 @@ struct ColumnsPage {
             extra["detail"] = d
         }
         let path = source.path(of: id)
-        let back = nav.backLabel.map { ($0, Links.columns(path.parent)) }
+        if site.isEditable {
+            let here = link(path)
+            let csrf = RequestState.current?.csrf ?? ""
+            // + adds to the last column's node: the selection when it has a column, else its parent.
+            let target = showsDetail ? path.parent : path
+            extra["editBar"] = [
+                "isEditing": editing, "editHref": Links.columns(path) + "?edit=1", "doneHref": Links.columns(path), "back": here,
+                "addHref": "\(target.isRoot ? "/add" : "/add/\(target)")?back=\(RowHTML.percentEncoded(here))",
+                "addAction": "/edit/add/\(target)", "csrf": csrf,
+            ]
+            if editing { extra["editTools"] = EditTools(site: site, selected: id, back: here, away: link(path.parent)).context() }
+        }
+        let back = nav.backLabel.map { ($0, link(path.parent)) }
         let chrome = Chrome(screen: "columns", title: nav.title, back: back, node: id)
         return site.assets.render("columns", chrome.context(site: site, extra: extra))
     }
@@ -47,7 +64,7 @@ struct ColumnsPage {
         let window = Self.columnWindow
         let start = max(0, min(position - window / 2, range.count - window))
         let rows = site.presenter.rows(of: node, offset: start, limit: window).map { row -> [String: Any] in
-            var c: [String: Any] = ["title": row.title, "path": row.path.description, "href": Links.columns(row.path)]
+            var c: [String: Any] = ["title": row.title, "path": row.path.description, "href": link(row.path)]
             if !row.subtitle.isEmpty { c["subtitle"] = row.subtitle }
             if row.drills { c["drills"] = true }
             if row.id == selected { c["selected"] = true }

@@ -1,9 +1,10 @@
 import DrillDownCore
 
-/// The pages that stand in for the script's dialogs: the Add form (`/add/PATH`, Cancel and Done)
-/// and the delete confirmation (`/delete/PATH`).
+/// The pages that stand in for the script's dialogs: the Add form (`/add/PATH`, Cancel and Done),
+/// the Rename form (`/rename/PATH`), the Move… form (`/move/PATH`: the new parent by TreePath or
+/// title path, and a position) and the delete confirmation (`/delete/PATH`).
 struct EditPage {
-    enum Mode { case add, delete }
+    enum Mode { case add, rename, move, delete }
 
     let site: Site
     let id: NodeID
@@ -18,13 +19,32 @@ struct EditPage {
         var returnTo = Links.level(level)
         if let back, EditRequest.isLocal(back) { returnTo = back }
         let title = site.presenter.screenTitle(of: id)
-        let extra: [String: Any] = [
-            "isAdd": mode == .add, "isDelete": mode == .delete, "nodeTitle": title,
-            "action": "/edit/\(mode == .add ? "add" : "delete")/\(path)", "returnTo": returnTo,
+        var extra: [String: Any] = [
+            "nodeTitle": title, "nodePath": path.description, "returnTo": returnTo,
         ]
-        let chrome = Chrome(
-            screen: mode == .add ? "add" : "delete", title: mode == .add ? "Add to \(title)" : "Delete \(title)?",
-            back: ("Cancel", returnTo))
+        let screen: String
+        let heading: String
+        switch mode {
+        case .add:
+            (screen, heading) = ("add", "Add to \(title)")
+            extra["isAdd"] = true
+            extra["action"] = "/edit/add/\(path)"
+        case .rename:
+            (screen, heading) = ("rename", "Rename \(title)")
+            extra["isRename"] = true
+            extra["action"] = "/edit/rename/\(path)"
+        case .move:
+            (screen, heading) = ("move", "Move \(title)")
+            extra["isMove"] = true
+            extra["action"] = "/edit/move/\(path)"
+            extra["parentPath"] = path.parent.description
+            extra["parentTitlePath"] = path.parent.isRoot ? "the top level" : source.titlePath(of: source.parent(of: id) ?? source.root)
+        case .delete:
+            (screen, heading) = ("delete", "Delete \(title)?")
+            extra["isDelete"] = true
+            extra["action"] = "/edit/delete/\(path)"
+        }
+        let chrome = Chrome(screen: screen, title: heading, back: ("Cancel", returnTo))
         return site.assets.render("edit", chrome.context(site: site, extra: extra))
     }
 }

@@ -3,34 +3,52 @@ import DrillDownCore
 /// The outline screen (seed 003's TreeView): the whole tree inside one list, indented by depth,
 /// with disclosure triangles that are plain links toggling one path in the URL's state.
 ///
-/// Renders one page of `outlinePageSize` visible rows from `offset`.
+/// Renders one page of `outlinePageSize` visible rows from `offset`; the script turns it into
+/// one virtualized list over every visible row, fed by `/api/outline`. In Edit mode (`edit=1`)
+/// a row's cell selects it (`focus=PATH`) and the edit tools act on the selected row.
 /// - Complexity: O(page × depth × log width) per request once the outline is cached.
 struct OutlinePage {
     let site: Site
     let state: OutlineState
     let offset: Int?
     let focus: NodeID?
+    /// Edit mode: rows select, the edit tools rename, add to, move and delete the selection.
+    var editing = false
 
     /// The visible rows of one page, for the page and the API.
     struct Slice {
         var outline: Outline
         var total: Int
         var offset: Int
-        var entries: [(row: Row, depth: Int, expanded: Bool)]
+        var entries: [Entry]
+    }
+
+    /// One visible row: its presentation, depth (1 for the root's children), whether it is
+    /// expanded, and the number of its siblings (its level's size, for `aria-setsize`).
+    struct Entry {
+        var row: Row
+        var depth: Int
+        var expanded: Bool
+        var setSize: Int
     }
 
     static func slice(site: Site, state: OutlineState, offset: Int?, focus: NodeID?, limit: Int) -> Slice {
         let outline = site.outlines.outline(state, source: site.source, revision: RequestState.current?.revision ?? 0)
+        let source = site.source
         let total = outline.visibleCount
         var start = offset ?? 0
         if offset == nil, let focus, let row = outline.row(of: focus) { start = row / limit * limit }
         start = min(start, max(0, total - 1))
         let end = min(total, start + limit)
-        var entries: [(Row, Int, Bool)] = []
+        var entries: [Entry] = []
         entries.reserveCapacity(end - start)
+        var sizes: [NodeID: Int] = [:]
         for r in start ..< max(start, end) {
             guard let (id, depth) = outline.entry(atRow: r) else { break }
-            entries.append((site.presenter.row(for: id), depth, outline.isExpanded(id)))
+            let parent = source.parent(of: id) ?? source.root
+            let setSize = sizes[parent] ?? source.childCount(of: parent)
+            sizes[parent] = setSize
+            entries.append(Entry(row: site.presenter.row(for: id), depth: depth, expanded: outline.isExpanded(id), setSize: setSize))
         }
         return Slice(outline: outline, total: total, offset: start, entries: entries)
     }
@@ -38,7 +56,8 @@ struct OutlinePage {
     func render() -> String {
         let size = site.options.outlinePageSize
         let slice = Self.slice(site: site, state: state, offset: offset, focus: focus, limit: size)
-        let pageParam = slice.offset > 0 ? "offset=\(slice.offset)" : ""
+        let editParam = editing ? "edit=1" : ""
+        let pageParam = [editParam, slice.offset > 0 ? "offset=\(slice.offset)" : ""].filter { !$0.isEmpty }.joined(separator: "&")
         let focusPath = focus.map { site.source.path(of: $0) }
         var html = ""
         html.reserveCapacity(slice.entries.count * 300)
@@ -46,20 +65,39 @@ struct OutlinePage {
             let path = entry.row.path
             let toggle = entry.row.childCount > 0
                 ? state.toggling(path, expanded: entry.expanded).href(pageParam) + "#n-\(path)" : nil
+            let select = editing ? state.href([editParam, "focus=\(path)"].joined(separator: "&")) + "#n-\(path)" : nil
             RowHTML.appendTreeItem(
-                entry.row, depth: entry.depth, expanded: entry.expanded, toggle: toggle, focused: path == focusPath, to: &html)
+                entry.row, depth: entry.depth, setSize: entry.setSize, expanded: entry.expanded, toggle: toggle,
+                focused: path == focusPath, select: select, to: &html)
         }
         var extra: [String: Any] = [
             "rowsHTML": html, "total": slice.total, "offset": slice.offset, "stateQuery": state.queryString,
-            "expandAll": OutlineState.allHref, "collapseAll": "/outline",
+            "expandAll": OutlineState.allHref + (editing ? "&edit=1" : ""), "collapseAll": editing ? "/outline?edit=1" : "/outline",
         ]
+        if let focusPath, let focus, let row = slice.outline.row(of: focus) {
+            extra["focusRow"] = row
+            extra["focusPath"] = focusPath.description
+        }
         if slice.total == 0 { extra["empty"] = true }
         if slice.total > size {
             let end = slice.offset + slice.entries.count
             var pager: [String: Any] = ["from": slice.offset + 1, "to": end, "total": slice.total]
-            if slice.offset > 0 { pager["prev"] = state.href(slice.offset - size > 0 ? "offset=\(slice.offset - size)" : "") }
-            if end < slice.total { pager["next"] = state.href("offset=\(end)") }
+            let paging = editing ? "edit=1&" : ""
+            if slice.offset > 0 { pager["prev"] = state.href(paging + (slice.offset - size > 0 ? "offset=\(slice.offset - size)" : "")) }
+            if end < slice.total { pager["next"] = state.href(paging + "offset=\(end)") }
             extra["pager"] = pager
+        }
+        if site.isEditable {
+            let here = state.href([editParam, focusPath.map { "focus=\($0)" } ?? ""].filter { !$0.isEmpty }.joined(separator: "&"))
+            let csrf = RequestState.current?.csrf ?? ""
+            extra["editBar"] = [
+                "isEditing": editing, "editHref": state.href(["edit=1", focusPath.map { "focus=\($0)" } ?? ""].filter { !$0.isEmpty }.joined(separator: "&")),
+                "doneHref": state.href(focusPath.map { "focus=\($0)" } ?? ""), "back": here,
+                "addHref": "/add?back=\(RowHTML.percentEncoded(here))", "addAction": "/edit/add/", "csrf": csrf,
+            ]
+            if editing {
+                extra["editTools"] = EditTools(site: site, selected: focus, back: here, away: state.href(editParam)).context()
+            }
         }
         let chrome = Chrome(screen: "outline", title: site.presenter.rootTitle, back: nil, node: focus ?? site.source.root)
         return site.assets.render("outline", chrome.context(site: site, extra: extra))

@@ -3,7 +3,7 @@ import DrillDownCore
 
 /// What an editable level adds to each row: its controls as small forms (switch, slider,
 /// stepper, buttons, and the action of a `select: action:NAME` row) and, in Edit mode, rename,
-/// move up/down and delete.
+/// move up/down, Move… (to another parent), delete and the drag handle.
 struct RowEditing {
     /// The session's CSRF token, put in every form.
     var csrf: String
@@ -52,11 +52,18 @@ extension RowHTML {
             formStart("/edit/move/\(path)", editing, extraClass: "move-form", to: &out)
             out += "<button type=\"submit\" name=\"direction\" value=\"down\" class=\"small move-down\" aria-label=\"Move down\">↓</button></form>"
         }
+        out += "<a class=\"small move-link\" href=\"/move/\(path)?back="
+        escape(percentEncoded(editing.back), into: &out)
+        out += "\" aria-label=\"Move "
+        escape(row.title, into: &out)
+        out += "…\">Move…</a>"
         out += "<a class=\"small danger delete-link\" href=\"/delete/\(path)?back="
         escape(percentEncoded(editing.back), into: &out)
         out += "\" data-action=\"/edit/delete/\(path)\" data-title=\""
         escape(row.title, into: &out)
-        out += "\">Delete</a></div>"
+        out += "\">Delete</a>"
+        out += dragHandle
+        out += "</div>"
     }
 
     static func appendControl(_ bound: BoundControl, index: Int, path: String, row: Row, _ editing: RowEditing, to out: inout String) {

@@ -43,15 +43,19 @@ enum RowHTML {
     /// The `<li>` of one outline row; `toggle` is the URL that flips it (`nil` for leaves).
     ///
     /// WAI-ARIA tree pattern: the `<li>` is presentational and the row's cell (the link a click or
-    /// Enter follows) is the `treeitem`, carrying `aria-level`, `aria-expanded` and `aria-selected`,
-    /// so the element that has focus is the one a screen reader announces with its state. The
+    /// Enter follows) is the `treeitem`, carrying `aria-level`, `aria-setsize`, `aria-posinset`,
+    /// `aria-expanded` and `aria-selected`, so the element that has focus is the one a screen
+    /// reader announces with its state and place even when only a window of rows exists. The
     /// disclosure triangle is a plain link for pointers and pages without script; keyboards use
-    /// Right/Left on the item (app.js).
+    /// Right/Left on the item (app.js). In Edit mode (`select` given) the cell selects the row
+    /// instead of opening it, and a drag handle (for the script, hidden from assistive technology)
+    /// ends the row.
     static func appendTreeItem(
-        _ row: Row, depth: Int, expanded: Bool, toggle: String?, focused: Bool, to out: inout String
+        _ row: Row, depth: Int, setSize: Int, expanded: Bool, toggle: String?, focused: Bool,
+        select: String? = nil, to out: inout String
     ) {
         let path = row.path.description
-        let href = Links.destination(of: row)
+        let href = select ?? Links.destination(of: row)
         out += "<li class=\"row treeitem d\(min(depth, 16))"
         if href == nil { out += " disabled" }
         if focused { out += " focused" }
@@ -63,13 +67,19 @@ enum RowHTML {
         } else {
             out += "<span class=\"disclosure leaf\" aria-hidden=\"true\"></span>"
         }
-        var item = " role=\"treeitem\" aria-level=\"\(depth)\""
+        var item = " role=\"treeitem\" aria-level=\"\(depth)\" aria-setsize=\"\(setSize)\" aria-posinset=\"\((row.path.indices.last ?? 0) + 1)\""
         if toggle != nil { item += expanded ? " aria-expanded=\"true\"" : " aria-expanded=\"false\"" }
         item += focused ? " aria-selected=\"true\"" : " aria-selected=\"false\""
         openCell(href, attributes: item, to: &out)
         appendText(row, to: &out)
-        out += href == nil ? "</span></li>\n" : "</a></li>\n"
+        out += href == nil ? "</span>" : "</a>"
+        if select != nil { out += dragHandle }
+        out += "</li>\n"
     }
+
+    /// The reorder control of a row in Edit mode (the script drags by it; keyboards use
+    /// Alt+arrows or Move…, so it is hidden from assistive technology).
+    static let dragHandle = "<span class=\"drag-handle\" aria-hidden=\"true\" title=\"Drag to move\"></span>"
 
     /// Opens a row's cell: a link to `href`, or a disabled span when selecting does nothing.
     /// `attributes` (already escaped, with a leading space) go on the cell element.

@@ -53,10 +53,14 @@ struct OutlineJSON: Encodable {
         var depth: Int
         var children: Int
         var expanded: Bool
+        /// The number of its siblings (itself included), for `aria-setsize`.
+        var setSize: Int
         var href: String?
     }
     var state: String
     var total: Int
     var offset: Int
+    /// The row of the node named by `focus=`, `nil` when not asked or hidden.
+    var focusRow: Int?
     var rows: [Entry]
 }

@@ -8,7 +8,8 @@ import Hummingbird
 /// - `GET /api/level/PATH?offset=0&limit=100`
 /// - `GET /api/node/PATH`
 /// - `GET /api/search?q=TEXT&limit=100&values=1`
-/// - `GET /api/outline?open=1,1.0&offset=0&limit=500` (or `all=1&closed=...`)
+/// - `GET /api/outline?open=1,1.0&offset=0&limit=500` (or `all=1&closed=...`; `focus=PATH` adds that
+///   node's row number, or null when a collapsed ancestor hides it)
 /// - `GET /api/openapi.json`: the OpenAPI 3 document of every `/api/` route (writes included),
 ///   `Resources/api/openapi.json`; `APIDocumentTests` keeps it and the router in step.
 extension Site {
@@ -45,10 +46,17 @@ extension Site {
             let state = try OutlineState(query: query)
             let limit = min(try query.int("limit", default: options.outlinePageSize), options.maxAPILimit)
             let slice = OutlinePage.slice(site: self, state: state, offset: try query.int("offset", default: 0), focus: nil, limit: limit)
-            return try Responses.json(OutlineJSON(state: state.queryString, total: slice.total, offset: slice.offset, rows: slice.entries.map {
-                .init(path: $0.row.path.description, title: $0.row.title, subtitle: $0.row.subtitle.isEmpty ? nil : $0.row.subtitle,
-                      depth: $0.depth, children: $0.row.childCount, expanded: $0.expanded, href: Links.destination(of: $0.row))
-            }))
+            var focusRow: Int?
+            if let text = query["focus"], !text.isEmpty {
+                focusRow = slice.outline.row(of: try NodeLookup.node(decoded: text, in: source).id)
+            }
+            return try Responses.json(OutlineJSON(
+                state: state.queryString, total: slice.total, offset: slice.offset, focusRow: focusRow,
+                rows: slice.entries.map {
+                    .init(path: $0.row.path.description, title: $0.row.title, subtitle: $0.row.subtitle.isEmpty ? nil : $0.row.subtitle,
+                          depth: $0.depth, children: $0.row.childCount, expanded: $0.expanded, setSize: $0.setSize,
+                          href: Links.destination(of: $0.row))
+                }))
         }
     }
 

@@ -10,7 +10,9 @@ import Hummingbird
 /// - `POST /edit/add/PATH` `title=`: appends a child titled `title` (an empty title adds nothing)
 /// - `POST /edit/rename/PATH` `title=`
 /// - `POST /edit/delete/PATH` (the no-JS page `GET /delete/PATH` asks first)
-/// - `POST /edit/move/PATH` `direction=up|down` or `index=N` (among its siblings)
+/// - `POST /edit/move/PATH` `direction=up|down` or `index=N` (among its siblings), or `to=PARENT`
+///   (a TreePath or title path; empty for the root) with an optional `index=N` to move it under
+///   another node (the no-JS form is `GET /move/PATH`)
 /// - `POST /edit/set/PATH` `control=INDEX|TARGET` and `toggle=1`, `value=V` or `step=±N`
 /// - `POST /edit/run/PATH` `action=NAME` (a button's action)
 /// - `POST /edit/undo`, `POST /edit/redo`
@@ -26,6 +28,16 @@ extension Site {
         router.get("/add/**") { request, _ in
             let (id, _) = try NodeLookup.node(request.uri.path.dropFirst(5), in: source)
             return Responses.html(EditPage(site: self, id: id, mode: .add, back: Query(request.uri.query)["back"]).render())
+        }
+        router.get("/rename/**") { request, _ in
+            let (id, _) = try NodeLookup.node(request.uri.path.dropFirst(8), in: source)
+            guard id != source.root else { throw WebError.badRequest("The root has no title to rename.") }
+            return Responses.html(EditPage(site: self, id: id, mode: .rename, back: Query(request.uri.query)["back"]).render())
+        }
+        router.get("/move/**") { request, _ in
+            let (id, _) = try NodeLookup.node(request.uri.path.dropFirst(6), in: source)
+            guard id != source.root else { throw WebError.badRequest("The root cannot be moved.") }
+            return Responses.html(EditPage(site: self, id: id, mode: .move, back: Query(request.uri.query)["back"]).render())
         }
         router.get("/delete/**") { request, _ in
             let (id, _) = try NodeLookup.node(request.uri.path.dropFirst(8), in: source)
@@ -66,22 +78,8 @@ extension Site {
                 guard !path.isRoot else { throw WebError.badRequest("The root cannot be deleted.") }
                 paths = [try await model.apply(.delete(path))]
             case "move":
-                guard let last = path.indices.last, let parent = source.node(at: path.parent) else {
-                    throw WebError.badRequest("The root cannot be moved.")
-                }
-                let count = source.childCount(of: parent)
-                var index: Int
-                switch form["direction"] {
-                case "up": index = last - 1
-                case "down": index = last + 1
-                default:
-                    guard let text = form["index"], let n = Int(text) else {
-                        throw WebError.badRequest("Give direction=up or down, or index=N.")
-                    }
-                    index = n
-                }
-                index = min(max(index, 0), count - 1)
-                paths = index == last ? [] : [try await model.apply(.move(path, parent: path.parent, index: index))]
+                paths = try await move(path, form, in: source, model: model)
+                if let moved = paths.first { returnTo = Links.level(moved.parent) }
             case "set":
                 let control = try boundControl(form["control"], at: path, in: source)
                 let input: ControlInput
@@ -116,6 +114,40 @@ extension Site {
             return try Responses.json(Result(revision: await model.revision, changed: !paths.isEmpty, paths: paths.map(\.description)))
         }
         return Response(status: .seeOther, headers: [.location: form.back(or: returnTo)])
+    }
+
+    /// A move: among its siblings (`direction=up|down`, or `index=N` without `to`), or under the
+    /// node named by `to` (a TreePath or title path, empty for the root) at `index` (appended
+    /// without one; counted after the node has left its place). Moving a node into its own
+    /// subtree is refused by the core, whose message the answer carries.
+    /// - Returns: the node's new path, or nothing when it stays where it is.
+    func move(_ path: TreePath, _ form: EditRequest, in source: any Source, model: DocumentModel) async throws -> [TreePath] {
+        guard let last = path.indices.last, let parent = source.node(at: path.parent) else {
+            throw WebError.badRequest("The root cannot be moved.")
+        }
+        if let to = form["to"] {
+            let destination = source.path(of: try NodeLookup.node(decoded: to, in: source).id)
+            var index: Int?
+            if let text = form["index"]?.trimmingCharacters(in: .whitespaces), !text.isEmpty {
+                guard let n = Int(text), n >= 0 else { throw WebError.badRequest("index must be a row number (0 = first), not '\(text)'.") }
+                index = n
+            }
+            if destination == path.parent, index == last || (index == nil && last == source.childCount(of: parent) - 1) { return [] }
+            return [try await model.apply(.move(path, parent: destination, index: index))]
+        }
+        let count = source.childCount(of: parent)
+        var index: Int
+        switch form["direction"] {
+        case "up": index = last - 1
+        case "down": index = last + 1
+        default:
+            guard let text = form["index"], let n = Int(text) else {
+                throw WebError.badRequest("Give direction=up or down, index=N, or to=PARENT (with an optional index=N).")
+            }
+            index = n
+        }
+        index = min(max(index, 0), count - 1)
+        return index == last ? [] : [try await model.apply(.move(path, parent: path.parent, index: index))]
     }
 
     /// The control of the row at `path` named by its index or its target.

@@ -33,15 +33,17 @@ extension Site {
             let offset: Int? = query["offset"] == nil ? nil : try query.int("offset", default: 0)
             var focus: NodeID?
             if let text = query["focus"], !text.isEmpty { focus = try NodeLookup.node(decoded: text, in: source).id }
-            return Responses.html(OutlinePage(site: self, state: state, offset: offset, focus: focus).render())
+            return Responses.html(OutlinePage(
+                site: self, state: state, offset: offset, focus: focus, editing: isEditable && query["edit"] == "1").render())
         }
-        router.get("/columns") { _, _ in
-            Responses.html(ColumnsPage(site: self, id: source.root).render())
+        router.get("/columns") { request, _ in
+            Responses.html(ColumnsPage(site: self, id: source.root, editing: isEditable && Query(request.uri.query)["edit"] == "1").render())
         }
         router.get("/columns/**") { request, _ in
             let (id, canonical) = try NodeLookup.node(request.uri.path.dropFirst(9), in: source)
-            if !canonical { return Responses.redirect(Links.columns(source.path(of: id))) }
-            return Responses.html(ColumnsPage(site: self, id: id).render())
+            let editing = isEditable && Query(request.uri.query)["edit"] == "1"
+            if !canonical { return Responses.redirect(Links.columns(source.path(of: id)) + (editing ? "?edit=1" : "")) }
+            return Responses.html(ColumnsPage(site: self, id: id, editing: editing).render())
         }
         router.get("/search") { request, _ in
             let query = Query(request.uri.query)

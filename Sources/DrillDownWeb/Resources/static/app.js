@@ -1,6 +1,9 @@
 // DrillDown web app: progressive enhancement only. Every screen works without this script.
-// Adds: keyboard navigation, copy buttons for paths, in-place outline expand/collapse, and a
-// virtualized list for large levels (at most ~200 row elements in the DOM, whatever the level size).
+// Adds: keyboard navigation, copy buttons for paths, the outline as one virtualized WAI-ARIA tree
+// (expand/collapse in place), a virtualized list for large levels (at most ~200 row elements in the
+// DOM, whatever the size), and on editable servers: posting forms in the background, the Add and
+// Rename dialogs, the outline's and columns' edit tools, moving rows by drag or Alt+arrows, and
+// live updates.
 (function () {
   "use strict";
 
@@ -82,86 +85,428 @@
     if (values) values.addEventListener("change", update);
   }
 
-  // ---- Outline: in-place expand and collapse ---------------------------------------------
-  // The row (<li>) of an element inside the tree, and the row's treeitem (its cell).
-  function treeItem(el) { return el && el.closest("li.treeitem"); }
-  function itemCell(li) { return li && li.querySelector('[role="treeitem"]'); }
-
-  // Roving tabindex (WAI-ARIA tree pattern): the tree is one tab stop, on the focused or
-  // selected item; arrows move within it.
-  function rove(cell) {
-    var tree = document.getElementById("tree");
-    if (!tree) return;
-    var cells = tree.querySelectorAll('[role="treeitem"]');
-    if (!cell) cell = tree.querySelector('[role="treeitem"][aria-selected="true"]') || cells[0];
-    Array.prototype.forEach.call(cells, function (c) { c.setAttribute("tabindex", c === cell ? "0" : "-1"); });
+  // ---- TreePaths -------------------------------------------------------------------------
+  // A TreePath as text ("3.0.1", "" for the root) and as an array of row numbers.
+  function pathArray(text) { return text ? text.split(".").map(Number) : []; }
+  function pathText(array) { return array.join("."); }
+  function parentPath(text) { return pathText(pathArray(text).slice(0, -1)); }
+  function lastIndex(text) { var a = pathArray(text); return a.length ? a[a.length - 1] : 0; }
+  function comparePaths(a, b) {
+    var x = pathArray(a), y = pathArray(b);
+    for (var k = 0; k < Math.min(x.length, y.length); k++) if (x[k] !== y[k]) return x[k] - y[k];
+    return x.length - y.length;
+  }
+  function startsWith(path, prefix) { return path.length >= prefix.length && prefix.every(function (v, k) { return path[k] === v; }); }
+  // Where `path` is after the node at `from` moved to `to` (its new path, counted after it left).
+  function remapAfterMove(text, from, to) {
+    var p = pathArray(text), f = pathArray(from), t = pathArray(to);
+    if (startsWith(p, f)) return pathText(t.concat(p.slice(f.length)));
+    var k = f.length - 1;
+    if (p.length > k && startsWith(p, f.slice(0, k)) && p[k] > f[k]) p[k] -= 1;
+    k = t.length - 1;
+    if (p.length > k && startsWith(p, t.slice(0, k)) && p[k] >= t[k]) p[k] += 1;
+    return pathText(p);
   }
 
-  function toggleInPlace(link, keepFocusPath) {
-    var href = link.getAttribute("href");
-    return fetch(href, { headers: { Accept: "text/html" } }).then(function (r) {
-      if (!r.ok) throw new Error(r.status);
-      return r.text();
-    }).then(function (html) {
-      var doc = new DOMParser().parseFromString(html, "text/html");
-      ["#tree", "#pager", ".outline-count"].forEach(function (sel) {
-        var now = document.querySelector(sel), next = doc.querySelector(sel);
-        if (now && next) now.replaceWith(document.importNode(next, true));
-        else if (now) now.remove();
-        else if (next) document.querySelector("#tree").after(document.importNode(next, true));
+  // ---- Outline state: the URL's open=… or all=1&closed=…, as the server reads it -----------
+  function OutlineState(query) {
+    var params = new URLSearchParams(query || "");
+    this.all = params.get("all") === "1";
+    var list = params.get(this.all ? "closed" : "open");
+    this.paths = list ? list.split(",").filter(Boolean) : [];
+  }
+  OutlineState.prototype.query = function () {
+    var sorted = this.paths.slice().sort(comparePaths).filter(function (p, k, a) { return k === 0 || a[k - 1] !== p; });
+    if (this.all) return sorted.length ? "all=1&closed=" + sorted.join(",") : "all=1";
+    return sorted.length ? "open=" + sorted.join(",") : "";
+  };
+  OutlineState.prototype.copy = function () { var c = new OutlineState(""); c.all = this.all; c.paths = this.paths.slice(); return c; };
+  // This state with `path` expanded (open) or collapsed.
+  OutlineState.prototype.setting = function (path, open) {
+    var next = this.copy(), listed = open !== this.all;
+    next.paths = next.paths.filter(function (p) { return p !== path; });
+    if (listed) next.paths.push(path);
+    return next;
+  };
+  OutlineState.prototype.href = function (extra) {
+    var parts = [this.query()].concat(extra || []).filter(Boolean);
+    return parts.length ? "/outline?" + parts.join("&") : "/outline";
+  };
+
+  // ---- Outline: one virtualized WAI-ARIA tree over every visible row -----------------------
+  // At most ~60 row elements exist whatever is expanded: rows are fetched a window at a time from
+  // /api/outline (the state travels with each request) and placed by index. Expanding or
+  // collapsing changes only the rows after the toggled one, so the rows above stay cached and the
+  // window is fetched again. The URL keeps the state and the first visible row (?offset=N),
+  // so a reload comes back to the same place.
+  function setUpVirtualTree(tree) {
+    var state = new OutlineState(tree.dataset.state);
+    var editing = tree.classList.contains("editing");
+    var total = Number(tree.dataset.total), pageSize = 100, overscan = 15, maxHeight = 8000000;
+    var rowHeight = parseFloat(getComputedStyle(document.documentElement).getPropertyValue("--row-h")) || 56;
+    var scale = 1;
+    var cache = new Map(), rendered = new Map(), pending = new Map();
+    var generation = 0, focusWanted = null;
+    var active = tree.dataset.focus || null;        // the roving tab stop's path
+    var selected = editing ? tree.dataset.focus || null : null;
+    var navbar = document.querySelector(".navbar");
+    var count = document.getElementById("outline-count");
+
+    function rowFromElement(li) {
+      var cell = li.querySelector('[role="treeitem"]');
+      var subtitle = li.querySelector(".row-subtitle");
+      var disclosure = li.querySelector("a.disclosure");
+      return {
+        path: li.dataset.path, title: li.querySelector(".row-title").textContent,
+        subtitle: subtitle ? subtitle.textContent : null, depth: Number(cell.getAttribute("aria-level")),
+        children: disclosure ? 1 : 0, expanded: cell.getAttribute("aria-expanded") === "true",
+        setSize: Number(cell.getAttribute("aria-setsize")),
+        href: !editing && cell.tagName === "A" ? cell.getAttribute("href") : null
+      };
+    }
+    var first = Number(tree.dataset.offset) || 0;
+    Array.prototype.forEach.call(tree.querySelectorAll("li.treeitem"), function (li, k) { cache.set(first + k, rowFromElement(li)); });
+    tree.textContent = "";
+    tree.classList.add("virtual");
+    var pager = document.getElementById("pager");
+    if (pager) pager.hidden = true;
+
+    function resize() {
+      scale = Math.min(1, maxHeight / Math.max(1, total * rowHeight));
+      tree.style.height = Math.round(total * rowHeight * scale) + "px";
+      tree.dataset.total = String(total);
+      if (count) count.textContent = total.toLocaleString("en-US") + " rows";
+    }
+
+    function makeRow(row, index) {
+      var li = document.createElement("li");
+      li.className = "row treeitem d" + Math.min(row.depth, 16) + (row.path === selected ? " focused" : "");
+      li.setAttribute("role", "none");
+      li.id = "n-" + row.path;
+      li.dataset.path = row.path;
+      li.dataset.index = String(index);
+      if (row.children > 0) {
+        var toggle = document.createElement("a");
+        toggle.className = "disclosure" + (row.expanded ? " open" : "");
+        toggle.href = state.setting(row.path, !row.expanded).href(editing ? ["edit=1"] : []) + "#n-" + row.path;
+        toggle.tabIndex = -1;
+        toggle.setAttribute("aria-hidden", "true");
+        li.appendChild(toggle);
+      } else {
+        var leaf = document.createElement("span");
+        leaf.className = "disclosure leaf"; leaf.setAttribute("aria-hidden", "true");
+        li.appendChild(leaf);
+      }
+      var href = editing ? state.href(["edit=1", "focus=" + row.path]) + "#n-" + row.path : row.href;
+      var cell = document.createElement(href ? "a" : "span");
+      cell.className = "cell";
+      if (href) cell.href = href; else cell.setAttribute("aria-disabled", "true");
+      if (!href) li.classList.add("disabled");
+      cell.setAttribute("role", "treeitem");
+      cell.setAttribute("aria-level", String(row.depth));
+      cell.setAttribute("aria-setsize", String(row.setSize));
+      cell.setAttribute("aria-posinset", String(lastIndex(row.path) + 1));
+      if (row.children > 0) cell.setAttribute("aria-expanded", row.expanded ? "true" : "false");
+      cell.setAttribute("aria-selected", row.path === selected ? "true" : "false");
+      cell.tabIndex = -1;
+      var text = document.createElement("span");
+      text.className = "text";
+      var title = document.createElement("span");
+      title.className = "row-title"; title.textContent = row.title;
+      text.appendChild(title);
+      if (row.subtitle) {
+        var sub = document.createElement("span");
+        sub.className = "row-subtitle"; sub.textContent = row.subtitle;
+        text.appendChild(sub);
+      }
+      cell.appendChild(text);
+      li.appendChild(cell);
+      if (editing) {
+        var handle = document.createElement("span");
+        handle.className = "drag-handle"; handle.title = "Drag to move"; handle.setAttribute("aria-hidden", "true");
+        li.appendChild(handle);
+      }
+      return li;
+    }
+
+    function fetchPage(page) {
+      if (pending.get(page) === generation) return;
+      var asked = generation;
+      pending.set(page, asked);
+      var url = "/api/outline?" + [state.query(), "offset=" + page * pageSize, "limit=" + pageSize].filter(Boolean).join("&");
+      fetch(url).then(function (r) { return r.json(); }).then(function (data) {
+        if (pending.get(page) === asked) pending.delete(page);
+        if (asked !== generation) return;
+        if (data.total !== total) { total = data.total; resize(); }
+        (data.rows || []).forEach(function (row, k) { cache.set(page * pageSize + k, row); });
+        if (cache.size > 4000) {
+          var drop = cache.size - 4000, it = cache.keys();
+          while (drop-- > 0) cache.delete(it.next().value);
+        }
+        render();
+      }).catch(function () { if (pending.get(page) === asked) pending.delete(page); });
+    }
+
+    function listTop() { return tree.getBoundingClientRect().top + window.scrollY; }
+    function navHeight() { return navbar ? navbar.offsetHeight : 0; }
+    // Past ~140 000 rows the list is drawn scaled down (browsers cap an element's height): the
+    // scroll range then maps linearly onto the first rows, so the end of the range shows the
+    // last rows exactly, and the window is drawn around the viewport.
+    function scaled() {
+      var maxPos = Math.max(1, total * rowHeight * scale - window.innerHeight);
+      return { maxPos: maxPos, maxFirst: Math.max(0, total - window.innerHeight / rowHeight) };
+    }
+    function windowRange() {
+      var pos = Math.max(0, window.scrollY - listTop()), exact;
+      if (scale === 1) exact = pos / rowHeight;
+      else { var m = scaled(); pos = Math.min(pos, m.maxPos); exact = pos / m.maxPos * m.maxFirst; }
+      exact = Math.min(Math.max(0, total - 1), exact);
+      var firstRow = Math.floor(exact);
+      var visible = Math.ceil(window.innerHeight / rowHeight) + 1;
+      return { pos: pos, exact: exact, first: firstRow, frac: exact - firstRow, from: Math.max(0, firstRow - overscan), to: Math.min(total, firstRow + visible + overscan) };
+    }
+    // Where row i is drawn, from the list's top.
+    function rowTop(i, w) { return scale === 1 ? i * rowHeight : w.pos + (i - w.exact) * rowHeight; }
+    // The first row not hidden under the navigation bar: what the URL keeps.
+    function firstVisible() {
+      var w = windowRange(), below = window.scrollY + navHeight() - listTop() - rowTop(w.first, w);
+      return Math.max(0, Math.min(total - 1, Math.floor(w.first + below / rowHeight + 0.5)));
+    }
+
+    function render() {
+      var w = windowRange();
+      rendered.forEach(function (el, i) {
+        if (i < w.from || i >= w.to) { el.remove(); rendered.delete(i); }
       });
-      history.replaceState(null, "", href.split("#")[0]);
-      var item = keepFocusPath !== undefined ? document.getElementById("n-" + keepFocusPath) : null;
-      rove(itemCell(item));
-      if (item) focusItem(itemCell(item));
-    }).catch(function () { location.href = href; });
-  }
+      for (var i = w.from; i < w.to; i++) {
+        var top = rowTop(i, w);
+        var el = rendered.get(i);
+        if (!el) {
+          var row = cache.get(i);
+          if (!row) { fetchPage(Math.floor(i / pageSize)); continue; }
+          el = makeRow(row, i);
+          rendered.set(i, el);
+          var next = null;
+          for (var j = i + 1; j < w.to && !next; j++) next = rendered.get(j) || null;
+          tree.insertBefore(el, next);
+        }
+        el.style.top = Math.round(top) + "px";
+      }
+      // Roving tabindex: one tab stop, on the active row when it is rendered, else the first.
+      var stop = null;
+      rendered.forEach(function (el) { if (el.dataset.path === active) stop = el; });
+      if (!stop) stop = tree.firstElementChild;
+      Array.prototype.forEach.call(tree.children, function (el) {
+        var c = el.querySelector('[role="treeitem"]');
+        if (c) c.tabIndex = el === stop ? 0 : -1;
+      });
+      if (focusWanted !== null && rendered.has(focusWanted)) {
+        var cell = rendered.get(focusWanted).querySelector('[role="treeitem"]');
+        focusWanted = null;
+        if (cell) { active = cell.parentNode.dataset.path; cell.tabIndex = 0; cell.focus({ preventScroll: true }); }
+      }
+    }
 
-  function setUpOutline() {
-    var main = document.getElementById("main");
-    main.addEventListener("click", function (event) {
-      var link = event.target.closest("a.disclosure");
-      if (!link || event.metaKey || event.ctrlKey || event.shiftKey) return;
-      event.preventDefault();
-      toggleInPlace(link, treeItem(link).dataset.path);
-    });
-    main.addEventListener("focusin", function (event) {
-      var cell = event.target.closest && event.target.closest('#tree [role="treeitem"]');
-      if (cell) rove(cell);
-    });
-    rove();
-    var focused = document.querySelector(".treeitem.focused [role=treeitem]");
-    if (focused) focusItem(focused);
-  }
+    // Scrolls so row i sits just under the navigation bar (or at the bottom of the viewport).
+    function scrollToIndex(i, align) {
+      var off = align === "bottom" ? window.innerHeight - rowHeight - 8 : navHeight() + 8, y;
+      if (scale === 1) y = listTop() + i * rowHeight - off;
+      else {
+        var m = scaled(), e = Math.max(0, i - off / rowHeight);
+        y = listTop() + Math.min(1, e / Math.max(1, m.maxFirst)) * m.maxPos;
+      }
+      window.scrollTo(0, Math.max(0, y));
+    }
 
-  function outlineKey(event, cell) {
-    var item = treeItem(cell);
-    if (!item) return false;
-    var disclosure = item.querySelector("a.disclosure");
-    var expanded = cell.getAttribute("aria-expanded");
-    if (event.key === "ArrowRight" || event.key === " ") {
-      if (expanded === "false") { toggleInPlace(disclosure, item.dataset.path); return true; }
-      if (event.key === " ") return true;
-      if (expanded === "true") {
-        var next = item.nextElementSibling;
-        if (next) focusItem(itemCell(next));
+    function focusIndex(i) {
+      i = Math.max(0, Math.min(total - 1, i));
+      var el = rendered.get(i), rect = el && el.getBoundingClientRect();
+      var navBottom = navbar ? navbar.getBoundingClientRect().bottom : 0;
+      if (!el || rect.top < navBottom) scrollToIndex(i, "top");
+      else if (rect.bottom > window.innerHeight) scrollToIndex(i, "bottom");
+      focusWanted = i;
+      render();
+    }
+
+    var urlTimer = null;
+    function saveURL() {
+      clearTimeout(urlTimer);
+      urlTimer = setTimeout(function () {
+        var at = firstVisible();
+        var extra = [editing ? "edit=1" : "", selected ? "focus=" + selected : "", at > 0 ? "offset=" + at : ""];
+        history.replaceState(null, "", state.href(extra));
+      }, 250);
+    }
+
+    // Refetches the window (the rows at and above `keep` stay cached) after the state or the data changed.
+    function reload(keep) {
+      generation += 1;
+      pending.clear();
+      Array.from(cache.keys()).forEach(function (i) { if (keep === undefined || i > keep) cache.delete(i); });
+      rendered.forEach(function (el, i) { if (keep === undefined || i > keep) { el.remove(); rendered.delete(i); } });
+      var w = windowRange();
+      for (var p = Math.floor(w.from / pageSize); p * pageSize < Math.max(w.to, w.from + 1); p++) fetchPage(p);
+      render();
+    }
+
+    function toggle(index, expand) {
+      var row = cache.get(index);
+      if (!row || row.children === 0 || row.expanded === expand) return;
+      state = state.setting(row.path, expand);
+      row.expanded = expand;
+      var el = rendered.get(index);
+      if (el && el.contains(document.activeElement)) focusWanted = index;
+      if (el) { el.remove(); rendered.delete(index); }
+      reload(index);
+      saveURL();
+    }
+
+    // The row of `path`: from the cache when it is there, else asked of the server.
+    function rowOf(path) {
+      var found = null;
+      cache.forEach(function (row, i) { if (row.path === path) found = i; });
+      if (found !== null) return Promise.resolve(found);
+      var url = "/api/outline?" + [state.query(), "offset=0", "limit=1", "focus=" + encodeURIComponent(path)].filter(Boolean).join("&");
+      return fetch(url).then(function (r) { return r.json(); }).then(function (data) { return data.focusRow === undefined ? null : data.focusRow; });
+    }
+
+    function indexOfCell(cell) { var li = cell && cell.closest("li[data-index]"); return li ? Number(li.dataset.index) : null; }
+
+    tree.keyHandler = function (event, cell) {
+      var i = indexOfCell(cell);
+      if (i === null) return false;
+      var row = cache.get(i), key = event.key;
+      if (!row) return false;
+      if (key === "ArrowDown" || key === "ArrowUp") { focusIndex(i + (key === "ArrowDown" ? 1 : -1)); return true; }
+      if (key === "Home" || key === "End") { focusIndex(key === "Home" ? 0 : total - 1); return true; }
+      if (key === "ArrowRight" || key === " ") {
+        if (row.children > 0 && !row.expanded) toggle(i, true);
+        else if (key === "ArrowRight" && row.expanded) focusIndex(i + 1);
+        return true;
+      }
+      if (key === "ArrowLeft") {
+        if (row.expanded) { toggle(i, false); return true; }
+        if (row.depth > 1) rowOf(parentPath(row.path)).then(function (p) { if (p !== null) focusIndex(p); });
         return true;
       }
       return false;
+    };
+
+    // Edit mode: a click on a row selects it (the edit tools act on the selection).
+    function select(path, title) {
+      selected = path;
+      active = path;
+      rendered.forEach(function (el) {
+        var on = el.dataset.path === path;
+        el.classList.toggle("focused", on);
+        var c = el.querySelector('[role="treeitem"]');
+        if (c) c.setAttribute("aria-selected", on ? "true" : "false");
+      });
+      updateEditTools(title);
+      saveURL();
     }
-    if (event.key === "ArrowLeft") {
-      if (expanded === "true") { toggleInPlace(disclosure, item.dataset.path); return true; }
-      var level = Number(cell.getAttribute("aria-level"));
-      for (var p = item.previousElementSibling; p; p = p.previousElementSibling) {
-        if (Number(itemCell(p).getAttribute("aria-level")) < level) { focusItem(itemCell(p)); return true; }
+    function updateEditTools(title) {
+      var tools = document.getElementById("edit-tools");
+      if (!tools) return;
+      var row = null;
+      cache.forEach(function (r) { if (r.path === selected) row = r; });
+      showEditTools(tools, selected, title || (row && row.title), state.href(["edit=1", selected ? "focus=" + selected : ""]), state.href(["edit=1"]));
+    }
+
+    tree.addEventListener("click", function (event) {
+      if (event.metaKey || event.ctrlKey || event.shiftKey || event.button) return;
+      var disclosure = event.target.closest("a.disclosure");
+      var li = event.target.closest("li[data-index]");
+      if (!li) return;
+      if (disclosure) {
+        event.preventDefault();
+        var row = cache.get(Number(li.dataset.index));
+        if (row) toggle(Number(li.dataset.index), !row.expanded);
+        return;
       }
-      return true;
+      if (editing && event.target.closest('[role="treeitem"]')) {
+        event.preventDefault();
+        select(li.dataset.path, li.querySelector(".row-title").textContent);
+        li.querySelector('[role="treeitem"]').focus({ preventScroll: true });
+      }
+    });
+    tree.addEventListener("focusin", function (event) {
+      var li = event.target.closest && event.target.closest("li[data-index]");
+      if (li) active = li.dataset.path;
+    });
+
+    var ticking = false;
+    function onScroll() {
+      if (!ticking) { ticking = true; requestAnimationFrame(function () { ticking = false; render(); }); }
+      saveURL();
     }
-    return false;
+    window.addEventListener("scroll", onScroll, { passive: true });
+    window.addEventListener("resize", render);
+
+    // The script's handles: a reload after a change, the selection, and moves (drag and keys).
+    tree.reload = function () { reload(); };
+    tree.remap = function (from, to) {
+      state.paths = state.paths.map(function (p) { return remapAfterMove(p, from, to); });
+      if (selected) selected = remapAfterMove(selected, from, to);
+      if (active) active = remapAfterMove(active, from, to);
+    };
+    tree.open = function (path) { state = state.setting(path, true); };
+    tree.reveal = function (path) {
+      return rowOf(path).then(function (i) { if (i !== null) { if (editing) select(path); focusIndex(i); } saveURL(); });
+    };
+    tree.rowAt = function (i) { return cache.get(i); };
+    tree.unselect = function () { if (selected) select(null); };
+
+    resize();
+    var params = new URLSearchParams(location.search);
+    var focusRow = tree.dataset.focusRow;
+    if (params.has("offset")) scrollToIndex(Number(tree.dataset.offset) || 0, "top");
+    else if (focusRow !== undefined) { scrollToIndex(Math.max(0, Number(focusRow) - 3), "top"); focusWanted = Number(focusRow); }
+    render();
+    if (focusWanted !== null) render();
+  }
+
+  // The edit tools of the outline and columns screens for the row at `path` (none: the hint).
+  function showEditTools(tools, path, title, back, away) {
+    var hint = document.getElementById("edit-selection");
+    var links = tools.querySelector(".edit-links");
+    if (!path) { if (links) links.hidden = true; hint.textContent = "Select a row to rename it, add to it, move it or delete it."; return; }
+    if (!links) {
+      links = document.createElement("div");
+      links.className = "edit-links";
+      [["rename-link", "Rename…"], ["add-child-link", "Add child…"], ["move-link", "Move…"], ["delete-link", "Delete"]].forEach(function (l) {
+        var a = document.createElement("a");
+        a.className = "small" + (l[0] === "delete-link" ? " danger delete-link" : "");
+        a.id = l[0]; a.textContent = l[1];
+        links.appendChild(a);
+      });
+      tools.appendChild(links);
+    }
+    links.hidden = false;
+    hint.textContent = "Selected: ";
+    var strong = document.createElement("strong");
+    strong.id = "edit-selected-title"; strong.textContent = title || path;
+    var code = document.createElement("code");
+    code.className = "tree-path"; code.id = "edit-selected-path"; code.textContent = path;
+    hint.appendChild(strong); hint.appendChild(document.createTextNode(" ")); hint.appendChild(code);
+    var b = "?back=" + encodeURIComponent(back), a = "?back=" + encodeURIComponent(away);
+    document.getElementById("rename-link").href = "/rename/" + path + b;
+    document.getElementById("add-child-link").href = "/add/" + path + b;
+    document.getElementById("move-link").href = "/move/" + path + a;
+    var del = document.getElementById("delete-link");
+    del.href = "/delete/" + path + a;
+    del.dataset.action = "/edit/delete/" + path;
+    del.dataset.title = title || path;
+    tools.dataset.back = back;
   }
 
   // ---- Virtualized level list --------------------------------------------------------------
+  var virtualTeardown = null;
   function setUpVirtualList(list) {
+    if (virtualTeardown) virtualTeardown();
+    virtualTeardown = null;
+    // In Edit mode a large level stays paged by the server: its rows carry forms the API's rows do not.
+    if (list.querySelector(".row-edit")) return;
     var total = Number(list.dataset.total), api = list.dataset.api, pageSize = 100;
     var rowHeight = parseFloat(getComputedStyle(document.documentElement).getPropertyValue("--row-h")) || 56;
     var maxHeight = 8000000;
@@ -234,9 +579,16 @@
 
     function listTop() { return list.getBoundingClientRect().top + window.scrollY; }
 
+    // Scaled (past ~140 000 rows): the scroll range maps linearly onto the rows, so its end shows
+    // the last row (a plain division would leave the last screenful unreachable).
+    function scaledRange() {
+      return { maxPos: Math.max(1, total * rowHeight * scale - window.innerHeight), maxFirst: Math.max(0, total - window.innerHeight / rowHeight) };
+    }
     function windowRange() {
-      var pos = Math.max(0, window.scrollY - listTop());
-      var exact = Math.min(total - 1, pos / (rowHeight * scale));
+      var pos = Math.max(0, window.scrollY - listTop()), exact;
+      if (scale === 1) exact = pos / rowHeight;
+      else { var m = scaledRange(); pos = Math.min(pos, m.maxPos); exact = pos / m.maxPos * m.maxFirst; }
+      exact = Math.min(total - 1, exact);
       var first = Math.floor(exact);
       var visible = Math.ceil(window.innerHeight / rowHeight) + 1;
       return { pos: pos, first: first, frac: exact - first, from: Math.max(0, first - overscan), to: Math.min(total, first + visible + overscan) };
@@ -270,23 +622,34 @@
     }
 
     function scrollToIndex(i, align) {
-      var y = listTop() + i * rowHeight * scale;
-      if (align === "bottom") y -= window.innerHeight - rowHeight - 8;
-      else y -= document.querySelector(".navbar").offsetHeight + 8 + (current ? current.offsetHeight : 0);
+      var off = align === "bottom" ? window.innerHeight - rowHeight - 8
+        : document.querySelector(".navbar").offsetHeight + 8 + (current ? current.offsetHeight : 0);
+      var y;
+      if (scale === 1) y = listTop() + i * rowHeight - off;
+      else {
+        var m = scaledRange(), e = Math.max(0, i - off / rowHeight);
+        y = listTop() + Math.min(1, e / Math.max(1, m.maxFirst)) * m.maxPos;
+      }
       window.scrollTo(0, Math.max(0, y));
     }
 
     var ticking = false, urlTimer = null;
-    window.addEventListener("scroll", function () {
+    function onScroll() {
       if (!ticking) { ticking = true; requestAnimationFrame(function () { ticking = false; render(); }); }
       clearTimeout(urlTimer);
       urlTimer = setTimeout(function () {
         var first = windowRange().first;
         var url = location.pathname + (first > 0 ? "?offset=" + first : "");
-        history.replaceState(null, "", url);
+        history.replaceState(null, "", url + (location.search.indexOf("edit=1") >= 0 ? (first > 0 ? "&" : "?") + "edit=1" : ""));
       }, 300);
-    }, { passive: true });
-    window.addEventListener("resize", render);
+    }
+    function onResize() { render(); }
+    window.addEventListener("scroll", onScroll, { passive: true });
+    window.addEventListener("resize", onResize);
+    virtualTeardown = function () {
+      window.removeEventListener("scroll", onScroll);
+      window.removeEventListener("resize", onResize);
+    };
 
     list.moveFocus = function (delta) {
       var current = document.activeElement && document.activeElement.closest("li[data-index]");
@@ -349,7 +712,8 @@
       return;
     }
     var cell = target.closest && target.closest("a.cell, #tree [role=treeitem]");
-    if (screen === "outline" && cell && outlineKey(event, cell)) { event.preventDefault(); return; }
+    var tree = document.getElementById("tree");
+    if (screen === "outline" && cell && tree && tree.keyHandler && tree.keyHandler(event, cell)) { event.preventDefault(); return; }
     var virtual = document.querySelector("#rows.virtual");
     if (key === "ArrowDown" || key === "ArrowUp") {
       event.preventDefault();
@@ -388,6 +752,8 @@
 
     // Re-renders the current page's main area and title in place (no reload).
     function refresh(force) {
+      var tree = document.getElementById("tree");
+      if (tree && tree.reload) { tree.reload(); return Promise.resolve(); }
       if (refreshing) { again = true; return refreshing; }
       refreshing = fetch(location.href, { headers: { Accept: "text/html" }, credentials: "same-origin" })
         .then(function (r) { return r.ok ? r.text() : null; })
@@ -397,7 +763,11 @@
           var fresh = doc.getElementById("main"), main = document.getElementById("main");
           var active = document.activeElement;
           if (!force && active && main.contains(active) && active.tagName === "INPUT" && active.type !== "range") return;
-          if (fresh && main) main.innerHTML = fresh.innerHTML;
+          if (fresh && main) {
+            main.innerHTML = fresh.innerHTML;
+            var big = document.querySelector("#rows[data-virtual]");
+            if (big) setUpVirtualList(big);
+          }
           var title = doc.getElementById("title");
           if (title) document.getElementById("title").textContent = title.textContent;
           document.title = doc.title;
@@ -411,7 +781,16 @@
       return refreshing;
     }
 
-    function post(action, body) {
+    // Posts a change; a refusal (the core's message) shows above the page. `before` sees the
+    // answer before the page is refreshed (a move remaps the outline's open paths there).
+    var message = document.getElementById("edit-message");
+    function say(text) {
+      if (!message) { alert(text); return; }
+      message.textContent = text;
+      message.hidden = !text;
+    }
+    function post(action, body, before) {
+      say("");
       return fetch(action, {
         method: "POST", credentials: "same-origin", body: body,
         headers: { Accept: "application/json", "X-CSRF-Token": token }
@@ -420,9 +799,12 @@
           if (!r.ok) throw new Error(json.error || r.statusText);
           return json;
         });
-      }).then(function (json) { return refresh(true).then(function () { return json; }); })
-        .catch(function (error) { alert(error.message); });
+      }).then(function (json) {
+        if (before) before(json);
+        return refresh(true).then(function () { return json; });
+      }).catch(function (error) { say(error.message); return null; });
     }
+    window.drilldownPost = post;
 
     function submitForm(form, submitter) {
       var data = new URLSearchParams(new FormData(form, submitter));
@@ -447,7 +829,10 @@
       if (!link) return;
       event.preventDefault();
       if (confirm("Delete “" + link.dataset.title + "” and everything under it?")) {
-        post(link.dataset.action, new URLSearchParams({ csrf: token }));
+        var tree = document.getElementById("tree");
+        post(link.dataset.action, new URLSearchParams({ csrf: token }), function () {
+          if (link.id === "delete-link" && tree && tree.unselect) tree.unselect();
+        });
       }
     });
 
@@ -457,13 +842,20 @@
       var form = document.getElementById("add-dialog-form");
       var input = document.getElementById("add-dialog-title-input");
       // Focus returns to whatever opened the dialog (the + button) when it closes, however it closes.
-      var opener = null;
-      addButton.addEventListener("click", function (event) {
+      var opener = null, addAction = form.getAttribute("action");
+      function openAdd(event, action, heading) {
         event.preventDefault();
+        form.setAttribute("action", action);
+        document.getElementById("add-dialog-title").textContent = heading;
         input.value = "";
         opener = document.activeElement && document.activeElement !== document.body ? document.activeElement : addButton;
         dialog.showModal();
         input.focus();
+      }
+      addButton.addEventListener("click", function (event) { openAdd(event, addAction, "Add"); });
+      document.addEventListener("click", function (event) {
+        var link = event.target.closest && event.target.closest("#add-child-link");
+        if (link) openAdd(event, "/edit/add/" + link.getAttribute("href").slice(5).split("?")[0], "Add to " + (document.getElementById("edit-selected-title") || {}).textContent);
       });
       dialog.addEventListener("close", function () {
         if (opener && document.contains(opener)) opener.focus();
@@ -477,6 +869,180 @@
         if (title) post(form.action, new URLSearchParams({ title: title }));
       });
     }
+
+    // Rename… (the outline's and columns' edit tools): a dialog instead of the form page.
+    var renameDialog = document.getElementById("rename-dialog");
+    if (renameDialog && renameDialog.showModal) {
+      var renameForm = document.getElementById("rename-dialog-form");
+      var renameInput = document.getElementById("rename-dialog-input");
+      var renameOpener = null;
+      document.addEventListener("click", function (event) {
+        var link = event.target.closest && event.target.closest("#rename-link");
+        if (!link) return;
+        event.preventDefault();
+        renameForm.setAttribute("action", "/edit/rename/" + link.getAttribute("href").slice(8).split("?")[0]);
+        renameInput.value = (document.getElementById("edit-selected-title") || {}).textContent || "";
+        renameOpener = link;
+        renameDialog.showModal();
+        renameInput.select();
+      });
+      renameDialog.addEventListener("close", function () {
+        if (renameOpener && document.contains(renameOpener)) renameOpener.focus();
+        renameOpener = null;
+      });
+      document.getElementById("rename-dialog-cancel").addEventListener("click", function () { renameDialog.close(); });
+      renameForm.addEventListener("submit", function (event) {
+        event.preventDefault();
+        var title = renameInput.value.trim(), action = renameForm.getAttribute("action");
+        renameDialog.close();
+        if (title) post(action, new URLSearchParams({ title: title }), function () {
+          var strong = document.getElementById("edit-selected-title");
+          if (strong) strong.textContent = title;
+          var del = document.getElementById("delete-link");
+          if (del) del.dataset.title = title;
+        });
+      });
+    }
+
+    // ---- Moving rows in Edit mode: drag by the handle, or Alt+arrows ----------------------
+    // Every move is one POST /edit/move/PATH with to=PARENT and index=N (counted after the row
+    // left its place); the server refuses a move into the row's own subtree with the core's
+    // message, which shows above the page.
+    function move(from, to, index) {
+      var body = new URLSearchParams({ to: to });
+      if (index !== null && index !== undefined) body.set("index", String(index));
+      var tree = document.getElementById("tree");
+      var moved = null;
+      return post("/edit/move/" + from, body, function (json) {
+        moved = json.paths && json.paths[0];
+        if (tree && tree.remap && moved) {
+          tree.remap(from, moved);
+          if (to && tree.open) tree.open(to);
+        }
+      }).then(function (json) {
+        if (!json || !moved) return json;
+        if (tree && tree.reveal) return tree.reveal(moved).then(function () { return json; });
+        var cell = document.querySelector("#n-" + moved.replace(/\./g, "\\.") + " a.cell");
+        if (cell) cell.focus();
+        return json;
+      });
+    }
+    // The move a drop on `target` (before, after or into it) asks for, or null when it changes nothing.
+    function dropMove(from, target, zone) {
+      if (target === from && zone === "into") return null;
+      if (zone === "into") return { to: target, index: null };
+      var parent = parentPath(target), index = lastIndex(target) + (zone === "after" ? 1 : 0);
+      if (parentPath(from) === parent && lastIndex(from) < index) index -= 1;
+      if (parentPath(from) === parent && lastIndex(from) === index) return null;
+      return { to: parent, index: index };
+    }
+    function isEditMode() { return !!document.querySelector("#rows .row-edit, #tree.editing"); }
+    function rowCount(li) {
+      var cell = li.querySelector("[aria-setsize]");
+      if (cell) return Number(cell.getAttribute("aria-setsize"));
+      var rowsList = document.getElementById("rows");
+      return rowsList ? Number(rowsList.dataset.total) : 0;
+    }
+
+    // Keyboard: Alt+Up/Down reorders among siblings, Alt+Right moves the row into the row above
+    // it (its previous sibling, as its last child), Alt+Left moves it out, after its parent.
+    document.addEventListener("keydown", function (event) {
+      if (!event.altKey || event.ctrlKey || event.metaKey || !isEditMode()) return;
+      var li = event.target.closest && event.target.closest("#rows li[data-path], #tree li[data-path]");
+      if (!li) return;
+      var path = li.dataset.path, last = lastIndex(path), parent = parentPath(path);
+      var plan = null;
+      if (event.key === "ArrowUp" && last > 0) plan = { to: parent, index: last - 1 };
+      else if (event.key === "ArrowDown" && last < rowCount(li) - 1) plan = { to: parent, index: last + 1 };
+      else if (event.key === "ArrowRight" && last > 0) plan = { to: pathText(pathArray(parent).concat(last - 1)), index: null };
+      else if (event.key === "ArrowLeft" && parent) plan = { to: parentPath(parent), index: lastIndex(parent) + 1 };
+      if (!/^Arrow/.test(event.key)) return;
+      event.preventDefault();
+      event.stopPropagation();
+      if (plan) move(path, plan.to, plan.index);
+    }, true);
+
+    // Dragging: the pointer picks the row by its handle; over another row of the same list, the
+    // top quarter drops before it, the bottom quarter after it, the middle into it (as its last
+    // child). Near the top or bottom edge the page scrolls; Escape cancels.
+    var drag = null;
+    var indicator = document.createElement("div");
+    indicator.className = "drop-indicator";
+    indicator.id = "drop-indicator";
+    indicator.hidden = true;
+    document.body.appendChild(indicator);
+    function clearTarget() {
+      var old = document.querySelector(".drop-into");
+      if (old) old.classList.remove("drop-into");
+      indicator.hidden = true;
+    }
+    function track(x, y) {
+      clearTarget();
+      drag.target = null;
+      var hit = document.elementFromPoint(x, y);
+      var li = hit && hit.closest && hit.closest("li[data-path]");
+      if (!li || li.parentNode !== drag.list) return;
+      var rect = li.getBoundingClientRect(), f = (y - rect.top) / rect.height;
+      var zone = f < 0.25 ? "before" : f > 0.75 ? "after" : "into";
+      drag.target = { path: li.dataset.path, zone: zone };
+      if (zone === "into") { li.classList.add("drop-into"); return; }
+      var listRect = drag.list.getBoundingClientRect();
+      indicator.style.top = Math.round(zone === "before" ? rect.top : rect.bottom) - 1 + "px";
+      indicator.style.left = Math.round(listRect.left) + "px";
+      indicator.style.width = Math.round(listRect.width) + "px";
+      indicator.hidden = false;
+    }
+    function autoScroll() {
+      if (!drag || !drag.active) return;
+      var navBottom = navbar ? navbar.getBoundingClientRect().bottom : 0, edge = 56, speed = 0;
+      if (drag.y < navBottom + edge) speed = -Math.ceil((navBottom + edge - drag.y) / 3);
+      else if (drag.y > window.innerHeight - edge) speed = Math.ceil((drag.y - window.innerHeight + edge) / 3);
+      if (speed) {
+        window.scrollBy(0, Math.max(-30, Math.min(30, speed)));
+        track(drag.x, drag.y);
+      }
+      drag.frame = requestAnimationFrame(autoScroll);
+    }
+    function endDrag() {
+      if (!drag) return;
+      cancelAnimationFrame(drag.frame);
+      clearTarget();
+      if (drag.li) drag.li.classList.remove("dragging");
+      document.body.classList.remove("drag-active");
+      drag = null;
+    }
+    document.addEventListener("pointerdown", function (event) {
+      var handle = event.target.closest && event.target.closest(".drag-handle");
+      if (!handle || event.button !== 0) return;
+      var li = handle.closest("li[data-path]");
+      if (!li) return;
+      event.preventDefault();
+      drag = { from: li.dataset.path, li: li, list: li.parentNode, x: event.clientX, y: event.clientY, startY: event.clientY, active: false, target: null };
+    });
+    document.addEventListener("pointermove", function (event) {
+      if (!drag) return;
+      drag.x = event.clientX; drag.y = event.clientY;
+      if (!drag.active) {
+        if (Math.abs(drag.y - drag.startY) < 4) return;
+        drag.active = true;
+        drag.li.classList.add("dragging");
+        document.body.classList.add("drag-active");
+        drag.frame = requestAnimationFrame(autoScroll);
+      }
+      event.preventDefault();
+      track(drag.x, drag.y);
+    });
+    document.addEventListener("pointerup", function () {
+      if (!drag) return;
+      var done = drag.active && drag.target ? dropMove(drag.from, drag.target.path, drag.target.zone) : null;
+      var from = drag.from;
+      endDrag();
+      if (done) move(from, done.to, done.index);
+    });
+    document.addEventListener("pointercancel", endDrag);
+    document.addEventListener("keydown", function (event) {
+      if (drag && event.key === "Escape") { endDrag(); event.preventDefault(); event.stopPropagation(); }
+    }, true);
 
     // Live updates: every change made anywhere re-renders this page within a moment.
     if (window.EventSource) {
@@ -496,7 +1062,8 @@
   if (navbar) { measureNav(); window.addEventListener("resize", measureNav); }
   if (document.getElementById("jump-bar")) document.body.classList.add("has-jump");
   setUpSearchCount();
-  if (screen === "outline") setUpOutline();
+  var outlineTree = screen === "outline" && document.getElementById("tree");
+  if (outlineTree) setUpVirtualTree(outlineTree);
   var big = document.querySelector("#rows[data-virtual]");
   if (big) setUpVirtualList(big);
   if (screen === "columns") {
