@@ -43,6 +43,9 @@ public struct WebServer: Sendable {
         public var idleTimeout: Double = 60
         /// The most `/events` streams open at once; more get 503.
         public var maxEventStreams = 64
+        /// What `/readyz` asks: `nil` when the data's storage is reachable, else why not (503).
+        /// Without it `/readyz` answers like `/healthz`.
+        public var readiness: (@Sendable () async -> String?)?
 
         /// The defaults.
         public init() {}
