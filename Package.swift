@@ -19,6 +19,12 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3" ..< "5.0.0"),
         // Persistent hash tries (TreeDictionary) for the edit overlay of the core's tree store.
         .package(url: "https://github.com/apple/swift-collections.git", from: "1.6.0"),
+        // The PostgreSQL store: several servers on one database, live across instances (LISTEN/NOTIFY).
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
+        // Its event loops, TLS and logging, named directly by the PostgreSQL store.
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
     ],
     targets: [
         // The UI-agnostic model: tree store, paths, navigation, outline, presentation, search.
@@ -39,6 +45,17 @@ let package = Package(
             dependencies: ["DrillDownCore", .product(name: "GRDB", package: "GRDB.swift")],
             path: "Sources/DrillDownStore"
         ),
+        // The PostgreSQL store (postgres-nio): the tree table in a shared database, NOTIFY between instances.
+        .target(
+            name: "DrillDownPostgres",
+            dependencies: [
+                "DrillDownCore", .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"), .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Sources/DrillDownPostgres"
+        ),
         // The web front end (Hummingbird 2 + Mustache).
         .target(
             name: "DrillDownWeb",
@@ -57,8 +74,8 @@ let package = Package(
         .executableTarget(
             name: "drilldown",
             dependencies: [
-                "DrillDownCore", "DrillDownFormats", "DrillDownStore", "DrillDownWeb", "DrillDownTerminal",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "DrillDownCore", "DrillDownFormats", "DrillDownStore", "DrillDownPostgres", "DrillDownWeb",
+                "DrillDownTerminal", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/drilldown",
             resources: [.copy("Bundled")]
@@ -66,6 +83,7 @@ let package = Package(
         .testTarget(name: "DrillDownCoreTests", dependencies: ["DrillDownCore"]),
         .testTarget(name: "DrillDownFormatsTests", dependencies: ["DrillDownCore", "DrillDownFormats"]),
         .testTarget(name: "DrillDownStoreTests", dependencies: ["DrillDownStore", "DrillDownCore"]),
+        .testTarget(name: "DrillDownPostgresTests", dependencies: ["DrillDownPostgres", "DrillDownCore"]),
         .testTarget(name: "DrillDownTerminalTests", dependencies: ["DrillDownTerminal", "DrillDownCore"]),
         .testTarget(
             name: "DrillDownWebTests",

@@ -47,6 +47,14 @@ if ! "$venv/bin/python" -c 'import axe_playwright_python' >/dev/null 2>&1; then
   "$venv/bin/pip" install -q axe-playwright-python
 fi
 
+# --- PostgreSQL ----------------------------------------------------------------------------
+# A throwaway cluster (Debian's postgresql; initdb + pg_ctl in a temporary directory, a free port),
+# stopped on any exit: the PostgreSQL store's Swift tests and e2e/web/test_postgres.py use it.
+log "starting a throwaway PostgreSQL cluster (Scripts/pg-cluster.sh)"
+source Scripts/pg-cluster.sh
+trap pg_cluster_stop EXIT
+echo "DRILLDOWN_TEST_PG_URL=$DRILLDOWN_TEST_PG_URL"
+
 # --- Swift -------------------------------------------------------------------------------
 log "swift build"
 swift build --product drilldown

@@ -46,6 +46,9 @@ public struct WebServer: Sendable {
         /// The most searches that run at once, on threads of their own (one per core by default);
         /// more wait their turn, and page requests are answered meanwhile.
         public var searchWidth = ProcessInfo.processInfo.activeProcessorCount
+        /// What `/readyz` asks: `nil` when the data's storage is reachable, else why not (503).
+        /// Without it `/readyz` answers like `/healthz`.
+        public var readiness: (@Sendable () async -> String?)?
 
         /// The defaults.
         public init() {}

@@ -1,6 +1,7 @@
 import ArgumentParser
 import DrillDownCore
 import DrillDownFormats
+import DrillDownPostgres
 import DrillDownStore
 import Foundation
 
@@ -10,7 +11,9 @@ struct Convert: ParsableCommand {
         abstract: "Convert between JSON, YAML, property lists (XML, binary, OpenStep) and SQLite tree tables; the output is written atomically.",
         discussion: """
             An output named .sqlite, .sqlite3 or .db is an SQLite tree table (one row per node, WAL mode, \
-            written in one transaction); an SQLite input is read back losslessly.
+            written in one transaction); an SQLite input is read back losslessly. \
+            An output postgres://user@host:port/db?table=NAME is a PostgreSQL tree table (the table is \
+            replaced in one transaction and every serving instance is told); such an input is read back losslessly.
             """)
 
     @Argument(help: "The input file.", completion: .file()) var input: String
@@ -22,9 +25,11 @@ struct Convert: ParsableCommand {
 
     /// Whether the output is an SQLite tree table.
     var writesDatabase: Bool { to == nil && SQLiteFile.hasDatabaseExtension(output) }
+    /// Whether the output is a PostgreSQL tree table.
+    var writesPostgres: Bool { to == nil && PostgresLocation.isURL(output) }
 
     func validate() throws {
-        if to == nil, !writesDatabase, DocumentFormat(fileExtension: URL(fileURLWithPath: output).pathExtension) == nil {
+        if to == nil, !writesDatabase, !writesPostgres, DocumentFormat(fileExtension: URL(fileURLWithPath: output).pathExtension) == nil {
             throw ValidationError(
                 "cannot tell the output format from '\(output)'; name it with --to (json, yaml, plist, bplist, openstep) or use .sqlite")
         }
@@ -32,7 +37,15 @@ struct Convert: ParsableCommand {
 
     func run() throws {
         let read: (tree: TreeStore, format: String)
-        if from == nil, DatabaseData.isDatabase(input) {
+        if from == nil, PostgresLocation.isURL(input) {
+            let location = try LoadedData.postgresLocation(input, table: nil)
+            do {
+                let snapshot = try PostgresTreeTable(location).read()
+                read = (snapshot.tree, snapshot.documentFormat.flatMap { $0.isEmpty ? nil : $0 } ?? "json")
+            } catch {
+                throw BadInput(error.description)
+            }
+        } else if from == nil, DatabaseData.isDatabase(input) {
             let table = try DatabaseData.readTreeTable(input)
             read = (table.tree, table.documentFormat ?? "json")
         } else {
@@ -45,7 +58,11 @@ struct Convert: ParsableCommand {
             }
         }
         let written: String
-        if writesDatabase {
+        if writesPostgres {
+            let location = try LoadedData.postgresLocation(output, table: nil)
+            do { try PostgresTreeTable(location).write(read.tree, documentFormat: read.format) } catch { throw BadInput(error.description) }
+            written = "postgres"
+        } else if writesDatabase {
             do { try SQLiteTreeStore(path: output).write(read.tree, documentFormat: read.format) } catch { throw BadInput(error.description) }
             written = "sqlite"
         } else {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import DrillDownCore
 import DrillDownFormats
+import DrillDownPostgres
 import Foundation
 
 /// How to read a data file: shared by every command that reads data, with or without a FILE argument.
@@ -23,20 +24,23 @@ struct ReadingOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp(ExpansionLimitOption.help, valueName: "factor"))
     var expansionLimit: Int = ExpansionLimit.default.factor
 
+    @Option(name: .long, help: "With a postgres:// URL: the tree table to read (default: the URL's ?table=, else drilldown).")
+    var table: String?
+
     /// Loads `file` with these options; `schemaFile` stands in when no `--schema` was given, and
     /// else a schema next to the file named after it (``LoadedData/schemaBeside(_:)``).
     func load(_ file: String, defaultSchema schemaFile: String? = nil) throws -> LoadedData {
         try LoadedData.load(
             file: file, schemaFile: schema ?? schemaFile ?? LoadedData.schemaBeside(file), titleKey: titleKey, childrenKey: childrenKey,
             generic: generic,
-            format: format, expansionLimit: ExpansionLimit(factor: expansionLimit))
+            format: format, expansionLimit: ExpansionLimit(factor: expansionLimit), table: table)
     }
 }
 
 /// The data file and how to read it.
 struct DataOptions: ParsableArguments {
     @Argument(
-        help: "A property list (XML, binary or OpenStep), JSON or YAML file, or an SQLite database (a tree table, or tables mapped by the schema's levels:).",
+        help: "A property list (XML, binary or OpenStep), JSON or YAML file, an SQLite database (a tree table, or tables mapped by the schema's levels:), or a PostgreSQL tree table (postgres://user@host:port/db?table=NAME).",
         completion: .file())
     var file: String
 
@@ -80,7 +84,7 @@ struct LoadedData {
 
     static func load(
         file: String, schemaFile: String?, titleKey: String?, childrenKey: String?, generic: Bool, format: DocumentFormat?,
-        expansionLimit: ExpansionLimit = .default
+        expansionLimit: ExpansionLimit = .default, table: String? = nil
     ) throws -> LoadedData {
         var schema = Schema()
         var schemaTree: TreeStore?
@@ -91,6 +95,10 @@ struct LoadedData {
             schemaTree = loaded.tree
         }
         let start = DispatchTime.now().uptimeNanoseconds
+        if PostgresLocation.isURL(file) {
+            return try loadPostgres(
+                url: file, table: table, schema: schema, titleKey: titleKey, childrenKey: childrenKey, generic: generic, start: start)
+        }
         if format == nil, DatabaseData.isDatabase(file) {
             return try loadDatabase(
                 file: file, schema: schema, schemaTree: schemaTree, schemaFile: schemaFile, titleKey: titleKey,

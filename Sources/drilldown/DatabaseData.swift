@@ -1,5 +1,6 @@
 import DrillDownCore
 import DrillDownFormats
+import DrillDownPostgres
 import DrillDownStore
 import Foundation
 
@@ -11,6 +12,8 @@ enum DatabaseData {
     case treeTable(SQLiteTreeStore)
     /// Tables mapped by the schema's `levels:`: read lazily; edited row by row through a ``RelationalStore``.
     case relational(RelationalSource)
+    /// A tree table in PostgreSQL, read whole; edits go row by row through a ``PostgresTreeStore``.
+    case postgres(PostgresTreeTable)
 
     /// Whether `path` is an SQLite database: by its header, or by its extension (`.sqlite`, `.sqlite3`, `.db`).
     static func isDatabase(_ path: String) -> Bool {
@@ -29,6 +32,41 @@ enum DatabaseData {
 }
 
 extension LoadedData {
+    /// Loads a tree table from PostgreSQL (`postgres://…`; `postgres://` alone takes `DATABASE_URL`
+    /// or the `PG*` variables), whole, as a document tree.
+    static func loadPostgres(
+        url: String, table: String?, schema: Schema, titleKey: String?, childrenKey: String?, generic: Bool, start: UInt64
+    ) throws -> LoadedData {
+        let location = try postgresLocation(url, table: table)
+        let snapshot: PostgresTreeTable.Snapshot
+        let store: PostgresTreeTable
+        do {
+            store = try PostgresTreeTable(location)
+            snapshot = try store.read()
+        } catch {
+            throw BadInput(error.description)
+        }
+        let keys = outlineKeys(schema: schema, titleKey: titleKey, childrenKey: childrenKey)
+        let source = DocumentSource(tree: snapshot.tree, mode: generic ? .generic : nil, keys: keys, name: location.table)
+        return LoadedData(
+            file: location.description, folder: URL(fileURLWithPath: FileManager.default.currentDirectoryPath), tree: snapshot.tree,
+            format: nil, database: .postgres(store), presenter: Presenter(source: source, schema: schema),
+            loadSeconds: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+    }
+
+    /// The PostgreSQL table a `postgres://` argument names (with `--table` overriding `?table=`).
+    static func postgresLocation(_ url: String, table: String?) throws -> PostgresLocation {
+        do {
+            let environment = ProcessInfo.processInfo.environment
+            let bare = url == "postgres://" || url == "postgresql://"
+            var location = try PostgresLocation(url: bare ? (environment["DATABASE_URL"] ?? url) : url, environment: environment)
+            if let table { location = try location.naming(table: table) }
+            return location
+        } catch {
+            throw BadInput(error.description)
+        }
+    }
+
     /// Loads an SQLite database: through the schema's `levels:` when it has them, else as a tree table.
     static func loadDatabase(
         file: String, schema: Schema, schemaTree: TreeStore?, schemaFile: String?, titleKey: String?, childrenKey: String?,
@@ -87,6 +125,7 @@ extension LoadedData {
         switch database {
         case .treeTable: "sqlite"
         case .relational: "sqlite-relational"
+        case .postgres: "postgres"
         case nil: format?.rawValue ?? "unknown"
         }
     }
@@ -102,8 +141,16 @@ extension LoadedData {
     /// The store every editor goes through: a relational database's tables or a tree table
     /// (each step committed row by row by the store), else the document in memory (saved by the
     /// caller after each step).
-    func editingStore() throws -> any EditingStore {
+    func editingStore(listen: Bool = false) throws -> any EditingStore {
         switch database {
+        case .postgres(let table):
+            let document = source as? DocumentSource
+            do {
+                return try PostgresTreeStore(
+                    table.location, mode: document?.mode, name: table.location.table, schema: presenter.schema, listen: listen)
+            } catch {
+                throw BadInput(error.description)
+            }
         case .relational(let source):
             do {
                 return try RelationalStore(path: file, mapping: source.mapping, rootTitle: source.rootTitle)
@@ -137,6 +184,8 @@ extension LoadedData {
             do { try SQLiteTreeStore(path: store.path, create: false).write(tree) } catch { throw BadInput(error.description) }
         case .relational:
             throw BadInput("\(file): a database read through the schema's levels is written row by row by its store")
+        case .postgres:
+            throw BadInput("\(file): a PostgreSQL tree table is written row by row by its store")
         case nil:
             guard let format else { throw BadInput("\(file): unknown format") }
             do { try DocumentWriter.write(tree, to: file, format: format) } catch { throw BadInput(error.description) }

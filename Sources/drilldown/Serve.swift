@@ -1,6 +1,7 @@
 import ArgumentParser
 import DrillDownCore
 import DrillDownFormats
+import DrillDownPostgres
 import DrillDownWeb
 import Foundation
 
@@ -23,9 +24,12 @@ struct Serve: AsyncParsableCommand {
             DNS rebinding); add a reverse proxy's public name with --allow-host. Writes from pages of
             other origins are refused. Slow, half-sent and idle connections are closed (--header-timeout,
             --idle-timeout) and at most --max-event-streams pages follow /events at once.
+            A PostgreSQL tree table can be served by several instances at once: each change is one
+            transaction followed by NOTIFY, and every instance pushes every change to its open pages.
+            /healthz answers while the process runs; /readyz answers 503 while the database is unreachable.
             """)
 
-    @Argument(help: "A property list (XML, binary or OpenStep), JSON or YAML file; the bundled music library when omitted.",
+    @Argument(help: "A property list (XML, binary or OpenStep), JSON or YAML file, an SQLite database or a PostgreSQL URL (postgres://user@host:port/db?table=NAME; postgres:// alone reads DATABASE_URL or PGHOST, PGPORT, PGUSER, PGPASSWORD, PGDATABASE); the bundled music library when omitted.",
               completion: .file())
     var file: String?
 
@@ -94,12 +98,16 @@ struct Serve: AsyncParsableCommand {
             FileHandle.standardError.write(Data("Editing the bundled example's copy in \(copy.path)\n".utf8))
         }
         let loaded = try reading.load(dataFile, defaultSchema: schemaFile)
+        var options = webOptions
+        if case .postgres(let table) = loaded.database {
+            options.readiness = { await Self.ping(table) }
+        }
         let server: WebServer
         var watching: Task<Void, Never>?
         defer { watching?.cancel() }
         do {
             if editable {
-                let store = try loaded.editingStore()
+                let store = try loaded.editingStore(listen: true)
                 let model: DocumentModel
                 if let document = store as? EditableDocument, let file = loaded.documentFile {
                     // Group commit to the file, and changes made elsewhere pushed to open pages.
@@ -107,6 +115,11 @@ struct Serve: AsyncParsableCommand {
                     watching = await model.watch(every: .milliseconds(400))
                 } else if let document = store as? EditableDocument {
                     model = DocumentModel(document: document, actions: try loaded.actionSet(), save: { [loaded] tree in try loaded.save(tree) })
+                } else if store is PostgresTreeStore {
+                    // Each change is committed and announced with NOTIFY; the store's listener hears other
+                    // instances' changes, so this refresh asks the database only when there is news (or every 2 s).
+                    model = DocumentModel(store: store, actions: try loaded.actionSet())
+                    watching = await model.watch(every: .milliseconds(25))
                 } else {
                     // A database store commits each step itself; other writers are picked up through
                     // `PRAGMA data_version` and pushed to open pages as external changes.
@@ -114,9 +127,9 @@ struct Serve: AsyncParsableCommand {
                     watching = await model.watch(every: .milliseconds(100))
                 }
                 server = try await WebServer(
-                    model: model, schema: loaded.presenter.schema, dataFolder: loaded.folder, options: webOptions)
+                    model: model, schema: loaded.presenter.schema, dataFolder: loaded.folder, options: options)
             } else {
-                server = try WebServer(presenter: loaded.presenter, dataFolder: loaded.folder, options: webOptions)
+                server = try WebServer(presenter: loaded.presenter, dataFolder: loaded.folder, options: options)
             }
         } catch let error as BadInput {
             throw error
@@ -124,6 +137,13 @@ struct Serve: AsyncParsableCommand {
             throw BadInput("cannot start the web app: \(error)")
         }
         try await server.run(host: host, port: port)
+    }
+
+    /// Whether the database answers, asked off Swift's cooperative threads (the ping blocks).
+    static func ping(_ table: PostgresTreeTable) async -> String? {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(returning: table.ping()) }
+        }
     }
 
     /// The user's copy of the bundled example (made on first use, never overwritten), so the

@@ -4,11 +4,24 @@ public struct EditError: Error, Sendable, Equatable, CustomStringConvertible {
     public var path: TreePath?
     /// What went wrong, for people.
     public var message: String
+    /// What kind of failure it is, so a front end can answer it fittingly (the web: 400, 409 or 503).
+    public var reason: Reason
+
+    /// Kinds of failure.
+    public enum Reason: Sendable, Equatable {
+        /// The change itself is wrong (a bad path, value or index).
+        case invalid
+        /// Another writer changed or deleted what the change addresses since it was shown.
+        case conflict
+        /// The storage cannot be reached (a database server is down); try again later.
+        case unavailable
+    }
 
     /// Creates an error.
-    public init(_ message: String, at path: TreePath? = nil) {
+    public init(_ message: String, at path: TreePath? = nil, reason: Reason = .invalid) {
         self.path = path
         self.message = message
+        self.reason = reason
     }
 
     public var description: String {

@@ -125,7 +125,12 @@ public struct EditableDocument: Sendable {
 
     /// Applies a splice to the current tree (the step keeps the trees before and after it).
     mutating func splice(_ splice: Splice, recording step: inout EditStep) {
-        replace(with: tree.applying(splice))
+        let before = tree
+        let after = tree.applying(splice)
+        if let container = before.storeNode(at: splice.container) {
+            step.edits.append(TreeEdit(container: container, range: splice.range, inserted: splice.fragments.count, before: before, after: after))
+        }
+        replace(with: after)
     }
 
     mutating func replace(with newTree: TreeStore) {
@@ -143,6 +148,8 @@ public struct EditStep: Sendable {
     var before: TreeStore?
     /// The tree after the step (what redo puts back).
     var after: TreeStore?
+    /// The splices the step made, in order, as a database store writes them row by row.
+    public internal(set) var edits: [TreeEdit] = []
 
     /// A step of a store that keeps its own undo data (a database store): its changes and paths.
     public init(changes: [Change], paths: [TreePath]) {

@@ -61,6 +61,7 @@ struct Site: Sendable {
         addPageRoutes(to: router)
         addAPIRoutes(to: router)
         addFileRoutes(to: router)
+        addHealthRoutes(to: router)
         if isEditable {
             addEditRoutes(to: router)
             addEventRoutes(to: router)

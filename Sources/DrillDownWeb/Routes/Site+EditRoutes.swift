@@ -107,7 +107,11 @@ extension Site {
                 throw WebError.notFound("There is no edit called '\(op)'.")
             }
         } catch let error as EditError {
-            throw WebError.badRequest(error.message)
+            switch error.reason {
+            case .invalid: throw WebError.badRequest(error.message)
+            case .conflict: throw WebError(status: .conflict, message: error.message)
+            case .unavailable: throw WebError(status: .serviceUnavailable, message: error.message, headers: [.retryAfter: "1"])
+            }
         }
         if form.wantsJSON {
             struct Result: Encodable { var revision: Int, changed: Bool, paths: [String] }

@@ -1,0 +1,125 @@
+#!/usr/bin/env python3
+"""Measures the PostgreSQL store (issue 11's targets) on a given `drilldown` binary against a running
+server, each beside a peer measured in the same run, and prints one table.
+
+  Scripts/bench-postgres.py --url postgres://dd@127.0.0.1:5432/postgres [--bin .build-release/release/drilldown]
+                            [--groups 334 --rows 1000] [--requests 300]
+
+- import: `drilldown convert` of a generated outline JSON (gen-outline.py, GROUPS x ROWS rows) into a table
+- change: one rename acknowledged over HTTP (`POST /api/edit/rename/G.R`, one client, sequential), p50/p99;
+  floor: the same one-row `UPDATE … WHERE id = N` by pgbench (one client, `-l` per-transaction latencies)
+- page: `GET /api/level/G` (100 rows), p50/p99, one instance
+- cross: a rename posted to instance B until instance A's `/events` delivers the change, p50/p99
+The input is generated into a temporary folder and deleted; the table is dropped at the end.
+"""
+import argparse
+import http.client
+import json
+import os
+import pathlib
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "e2e" / "web"))
+from webclient import Events, Session  # noqa: E402
+
+
+def pct(samples, p):
+    s = sorted(samples)
+    return s[min(len(s) - 1, int(round(p / 100 * (len(s) - 1))))]
+
+
+def start(binary, url):
+    proc = subprocess.Popen([binary, "serve", url, "--editable", "--port", "0"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    line = proc.stdout.readline()
+    match = re.search(r"http://127\.0\.0\.1:\d+/", line)
+    if not match:
+        proc.kill()
+        sys.exit(f"serve printed {line!r}: {proc.stderr.read()}")
+    return proc, match.group(0)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--url", required=True)
+    ap.add_argument("--bin", default=str(ROOT / ".build-release" / "release" / "drilldown"))
+    ap.add_argument("--groups", type=int, default=334)
+    ap.add_argument("--rows", type=int, default=1000)
+    ap.add_argument("--requests", type=int, default=300)
+    args = ap.parse_args()
+    table = "bench_" + str(os.getpid())
+    url = args.url + ("&" if "?" in args.url else "?") + "table=" + table
+    plain = re.sub(r"[?&]sslmode=[^&]*", "", args.url)
+    tmp = pathlib.Path(tempfile.mkdtemp())
+    procs = []
+    results = []
+    try:
+        doc = tmp / "doc.json"
+        out = subprocess.run([sys.executable, str(ROOT / "Scripts" / "gen-outline.py"), "--groups", str(args.groups), "--rows", str(args.rows), str(doc)],
+                             capture_output=True, text=True, check=True).stdout.strip()
+        t = time.monotonic()
+        subprocess.run([args.bin, "convert", str(doc), url], check=True, capture_output=True)
+        results.append(("import (convert, unnest batches)", f"{out}", f"{time.monotonic() - t:.1f} s", ""))
+
+        a, a_url = start(args.bin, url)
+        procs.append(a)
+        session = Session(a_url)
+        lat = []
+        for k in range(args.requests):
+            t = time.perf_counter()
+            status, body = session.post(f"/api/edit/rename/{k % args.groups}.{k % args.rows}", {"title": f"Bench {k}"})
+            lat.append((time.perf_counter() - t) * 1000)
+            assert status == 200, body
+        # Floor: the same one-row UPDATE by pgbench, one client, per-transaction log.
+        row_id = subprocess.run(["psql", plain, "-tAXc", f"SELECT id FROM {table} WHERE key = 'Title' AND value = 'Row 5.5'"],
+                                capture_output=True, text=True, check=True).stdout.strip()
+        script = tmp / "update.sql"
+        script.write_text(f"\\set k random(1, 1000000)\nUPDATE {table} SET value = 'Bench ' || :k WHERE id = {row_id};\n")
+        pgbench = next(pathlib.Path("/usr/lib/postgresql").glob("*/bin/pgbench"))
+        subprocess.run([str(pgbench), "-n", "-f", str(script), "-t", str(args.requests), "-c", "1", "-l", "--log-prefix", str(tmp / "pgb"), plain],
+                       check=True, capture_output=True, cwd=tmp)
+        floor = [int(l.split()[2]) / 1000 for f in tmp.glob("pgb*") for l in f.read_text().splitlines()]
+        results.append(("one change acknowledged (HTTP rename)", f"{args.requests} sequential", f"p50 {pct(lat, 50):.2f} ms, p99 {pct(lat, 99):.2f} ms",
+                        f"pgbench UPDATE: p50 {pct(floor, 50):.2f} ms, p99 {pct(floor, 99):.2f} ms"))
+
+        conn = http.client.HTTPConnection("127.0.0.1", int(a_url.rsplit(":", 1)[1].strip("/")))
+        pages = []
+        for k in range(args.requests):
+            t = time.perf_counter()
+            conn.request("GET", f"/api/level/{k % args.groups}")
+            r = conn.getresponse()
+            r.read()
+            pages.append((time.perf_counter() - t) * 1000)
+            assert r.status == 200
+        results.append(("level page over HTTP (/api/level/G)", f"{args.requests} sequential", f"p50 {pct(pages, 50):.2f} ms, p99 {pct(pages, 99):.2f} ms", ""))
+
+        b, b_url = start(args.bin, url)
+        procs.append(b)
+        events = Events(a_url, timeout=30)
+        other = Session(b_url)
+        cross = []
+        for k in range(min(100, args.requests)):
+            t = time.perf_counter()
+            status, _ = other.post(f"/api/edit/rename/{k % args.groups}.{(k + 7) % args.rows}", {"title": f"Cross {k}"})
+            assert status == 200
+            events.next_event()
+            cross.append((time.perf_counter() - t) * 1000)
+        results.append(("change via B reaching A's /events", f"{len(cross)} sequential", f"p50 {pct(cross, 50):.1f} ms, p99 {pct(cross, 99):.1f} ms", ""))
+    finally:
+        for p in procs:
+            p.kill()
+        subprocess.run(["psql", plain, "-qtAXc", f"DROP TABLE IF EXISTS {table}; DROP TABLE IF EXISTS {table}_meta; DROP SEQUENCE IF EXISTS {table}_ids"],
+                       capture_output=True)
+        shutil.rmtree(tmp, ignore_errors=True)
+    print(f"\n| measure | size | drilldown | peer / floor (same run) |\n|---|---|---|---|")
+    for row in results:
+        print("| " + " | ".join(row) + " |")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,199 @@
+import DrillDownCore
+import PostgresNIO
+
+/// A document stored as a tree table in PostgreSQL: one row per node, as in the SQLite tree table.
+///
+/// ```sql
+/// CREATE TABLE <table>(
+///     id bigint PRIMARY KEY,      -- from the sequence <table>_ids
+///     parent bigint,              -- NULL for the root
+///     position bigint NOT NULL,   -- orders the parent's children (gapped: index × 2^20 when written whole)
+///     kind smallint NOT NULL,     -- ValueKind's raw value: 0 object, 1 array, 2 string, 3 integer, …
+///     key text,                   -- the member's key in an object (NULL in arrays and at the root)
+///     value text);                -- a scalar's text as written (NULL for containers)
+/// CREATE INDEX <table>_by_parent ON <table>(parent, position, id);
+/// CREATE TABLE <table>_meta(key text PRIMARY KEY, value text NOT NULL);  -- format, version, documentFormat, revision
+/// ```
+///
+/// `revision` counts committed changes: every change increments it in its transaction (which
+/// also serializes writers of the table) and announces it with `NOTIFY drilldown_<table>`.
+///
+/// ```swift
+/// let table = try PostgresTreeTable(try PostgresLocation(url: "postgres://dd@127.0.0.1/db?table=music"))
+/// try table.write(tree, documentFormat: "json")     // replaces the table in one transaction
+/// let snapshot = try table.read()                    // the tree, its row ids, the revision
+/// ```
+public struct PostgresTreeTable: Sendable {
+    /// Where the table is.
+    public let location: PostgresLocation
+    let session: PostgresSession
+
+    /// The value of `meta.format`.
+    public static let formatName = "drilldown-tree"
+    /// Rows sent per INSERT when a whole tree is written.
+    static let batchSize = 20_000
+    /// The distance between neighbouring siblings' positions in a level written whole.
+    static let positionGap: Int64 = 1 << 20
+
+    /// Connects lazily: nothing is sent until the first read or write.
+    public init(_ location: PostgresLocation) throws(PostgresStoreError) {
+        self.location = location
+        session = try PostgresSession(location)
+    }
+
+    var table: String { location.table }
+
+    /// The tree as stored now, with the row id of every node and the revision it was read at.
+    public struct Snapshot: Sendable {
+        public var tree: TreeStore
+        /// Row ids of the tree's nodes, by node id.
+        public var rows: RowMap
+        public var revision: Int64
+        /// The format of the document it was imported from, if recorded.
+        public var documentFormat: String?
+    }
+
+    /// Reads the whole table in one consistent (repeatable-read) transaction.
+    public func read() throws(PostgresStoreError) -> Snapshot {
+        let logger = session.logger
+        let location = location
+        let table = table
+        return try session.transaction(isolation: "REPEATABLE READ READ ONLY") { connection throws -> Snapshot in
+            let exists = try connection.rows("SELECT to_regclass(\(table))::text, to_regclass(\(table + "_meta"))::text", logger)
+            guard let first = exists.first, try first.decode((String?, String?).self).0 != nil else {
+                throw PostgresStoreError(location, "there is no table '\(table)'; import a document with: drilldown convert FILE '\(location)'")
+            }
+            guard try first.decode((String?, String?).self).1 != nil else {
+                throw PostgresStoreError(location, "table '\(table)' is not a DrillDown tree table (it has no '\(table)_meta' table)")
+            }
+            var meta: [String: String] = [:]
+            for row in try connection.rows(PostgresQuery(unsafeSQL: "SELECT key, value FROM \(table)_meta"), logger) {
+                let (k, v) = try row.decode((String, String).self)
+                meta[k] = v
+            }
+            guard meta["format"] == Self.formatName else {
+                throw PostgresStoreError(location, "table '\(table)' is not a DrillDown tree table (its meta names no format '\(Self.formatName)')")
+            }
+            let sink = RowSink()
+            _ = try connection.query(PostgresQuery(unsafeSQL: "SELECT id, parent, position, kind, key, value FROM \(table)"), logger: logger) { row in
+                let (id, parent, position, kind, key, value) = try row.decode((Int64, Int64?, Int64, Int16, String?, String?).self)
+                sink.rows.append(id: id, parent: parent, position: position, kind: kind, key: key, value: value)
+            }.wait()
+            let rows = sink.rows
+            let built: (TreeStore, RowMap)
+            do { built = try rows.build() } catch { throw PostgresStoreError(location, "table '\(table)': \((error as? NodeRows.Invalid)?.message ?? "\(error)")") }
+            return Snapshot(tree: built.0, rows: built.1, revision: Int64(meta["revision"] ?? "0") ?? 0, documentFormat: meta["documentFormat"])
+        }
+    }
+
+    /// The revision now (one row read).
+    public func revision() throws(PostgresStoreError) -> Int64 {
+        let logger = session.logger
+        let table = table
+        return try session.run { connection in
+            let rows = try connection.rows(PostgresQuery(unsafeSQL: "SELECT value FROM \(table)_meta WHERE key = 'revision'"), logger)
+            return Int64(try rows.first?.decode(String.self) ?? "0") ?? 0
+        }
+    }
+
+    /// Replaces the table (and its meta and sequence) with `tree` in one transaction: multi-row
+    /// INSERTs of ``batchSize`` rows from arrays (`unnest`), then the index. Others see the old
+    /// table until the commit, and the new one announced by NOTIFY after it.
+    public func write(_ tree: TreeStore, documentFormat: String?) throws(PostgresStoreError) {
+        let logger = session.logger
+        let table = table
+        let channel = location.channel
+        try session.transaction { connection in
+            for drop in ["TABLE IF EXISTS \(table)", "TABLE IF EXISTS \(table)_meta", "SEQUENCE IF EXISTS \(table)_ids"] {
+                try connection.execute(PostgresQuery(unsafeSQL: "DROP \(drop)"), logger)
+            }
+            try connection.execute(PostgresQuery(unsafeSQL: """
+                CREATE TABLE \(table)(id bigint PRIMARY KEY, parent bigint, position bigint NOT NULL,
+                    kind smallint NOT NULL, key text, value text)
+                """), logger)
+            try connection.execute(PostgresQuery(unsafeSQL: "CREATE TABLE \(table)_meta(key text PRIMARY KEY, value text NOT NULL)"), logger)
+            var batch = RowBatch()
+            var next: Int64 = 0
+            // Breadth first, so a node's id is known before its children are written.
+            var queue: [(node: NodeID, id: Int64, parent: Int64?, position: Int64, keyed: Bool)] = [(tree.root, 0, nil, 0, false)]
+            next = 1
+            var head = 0
+            while head < queue.count {
+                let item = queue[head]
+                head += 1
+                let kind = tree.kind(of: item.node)
+                let key: String? = item.keyed ? String(decoding: tree.keyBytes(of: item.node), as: UTF8.self) : nil
+                let value: String? = kind.isContainer ? nil : String(decoding: tree.valueBytes(of: item.node), as: UTF8.self)
+                batch.append(id: item.id, parent: item.parent, position: item.position, kind: Int16(kind.rawValue), key: key, value: value)
+                if batch.count >= Self.batchSize {
+                    try batch.insert(into: table, connection, logger)
+                    batch = RowBatch()
+                }
+                if kind.isContainer {
+                    for (i, child) in tree.children(of: item.node).enumerated() {
+                        queue.append((child, next, item.id, Int64(i) * Self.positionGap, kind == .object))
+                        next += 1
+                    }
+                }
+                if head > 65_536 {
+                    queue.removeFirst(head)
+                    head = 0
+                }
+            }
+            if batch.count > 0 { try batch.insert(into: table, connection, logger) }
+            try connection.execute(PostgresQuery(unsafeSQL: "CREATE INDEX \(table)_by_parent ON \(table)(parent, position, id)"), logger)
+            try connection.execute(PostgresQuery(unsafeSQL: "CREATE SEQUENCE \(table)_ids START WITH \(next)"), logger)
+            try connection.execute(
+                "INSERT INTO \(unescaped: table)_meta(key, value) VALUES ('format', \(Self.formatName)), ('version', '1'), ('documentFormat', \(documentFormat ?? "")), ('revision', '1')",
+                logger)
+            try connection.execute(PostgresQuery(unsafeSQL: "ANALYZE \(table)"), logger)
+            try connection.execute("SELECT pg_notify(\(channel), '1')", logger)
+        }
+    }
+
+    /// Whether the server answers (for `/readyz`): `nil`, or why not.
+    public func ping() -> String? { session.ping() }
+}
+
+/// Where rows streamed by the event loop are gathered; read only after the query's future
+/// completed, which orders the event loop's writes before the read.
+final class RowSink: @unchecked Sendable {
+    var rows = NodeRows()
+}
+
+/// Rows gathered column by column for one `INSERT … SELECT * FROM unnest(…)`.
+struct RowBatch {
+    var ids: [Int64] = []
+    var parents: [Int64] = []
+    var hasParent: [Bool] = []
+    var positions: [Int64] = []
+    var kinds: [Int16] = []
+    var keys: [String] = []
+    var hasKey: [Bool] = []
+    var values: [String] = []
+    var hasValue: [Bool] = []
+
+    var count: Int { ids.count }
+
+    mutating func append(id: Int64, parent: Int64?, position: Int64, kind: Int16, key: String?, value: String?) {
+        ids.append(id)
+        parents.append(parent ?? 0)
+        hasParent.append(parent != nil)
+        positions.append(position)
+        kinds.append(kind)
+        keys.append(key ?? "")
+        hasKey.append(key != nil)
+        values.append(value ?? "")
+        hasValue.append(value != nil)
+    }
+
+    func insert(into table: String, _ connection: PostgresConnection, _ logger: Logger) throws {
+        try connection.execute("""
+            INSERT INTO \(unescaped: table)(id, parent, position, kind, key, value)
+            SELECT id, CASE WHEN hp THEN p END, pos, k, CASE WHEN hk THEN ky END, CASE WHEN hv THEN v END
+            FROM unnest(\(ids)::int8[], \(parents)::int8[], \(hasParent)::bool[], \(positions)::int8[], \(kinds)::int2[],
+                        \(keys)::text[], \(hasKey)::bool[], \(values)::text[], \(hasValue)::bool[])
+                AS r(id, p, hp, pos, k, ky, hk, v, hv)
+            """, logger)
+    }
+}

@@ -1,0 +1,159 @@
+import DrillDownCore
+import DrillDownPostgres
+import Foundation
+import Testing
+
+/// The PostgreSQL store against a real server: `DRILLDOWN_TEST_PG_URL` (Scripts/test.sh starts a
+/// throwaway cluster and sets it). Each test uses a table of its own.
+enum PG {
+    static let url = ProcessInfo.processInfo.environment["DRILLDOWN_TEST_PG_URL"].flatMap { $0.isEmpty ? nil : $0 }
+    static let skip = "DRILLDOWN_TEST_PG_URL is unset: no PostgreSQL server to test against (Scripts/test.sh starts one)"
+
+    static func location(_ table: String) throws -> PostgresLocation {
+        try PostgresLocation(url: url!).naming(table: "t_\(table)_\(UInt32.random(in: 0 ... .max))")
+    }
+
+    static let library = TreeLiteral.object([
+        ("Rows", .array([
+            .row("Blue Train", [.row("Moment's Notice", [], [("plays", .int(3))]), .row("Locomotion")], [("year", .int(1957))]),
+            .row("Kind of Blue", [.row("So What", [], [("plays", .int(7))])], [("year", .int(1959)), ("favorite", .bool(false))]),
+            .row("Time Out"),
+        ])),
+    ]).tree
+
+    /// A table holding `tree`, and a store over it that does not listen.
+    static func store(_ name: String, _ tree: TreeStore = library) throws -> PostgresTreeStore {
+        let location = try location(name)
+        try PostgresTreeTable(location).write(tree, documentFormat: "json")
+        return try PostgresTreeStore(location, listen: false)
+    }
+
+    /// The table as it is now, read by a new store.
+    static func reread(_ store: PostgresTreeStore) throws -> TreeStore {
+        try PostgresTreeTable(store.table.location).read().tree
+    }
+}
+
+@Suite(.enabled(if: PG.url != nil, Comment(rawValue: PG.skip)))
+struct PostgresTreeStoreTests {
+    @Test func aDocumentRoundTripsThroughATable() throws {
+        let tree = TreeLiteral.object([
+            ("a", .array([.int(1), .scalar(.real, "2.50"), .string("42"), .null, .bool(true), .object([]), .array([])])),
+            ("", .string("empty key")), ("ünïcödé", .string("✓ 𝄞")),
+        ]).tree
+        let store = try PG.store("roundtrip", tree)
+        #expect(try PG.reread(store).isStructurallyEqual(to: tree))
+        #expect((store.snapshot as! DocumentSource).tree.isStructurallyEqual(to: tree))
+    }
+
+    @Test func everyKindOfChangeWritesWhatTheDocumentWouldHold() throws {
+        var store = try PG.store("changes")
+        var reference = EditableDocument(tree: PG.library)
+        let steps: [[Change]] = [
+            [.setAttribute([0, 0], key: "plays", value: Scalar(.integer, "4"))],
+            [.updateTitle([1], title: "Kind of Blue (Legacy)")],
+            [.insert(NewNode(title: "Giant Steps", attributes: [Attribute(key: "year", value: Scalar(.integer, "1960"))]), parent: .root, index: 1)],
+            [.insert(NewNode(title: "Take Five"), parent: [3], index: nil)],
+            [.move([0, 1], parent: [2], index: 0)],
+            [.setAttribute([2], key: "favorite", value: nil)],
+            [.delete([0, 0]), .insert(NewNode(title: "Lazy Bird"), parent: [0], index: 0)],
+        ]
+        for changes in steps {
+            let expected = try reference.apply(changes)
+            #expect(try store.apply(changes) == expected)
+            #expect((store.snapshot as! DocumentSource).tree.isStructurallyEqual(to: reference.tree), "snapshot after \(changes)")
+            #expect(try PG.reread(store).isStructurallyEqual(to: reference.tree), "table after \(changes)")
+        }
+    }
+
+    @Test func anInvalidChangeChangesNothing() throws {
+        var store = try PG.store("invalid")
+        #expect(throws: EditError.self) { try store.apply([.delete([9])]) }
+        #expect(throws: EditError.self) { try store.apply([.updateTitle([0], title: "New"), .delete([7, 7])]) }
+        #expect(try PG.reread(store).isStructurallyEqual(to: PG.library))
+        #expect(store.revision == 1)
+    }
+
+    @Test func appendsFromTwoStaleStoresBothLandAtTheEnd() throws {
+        var a = try PG.store("appends")
+        var b = try PostgresTreeStore(a.table.location, listen: false)
+        for i in 0 ..< 5 {
+            _ = try a.apply([.insert(NewNode(title: "A\(i)"), parent: .root, index: nil)])
+            _ = try b.apply([.insert(NewNode(title: "B\(i)"), parent: .root, index: nil)])
+        }
+        let source = DocumentSource(tree: try PG.reread(a))
+        let titles = source.children(of: source.root).map { source.title(of: $0) }
+        #expect(titles.count == 13)
+        #expect(titles.prefix(3) == ["Blue Train", "Kind of Blue", "Time Out"])
+        #expect(titles.suffix(10) == ["A0", "B0", "A1", "B1", "A2", "B2", "A3", "B3", "A4", "B4"])
+        // Each store's snapshot is the table as it is after its own change (b read a's rows in).
+        #expect((b.snapshot as! DocumentSource).tree.isStructurallyEqual(to: try PG.reread(a)))
+    }
+
+    @Test func aChangeToARowDeletedElsewhereIsAConflictAndChangesNothing() throws {
+        var a = try PG.store("conflict")
+        var b = try PostgresTreeStore(a.table.location, listen: false)
+        _ = try a.apply([.delete([1])])
+        let before = try PG.reread(a)
+        do {
+            _ = try b.apply([.setAttribute([1], key: "favorite", value: Scalar(.bool, "true"))])
+            Issue.record("a change to a deleted row was accepted")
+        } catch {
+            #expect(error.reason == .conflict)
+            #expect(error.message.contains("deleted or replaced by another writer"))
+        }
+        #expect(try PG.reread(a).isStructurallyEqual(to: before))
+        // b's snapshot is stale, but row [0, 0] is still there: the change is written.
+        _ = try b.apply([.setAttribute([0, 0], key: "plays", value: Scalar(.integer, "9"))])
+        let after = DocumentSource(tree: try PG.reread(a))
+        #expect(after.childCount(of: after.root) == 2)
+        #expect(after.attribute("plays", of: after.node(at: [0, 0])!)?.text == "9")
+    }
+
+    @Test func anotherInstancesChangeArrivesThroughNotify() async throws {
+        let a0 = try PG.store("notify")
+        var a = a0
+        var b = try PostgresTreeStore(a.table.location, listen: true)
+        b.pollInterval = .seconds(3600)    // only the notification can tell b
+        try await Task.sleep(for: .milliseconds(300))   // b's LISTEN is in place
+        #expect(try b.refresh() == false)
+        _ = try a.apply([.updateTitle([2], title: "Time Further Out")])
+        let start = ContinuousClock.now
+        var seen = false
+        while ContinuousClock.now - start < .seconds(2) {
+            if try b.refresh() { seen = true; break }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        #expect(seen, "b heard of a's change within 2 s")
+        let source = b.snapshot
+        #expect(source.title(of: source.node(at: [2])!) == "Time Further Out")
+    }
+
+    @Test func anUnreachableServerIsUnavailableNotInvalid() throws {
+        var store = try PG.store("down")
+        let dead = try PostgresLocation(url: "postgres://dd@127.0.0.1:1/postgres?sslmode=disable").naming(table: store.table.location.table)
+        #expect(throws: PostgresStoreError.self) { try PostgresTreeTable(dead).read() }
+        do {
+            _ = try PostgresTreeTable(dead).read()
+        } catch {
+            #expect(error.unavailable)
+        }
+        #expect(try PostgresTreeTable(dead).ping() != nil)
+        #expect(store.readiness() == nil)
+        _ = try store.apply([.updateTitle([0], title: "Blue Train (Remastered)")])
+    }
+
+    @Test func urlsAndTheEnvironment() throws {
+        let env = ["PGHOST": "db.example", "PGPORT": "6543", "PGUSER": "ann", "PGPASSWORD": "secret", "PGDATABASE": "music"]
+        let bare = try PostgresLocation(url: "postgres://", environment: env)
+        #expect(bare.host == "db.example" && bare.port == 6543 && bare.user == "ann" && bare.password == "secret" && bare.database == "music")
+        #expect(bare.table == "drilldown" && bare.sslMode == .prefer)
+        let full = try PostgresLocation(url: "postgresql://bob:pw@127.0.0.1:5999/lib?table=albums&sslmode=require", environment: env)
+        #expect(full.host == "127.0.0.1" && full.port == 5999 && full.user == "bob" && full.password == "pw" && full.database == "lib")
+        #expect(full.table == "albums" && full.sslMode == .require && full.channel == "drilldown_albums")
+        #expect(!full.description.contains("pw"))
+        #expect(throws: PostgresLocation.Invalid.self) { try PostgresLocation(url: "postgres://h/db?table=Bad-Name", environment: [:]) }
+        #expect(throws: PostgresLocation.Invalid.self) { try PostgresLocation(url: "postgres://h/db?sslmode=sometimes", environment: [:]) }
+        #expect(throws: PostgresLocation.Invalid.self) { try PostgresLocation(url: "postgres://h/db?colour=blue", environment: [:]) }
+    }
+}
