@@ -193,7 +193,7 @@ extension EditableDocument {
     }
 
     /// How many rows of a level, and nodes of the document, ``spelling(of:near:default:)`` looks at.
-    static let spellingLookahead = 64
+    static let spellingLookahead = 16
 
     // MARK: Title
 
