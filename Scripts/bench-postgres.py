@@ -44,6 +44,12 @@ def start(binary, url):
     return proc, match.group(0)
 
 
+def note(results, row):
+    """Keeps a result row and prints it at once (a slow section may be cut short)."""
+    results.append(row)
+    print(" | ".join(row), flush=True)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--url", required=True)
@@ -51,6 +57,7 @@ def main():
     ap.add_argument("--groups", type=int, default=334)
     ap.add_argument("--rows", type=int, default=1000)
     ap.add_argument("--requests", type=int, default=300)
+    ap.add_argument("--cross", type=int, default=100, help="samples of the cross-instance measurement")
     args = ap.parse_args()
     table = "bench_" + str(os.getpid())
     url = args.url + ("&" if "?" in args.url else "?") + "table=" + table
@@ -64,7 +71,7 @@ def main():
                              capture_output=True, text=True, check=True).stdout.strip()
         t = time.monotonic()
         subprocess.run([args.bin, "convert", str(doc), url], check=True, capture_output=True)
-        results.append(("import (convert, unnest batches)", f"{out}", f"{time.monotonic() - t:.1f} s", ""))
+        note(results, ("import (convert, unnest batches)", f"{out}", f"{time.monotonic() - t:.1f} s", ""))
 
         a, a_url = start(args.bin, url)
         procs.append(a)
@@ -76,7 +83,7 @@ def main():
             lat.append((time.perf_counter() - t) * 1000)
             assert status == 200, body
         # Floor: the same one-row UPDATE by pgbench, one client, per-transaction log.
-        row_id = subprocess.run(["psql", plain, "-tAXc", f"SELECT id FROM {table} WHERE key = 'Title' AND value = 'Row 5.5'"],
+        row_id = subprocess.run(["psql", plain, "-tAXc", f"SELECT id FROM {table} WHERE key = 'Title' AND value = 'Row 7.3'"],
                                 capture_output=True, text=True, check=True).stdout.strip()
         script = tmp / "update.sql"
         script.write_text(f"\\set k random(1, 1000000)\nUPDATE {table} SET value = 'Bench ' || :k WHERE id = {row_id};\n")
@@ -84,7 +91,7 @@ def main():
         subprocess.run([str(pgbench), "-n", "-f", str(script), "-t", str(args.requests), "-c", "1", "-l", "--log-prefix", str(tmp / "pgb"), plain],
                        check=True, capture_output=True, cwd=tmp)
         floor = [int(l.split()[2]) / 1000 for f in tmp.glob("pgb*") for l in f.read_text().splitlines()]
-        results.append(("one change acknowledged (HTTP rename)", f"{args.requests} sequential", f"p50 {pct(lat, 50):.2f} ms, p99 {pct(lat, 99):.2f} ms",
+        note(results, ("one change acknowledged (HTTP rename)", f"{args.requests} sequential", f"p50 {pct(lat, 50):.2f} ms, p99 {pct(lat, 99):.2f} ms",
                         f"pgbench UPDATE: p50 {pct(floor, 50):.2f} ms, p99 {pct(floor, 99):.2f} ms"))
 
         conn = http.client.HTTPConnection("127.0.0.1", int(a_url.rsplit(":", 1)[1].strip("/")))
@@ -96,20 +103,22 @@ def main():
             r.read()
             pages.append((time.perf_counter() - t) * 1000)
             assert r.status == 200
-        results.append(("level page over HTTP (/api/level/G)", f"{args.requests} sequential", f"p50 {pct(pages, 50):.2f} ms, p99 {pct(pages, 99):.2f} ms", ""))
+        note(results, ("level page over HTTP (/api/level/G)", f"{args.requests} sequential", f"p50 {pct(pages, 50):.2f} ms, p99 {pct(pages, 99):.2f} ms", ""))
 
+        t = time.monotonic()
         b, b_url = start(args.bin, url)
+        note(results, ("editable instance start (reads the table whole)", out.split()[0] + " nodes", f"{time.monotonic() - t:.1f} s", ""))
         procs.append(b)
         events = Events(a_url, timeout=30)
         other = Session(b_url)
         cross = []
-        for k in range(min(100, args.requests)):
+        for k in range(args.cross):
             t = time.perf_counter()
             status, _ = other.post(f"/api/edit/rename/{k % args.groups}.{(k + 7) % args.rows}", {"title": f"Cross {k}"})
             assert status == 200
             events.next_event()
             cross.append((time.perf_counter() - t) * 1000)
-        results.append(("change via B reaching A's /events", f"{len(cross)} sequential", f"p50 {pct(cross, 50):.1f} ms, p99 {pct(cross, 99):.1f} ms", ""))
+        note(results, ("change via B reaching A's /events", f"{len(cross)} sequential", f"p50 {pct(cross, 50):.1f} ms, p99 {pct(cross, 99):.1f} ms", ""))
     finally:
         for p in procs:
             p.kill()
