@@ -81,7 +81,7 @@ public struct PostgresTreeTable: Sendable {
             }.wait()
             let rows = sink.rows
             let built: (TreeStore, RowMap)
-            do { built = try rows.build() } catch { throw PostgresStoreError(location, "table '\(table)': \((error as? NodeRows.Invalid)?.message ?? "\(error)")") }
+            do throws(ParentLinkedRows.Invalid) { built = try rows.build() } catch { throw PostgresStoreError(location, "table '\(table)': \(error.message)") }
             return Snapshot(tree: built.0, rows: built.1, revision: Int64(meta["revision"] ?? "0") ?? 0, documentFormat: meta["documentFormat"])
         }
     }

@@ -98,6 +98,21 @@
   }
   function startsWith(path, prefix) { return path.length >= prefix.length && prefix.every(function (v, k) { return path[k] === v; }); }
   // Where `path` is after the node at `from` moved to `to` (its new path, counted after it left).
+  // A row's title and subtitle, as the server renders them (levels and the outline alike).
+  function rowText(row) {
+    var text = document.createElement("span");
+    text.className = "text";
+    var title = document.createElement("span");
+    title.className = "row-title"; title.textContent = row.title;
+    text.appendChild(title);
+    if (row.subtitle) {
+      var sub = document.createElement("span");
+      sub.className = "row-subtitle"; sub.textContent = row.subtitle;
+      text.appendChild(sub);
+    }
+    return text;
+  }
+
   function remapAfterMove(text, from, to) {
     var p = pathArray(text), f = pathArray(from), t = pathArray(to);
     if (startsWith(p, f)) return pathText(t.concat(p.slice(f.length)));
@@ -209,17 +224,7 @@
       if (row.children > 0) cell.setAttribute("aria-expanded", row.expanded ? "true" : "false");
       cell.setAttribute("aria-selected", row.path === selected ? "true" : "false");
       cell.tabIndex = -1;
-      var text = document.createElement("span");
-      text.className = "text";
-      var title = document.createElement("span");
-      title.className = "row-title"; title.textContent = row.title;
-      text.appendChild(title);
-      if (row.subtitle) {
-        var sub = document.createElement("span");
-        sub.className = "row-subtitle"; sub.textContent = row.subtitle;
-        text.appendChild(sub);
-      }
-      cell.appendChild(text);
+      cell.appendChild(rowText(row));
       li.appendChild(cell);
       if (editing) {
         var handle = document.createElement("span");
@@ -537,17 +542,7 @@
         img.className = "thumb"; img.src = row.image; img.alt = ""; img.width = 44; img.height = 44;
         cell.appendChild(img);
       }
-      var text = document.createElement("span");
-      text.className = "text";
-      var title = document.createElement("span");
-      title.className = "row-title"; title.textContent = row.title;
-      text.appendChild(title);
-      if (row.subtitle) {
-        var sub = document.createElement("span");
-        sub.className = "row-subtitle"; sub.textContent = row.subtitle;
-        text.appendChild(sub);
-      }
-      cell.appendChild(text);
+      cell.appendChild(rowText(row));
       if (row.drills) {
         var chev = document.createElement("span");
         chev.className = "chevron"; chev.setAttribute("aria-hidden", "true");
