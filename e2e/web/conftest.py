@@ -5,6 +5,7 @@ import os
 import pathlib
 import queue
 import re
+import shutil
 import subprocess
 import threading
 
@@ -93,3 +94,15 @@ def shot(page):
         page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=full_page)
 
     return take
+
+
+@pytest.fixture
+def sounds(tmp_path):
+    """A fresh copy of the Sounds example and an editable server on it (`data`, `schema`: the copies)."""
+    for name in ("sounds.plist", "schema.yaml"):
+        shutil.copy(ROOT / "Examples" / "Sounds" / name, tmp_path / name)
+    data, schema = tmp_path / "sounds.plist", tmp_path / "schema.yaml"
+    server = Server(data, "--schema", schema, "--editable")
+    server.data, server.schema = data, schema
+    yield server
+    server.stop()

@@ -4,7 +4,6 @@ with live updates between two pages and persistence across a restart."""
 import json
 import pathlib
 import re
-import shutil
 import subprocess
 import time
 import urllib.request
@@ -14,19 +13,7 @@ from playwright.sync_api import expect
 
 from conftest import ROOT, Server, drilldown_binary
 
-SOUNDS = ROOT / "Examples" / "Sounds"
 
-
-@pytest.fixture
-def sounds(tmp_path):
-    """A fresh copy of the Sounds example and an editable server on it."""
-    for name in ("sounds.plist", "schema.yaml"):
-        shutil.copy(SOUNDS / name, tmp_path / name)
-    data, schema = tmp_path / "sounds.plist", tmp_path / "schema.yaml"
-    server = Server(data, "--schema", schema, "--editable")
-    server.data, server.schema = data, schema
-    yield server
-    server.stop()
 
 
 def rows(page):

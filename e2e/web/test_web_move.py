@@ -19,16 +19,6 @@ SOUNDS = ROOT / "Examples" / "Sounds"
 LEVEL_0 = ["Vibrate on Ring", "Vibrate on Silent", "Ringer and Alerts", "Ringtone", "Text Tone"]
 
 
-@pytest.fixture
-def sounds(tmp_path):
-    for name in ("sounds.plist", "schema.yaml"):
-        shutil.copy(SOUNDS / name, tmp_path / name)
-    data, schema = tmp_path / "sounds.plist", tmp_path / "schema.yaml"
-    server = Server(data, "--schema", schema, "--editable")
-    server.data = data
-    yield server
-    server.stop()
-
 
 def saved(path, tree_path=""):
     """The titles of one level of the file as it is on disk."""
