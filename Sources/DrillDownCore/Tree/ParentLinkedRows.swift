@@ -73,7 +73,7 @@ public struct ParentLinkedRows: Sendable {
         if let value { bytes.append(contentsOf: value.utf8) }
     }
 
-    private func key(_ row: Int, end: Int) -> Range<Int> { keyStarts[row] ..< valueStarts[row] }
+    private func key(_ row: Int) -> Range<Int> { keyStarts[row] ..< valueStarts[row] }
     private func value(_ row: Int, end: Int) -> Range<Int> { valueStarts[row] ..< (row + 1 < count ? keyStarts[row + 1] : end) }
 
     /// The tree, children ordered by position then id, and the row index of each node in
@@ -151,7 +151,7 @@ public struct ParentLinkedRows: Sendable {
             func emit(_ i: Int) {
                 order.append(i)
                 builder.beginNode()
-                builder.appendText(UnsafeBufferPointer(rebasing: text[key(i, end: end)]))
+                builder.appendText(UnsafeBufferPointer(rebasing: text[key(i)]))
                 builder.endKey()
                 let kind = ValueKind(rawValue: UInt8(kinds[i]))!
                 if kind.isContainer {
