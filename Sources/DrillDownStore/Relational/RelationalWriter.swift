@@ -87,7 +87,7 @@ struct RelationalWriter {
 
     func readRow(_ level: ResolvedLevel, _ key: DatabaseValue) throws -> RelationalCache.RowData? {
         try GRDB.Row.fetchOne(
-            db, sql: "SELECT \(level.selection) FROM \(level.quotedTable) WHERE \(ResolvedLevel.quoted(level.key)) = ?", arguments: [key]
+                db.cachedStatement(sql: "SELECT \(level.selection) FROM \(level.quotedTable) WHERE \(ResolvedLevel.quoted(level.key)) = ?"), arguments: [key]
         ).map { RelationalSource.makeRow($0, level) }
     }
 
@@ -95,7 +95,7 @@ struct RelationalWriter {
     func image(_ level: ResolvedLevel, _ key: DatabaseValue) throws -> [String: DatabaseValue]? {
         let rowID = level.key == "rowid" ? "rowid AS rowid, " : ""
         guard let row = try GRDB.Row.fetchOne(
-            db, sql: "SELECT \(rowID)* FROM \(level.quotedTable) WHERE \(ResolvedLevel.quoted(level.key)) = ?", arguments: [key])
+                db.cachedStatement(sql: "SELECT \(rowID)* FROM \(level.quotedTable) WHERE \(ResolvedLevel.quoted(level.key)) = ?"), arguments: [key])
         else { return nil }
         var image: [String: DatabaseValue] = [:]
         for (column, value) in row { image[column] = value }
@@ -108,13 +108,11 @@ struct RelationalWriter {
         let parent: [DatabaseValue] = level.filtersByParent ? [parentKey ?? .null] : []
         let after = Keyset.comparison(level.order, row.order, after: true)
         let later = try Bool.fetchOne(
-            db, sql: "SELECT EXISTS(SELECT 1 FROM \(level.quotedTable) WHERE \(level.parentFilter) AND \(after.sql))",
-            arguments: StatementArguments(parent + after.arguments)) ?? false
+                db.cachedStatement(sql: "SELECT EXISTS(SELECT 1 FROM \(level.quotedTable) WHERE \(level.parentFilter) AND \(after.sql))"), arguments: StatementArguments(parent + after.arguments)) ?? false
         guard later else { return siblings }
         let before = Keyset.comparison(level.order, row.order, after: false)
         return try Int.fetchOne(
-            db, sql: "SELECT COUNT(*) FROM \(level.quotedTable) WHERE \(level.parentFilter) AND \(before.sql)",
-            arguments: StatementArguments(parent + before.arguments)) ?? 0
+                db.cachedStatement(sql: "SELECT COUNT(*) FROM \(level.quotedTable) WHERE \(level.parentFilter) AND \(before.sql)"), arguments: StatementArguments(parent + before.arguments)) ?? 0
     }
 
     /// `scalar` converted for `column`, or an error naming the column and its type.
@@ -138,13 +136,12 @@ struct RelationalWriter {
     mutating func write(_ level: ResolvedLevel, key: DatabaseValue, _ columns: [String: DatabaseValue]) throws {
         guard !columns.isEmpty else { return }
         let names = Array(columns.keys).sorted()
-        let old = try GRDB.Row.fetchOne(
-            db, sql: "SELECT \(names.map(ResolvedLevel.quoted).joined(separator: ", ")) FROM \(level.quotedTable) WHERE \(ResolvedLevel.quoted(level.key)) = ?",
-            arguments: [key])
+        let sql = "SELECT \(names.map(ResolvedLevel.quoted).joined(separator: ", ")) FROM \(level.quotedTable) WHERE \(ResolvedLevel.quoted(level.key)) = ?"
+        let old = try GRDB.Row.fetchOne(db.cachedStatement(sql: sql), arguments: [key])
         var before: [String: DatabaseValue] = [:]
         for (i, name) in names.enumerated() { before[name] = old.map { $0[i] as DatabaseValue } ?? .null }
         let write = RowWrite(level: level.depth, key: key, before: before, after: columns)
-        try write.perform(in: db, levels: levels, file: file)
+        try write.perform(in: db, levels: levels, file: file, verified: old != nil)
         writes.append(write)
     }
 
@@ -189,16 +186,15 @@ struct RelationalWriter {
                 at: parent)
         }
         let names = Array(values.keys).sorted()
-        try db.execute(
-            sql: "INSERT INTO \(level.quotedTable) (\(names.map(ResolvedLevel.quoted).joined(separator: ", "))) VALUES (\(names.map { _ in "?" }.joined(separator: ", ")))",
-            arguments: StatementArguments(names.map { values[$0] ?? .null }))
+        let sql = "INSERT INTO \(level.quotedTable) (\(names.map(ResolvedLevel.quoted).joined(separator: ", "))) VALUES (\(names.map { _ in "?" }.joined(separator: ", ")))"
+        try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(names.map { values[$0] ?? .null }))
         let rowID = db.lastInsertedRowID
         let key: DatabaseValue
         if level.keyIsRowID {
             key = rowID.databaseValue
         } else {
             key = try DatabaseValue.fetchOne(
-                db, sql: "SELECT \(ResolvedLevel.quoted(level.key)) FROM \(level.quotedTable) WHERE rowid = ?", arguments: [rowID]) ?? .null
+                db.cachedStatement(sql: "SELECT \(ResolvedLevel.quoted(level.key)) FROM \(level.quotedTable) WHERE rowid = ?"), arguments: [rowID]) ?? .null
         }
         writes.append(RowWrite(level: depth, key: key, before: nil, after: try image(level, key)))
         let at = try position(of: key, in: level, parentKey: parentKey, siblings: siblings)
@@ -221,12 +217,12 @@ struct RelationalWriter {
             arguments.append(excluding)
         }
         if index == nil || (index ?? 0) >= siblings {
-            let last = try Int64.fetchOne(db, sql: "SELECT MAX(\(quoted)) FROM \(level.quotedTable) WHERE \(filter)", arguments: StatementArguments(arguments))
+            let last = try Int64.fetchOne(
+                db.cachedStatement(sql: "SELECT MAX(\(quoted)) FROM \(level.quotedTable) WHERE \(filter)"), arguments: StatementArguments(arguments))
             return ((last ?? 0) + 1).databaseValue
         }
         let rows = try GRDB.Row.fetchAll(
-            db, sql: "SELECT \(keyColumn), \(quoted) FROM \(level.quotedTable) WHERE \(filter) ORDER BY \(Keyset.orderBy(level.order, reversed: false))",
-            arguments: StatementArguments(arguments))
+                db.cachedStatement(sql: "SELECT \(keyColumn), \(quoted) FROM \(level.quotedTable) WHERE \(filter) ORDER BY \(Keyset.orderBy(level.order, reversed: false))"), arguments: StatementArguments(arguments))
         let target = max(0, min(index ?? rows.count, rows.count))
         let base: Int64 = rows.first.flatMap { Int64.fromDatabaseValue($0[1] as DatabaseValue) }.map { min(max($0, 0), 1) } ?? 1
         var renumbered = false
