@@ -89,8 +89,13 @@ public struct PostgresTreeStore: EditingStore {
                 return next
             }
         } catch {
-            // A failed change leaves this snapshot as it was; the next refresh reads what others did.
-            if let conflict = error.underlyingConflict { throw conflict }
+            // A failed change leaves the table as it was. A conflict means this snapshot is stale
+            // (another writer changed or deleted a row it holds): read the table again, so the
+            // page that refreshes on the 409 shows the data as it is now.
+            if let conflict = error.underlyingConflict {
+                try? reload()
+                throw conflict
+            }
             throw error.editError
         }
         if committed == known + 1 {

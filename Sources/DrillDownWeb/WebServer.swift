@@ -50,6 +50,11 @@ public struct WebServer: Sendable {
         /// Without it `/readyz` answers like `/healthz`.
         public var readiness: (@Sendable () async -> String?)?
 
+        /// The secret the CSRF tokens of sessions are signed with; `nil` draws a random one when
+        /// the process starts. Instances behind one reverse proxy share one, so a form a page got
+        /// from one instance is accepted by the others.
+        public var sessionSecret: [UInt8]?
+
         /// The defaults.
         public init() {}
     }

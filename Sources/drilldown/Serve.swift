@@ -62,6 +62,11 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .long, help: "The most pages following live changes (/events) at once; more get 503.")
     var maxEventStreams = 64
 
+    @Option(name: .long,
+            help: ArgumentHelp("A file holding the secret that signs sessions' CSRF tokens (at least 16 bytes); give every instance behind one proxy the same file. Default: $DRILLDOWN_SESSION_SECRET, else a random secret per process.",
+                               valueName: "file"))
+    var sessionSecretFile: String?
+
     func validate() throws {
         guard (0 ... 65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535.") }
         guard headerTimeout.isFinite, (0.1 ... 3600).contains(headerTimeout) else {
@@ -88,6 +93,28 @@ struct Serve: AsyncParsableCommand {
         return options
     }
 
+    /// The shared session secret from `--session-secret-file` or `DRILLDOWN_SESSION_SECRET` (surrounding
+    /// whitespace dropped), or `nil` for a per-process one.
+    func sessionSecret() throws -> [UInt8]? {
+        let text: String, origin: String
+        if let path = sessionSecretFile {
+            do { text = try String(contentsOfFile: path, encoding: .utf8) } catch {
+                throw BadInput("--session-secret-file \(path): cannot read it (\(error.localizedDescription))")
+            }
+            origin = "--session-secret-file \(path)"
+        } else if let value = ProcessInfo.processInfo.environment["DRILLDOWN_SESSION_SECRET"] {
+            text = value
+            origin = "DRILLDOWN_SESSION_SECRET"
+        } else {
+            return nil
+        }
+        let secret = Array(text.trimmingCharacters(in: .whitespacesAndNewlines).utf8)
+        guard secret.count >= 16 else {
+            throw BadInput("\(origin): the session secret has \(secret.count) bytes; expected at least 16 (e.g. `openssl rand -hex 32`)")
+        }
+        return secret
+    }
+
     func run() async throws {
         var dataFile = file ?? BundledExample.musicLibrary.path
         var schemaFile = file == nil ? BundledExample.musicSchema.path : nil
@@ -99,6 +126,7 @@ struct Serve: AsyncParsableCommand {
         }
         let loaded = try reading.load(dataFile, defaultSchema: schemaFile)
         var options = webOptions
+        options.sessionSecret = try sessionSecret()
         if case .postgres(let table) = loaded.database {
             options.readiness = { await Self.ping(table) }
         }

@@ -27,6 +27,8 @@ struct APIDocumentTests {
             ("/api/outline?focus=9.9", 404),
         ],
         "/api/openapi.json": [("/api/openapi.json", 200)],
+        "/healthz": [("/healthz", 200)],
+        "/readyz": [("/readyz", 200)],
     ]
 
     /// The same operations on the music app (images, kinds, subtitles, actions, detail buttons).
@@ -40,7 +42,7 @@ struct APIDocumentTests {
         let document = try await Self.document()
         let documented = Set(try Self.operations(document).map { "\($0.method) \($0.path)" })
         let router = try await Self.editableRouter()
-        let routed = router.routes.filter { $0.path.description.hasPrefix("/api/") }
+        let routed = router.routes.filter { ["/healthz", "/readyz"].contains($0.path.description) || $0.path.description.hasPrefix("/api/") }
             .map { (method: $0.method.rawValue, pattern: Self.regex(for: $0.path.description)) }
         #expect(!routed.isEmpty)
         for route in routed {
@@ -168,6 +170,10 @@ struct APIDocumentTests {
         #expect(Int(response.status.code) == status, "\(method) \(uri): \(response.status) \(String(buffer: response.body))")
         guard let answer = document["paths"]?[operation]?[method.lowercased()]?["responses"]?[String(response.status.code)] else {
             Issue.record("\(method) \(uri): openapi.json lists no \(response.status.code) answer for \(operation)")
+            return
+        }
+        if answer["content"]?["text/plain"] != nil {
+            #expect(response.headers[.contentType]?.hasPrefix("text/plain") == true, "\(method) \(uri)")
             return
         }
         #expect(response.headers[.contentType]?.hasPrefix("application/json") == true, "\(method) \(uri)")

@@ -7,12 +7,13 @@ import json
 import os
 import shutil
 import socket
+import subprocess
 import time
 import urllib.parse
 
 import pytest
 
-from conftest import ROOT, Server
+from conftest import ROOT, Server, drilldown_binary
 from webclient import Events, Session
 
 SOUNDS = ROOT / "Examples" / "Sounds"
@@ -108,6 +109,40 @@ def test_a_foreign_host_gets_421_and_allowed_names_are_served(tmp_path):
             assert get(server, "/", {"Host": host})[0] == 200, host
     finally:
         server.stop()
+
+
+def test_instances_sharing_a_session_secret_accept_each_others_sessions_and_others_do_not(tmp_path):
+    """Behind one reverse proxy a browser's next request may reach another instance: with one
+    --session-secret-file they all accept its session; without, each refuses the others' tokens."""
+    secret = tmp_path / "secret"
+    secret.write_text("9f1c2b7a5e3d4c6b8a0f1e2d3c4b5a69\n")
+    copies = []
+    for name in ("a", "b", "c"):
+        (tmp_path / name).mkdir()
+        for file in ("sounds.plist", "schema.yaml"):
+            shutil.copy(SOUNDS / file, tmp_path / name / file)
+        copies.append(tmp_path / name)
+    a = Server(copies[0] / "sounds.plist", "--schema", copies[0] / "schema.yaml", "--editable", "--session-secret-file", secret)
+    b = Server(copies[1] / "sounds.plist", "--schema", copies[1] / "schema.yaml", "--editable", "--session-secret-file", secret)
+    c = Server(copies[2] / "sounds.plist", "--schema", copies[2] / "schema.yaml", "--editable")
+    try:
+        session = Session(a.url)  # the cookie and token a page of instance A gave
+        headers = {"Content-Type": "application/json", "Cookie": session.cookie, "X-CSRF-Token": session.token}
+        status, _, answer = get(b, "/api/edit/add/0", headers, "POST", json.dumps({"title": "Through B"}))
+        assert status == 200, answer
+        assert "Through B" in [row["title"] for row in json.loads(get(b, "/api/level/0")[2])["rows"]]
+        status, _, _ = get(c, "/api/edit/add/0", headers, "POST", json.dumps({"title": "Through C"}))
+        assert status == 403
+        session.close()
+    finally:
+        for server in (a, b, c):
+            server.stop()
+    # A secret too short to sign with, or a file that is not there: a clear error and exit 1.
+    (tmp_path / "short").write_text("abc")
+    for bad, expected in ((tmp_path / "short", "at least 16"), (tmp_path / "missing", "cannot read")):
+        result = subprocess.run([drilldown_binary(), "serve", copies[0] / "sounds.plist", "--port", "0",
+                                 "--session-secret-file", bad], capture_output=True, text=True, timeout=30)
+        assert result.returncode == 1 and expected in result.stderr, result.stderr
 
 
 def test_writes_from_other_origins_and_made_up_tokens_are_refused(tmp_path):

@@ -160,6 +160,40 @@ def test_a_switch_flipped_through_instance_b_appears_on_a_page_of_instance_a_wit
         b.stop()
 
 
+def test_a_change_to_a_row_deleted_meanwhile_answers_409_and_the_page_shows_the_table_as_it_is(page, sounds_table):
+    a = serve(sounds_table)
+    try:
+        page.goto(a.url + "l/0")
+        expect(page.locator("body")).to_have_attribute("data-live", "1")
+        row = page.locator("#rows li.row .row-title", has_text=re.compile("^Vibrate on Silent$"))
+        expect(row).to_have_count(1)
+        index = titles(a.url, "0").index("Vibrate on Silent")
+        # Another writer deletes the row straight in SQL, without telling anyone: A still shows it.
+        psql(f"""DELETE FROM {sounds_table} WHERE id IN (WITH RECURSIVE sub(id) AS (
+                     SELECT parent FROM {sounds_table} WHERE key = 'Title' AND value = 'Vibrate on Silent'
+                     UNION ALL SELECT c.id FROM {sounds_table} c JOIN sub ON c.parent = sub.id) SELECT id FROM sub)""")
+        rows = int(psql(f"SELECT count(*) FROM {sounds_table}"))
+        assert "Vibrate on Silent" in titles(a.url, "0")
+        # The page renames it: 409, a message saying why, nothing written, and the page reloaded.
+        page.evaluate("path => window.drilldownPost(path, new URLSearchParams({title: 'Renamed meanwhile'}))",
+                      f"/edit/rename/0.{index}")
+        expect(page.locator("#edit-message")).to_contain_text("another writer")
+        expect(row).to_have_count(0)
+        assert int(psql(f"SELECT count(*) FROM {sounds_table}")) == rows
+        assert count_titles(sounds_table, "Renamed meanwhile") == 0
+        # The JSON API answers 409 too.
+        session = Session(a.url)
+        index = titles(a.url, "0").index("Vibrate on Ring")
+        psql(f"""DELETE FROM {sounds_table} WHERE id IN (WITH RECURSIVE sub(id) AS (
+                     SELECT parent FROM {sounds_table} WHERE key = 'Title' AND value = 'Vibrate on Ring'
+                     UNION ALL SELECT c.id FROM {sounds_table} c JOIN sub ON c.parent = sub.id) SELECT id FROM sub)""")
+        status, body = session.post(f"/api/edit/rename/0.{index}", {"title": "Renamed meanwhile"})
+        assert status == 409 and "another writer" in body["error"], (status, body)
+        session.close()
+    finally:
+        a.stop()
+
+
 def test_sigkill_of_one_instance_during_adds_loses_no_acknowledged_add(sounds_table):
     a, b = serve(sounds_table), serve(sounds_table)
     acknowledged = []

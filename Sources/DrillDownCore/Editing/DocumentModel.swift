@@ -118,7 +118,13 @@ public actor DocumentModel {
         if save == nil {
             // In place: every store's apply is all or nothing, and nothing can fail after it here.
             // (A copy would share the store's undo history and copy it on the next append.)
-            paths = try store.apply(changes)
+            do {
+                paths = try store.apply(changes)
+            } catch {
+                // A conflict: the store found its data stale and read it again; every page follows.
+                if error.reason == .conflict { publish(.external, [], []) }
+                throw error
+            }
             publish(.apply, changes, paths)
         } else {
             var next = store

@@ -3,7 +3,7 @@ import Foundation
 
 /// CSRF tokens the server issued and can verify: each browser session gets a random id (the
 /// `dd_session` cookie) and its token is the HMAC-SHA256 of that id under a secret drawn from the
-/// system's random generator when the process starts. A page elsewhere can plant a cookie, but it
+/// system's random generator when the process starts (or given, to be shared by several instances). A page elsewhere can plant a cookie, but it
 /// cannot compute the token that goes with it.
 ///
 /// ```swift
@@ -20,7 +20,7 @@ struct CSRFTokens: Sendable {
     /// Tokens under a fresh per-process secret (256 bits from the system RNG).
     init() { key = SymmetricKey(size: .bits256) }
 
-    /// Tokens under a given secret (tests).
+    /// Tokens under a given secret (shared by the instances behind one proxy; tests).
     init(secret: [UInt8]) { key = SymmetricKey(data: secret) }
 
     /// A new random session id: 32 lowercase hex digits (128 bits from the system RNG).

@@ -21,8 +21,8 @@ struct Site: Sendable {
     let outlines = OutlineCache(capacity: 4)
     /// The sections of recently shown levels, per data revision.
     let sections = SectionCache()
-    /// The CSRF tokens of this process's sessions.
-    let csrf = CSRFTokens()
+    /// The CSRF tokens of sessions: under ``WebServer/Options/sessionSecret``, or this process's own secret.
+    let csrf: CSRFTokens
     /// The open `/events` streams, capped by ``WebServer/Options/maxEventStreams``.
     let eventStreams: StreamSlots
     /// The threads searches run on, at most ``WebServer/Options/searchWidth`` at once.
@@ -45,6 +45,7 @@ struct Site: Sendable {
         self.dataFolder = dataFolder
         self.options = options
         self.assets = assets
+        csrf = options.sessionSecret.map { CSRFTokens(secret: $0) } ?? CSRFTokens()
         eventStreams = StreamSlots(capacity: options.maxEventStreams)
         searches = SearchPool(width: options.searchWidth)
     }

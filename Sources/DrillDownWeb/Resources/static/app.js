@@ -777,7 +777,9 @@
     }
 
     // Posts a change; a refusal (the core's message) shows above the page. `before` sees the
-    // answer before the page is refreshed (a move remaps the outline's open paths there).
+    // answer before the page is refreshed (a move remaps the outline's open paths there). A 409
+    // (the row was changed or deleted by another writer meanwhile) also refreshes the page, so
+    // it shows the data as it is now.
     var message = document.getElementById("edit-message");
     function say(text) {
       if (!message) { alert(text); return; }
@@ -791,13 +793,16 @@
         headers: { Accept: "application/json", "X-CSRF-Token": token }
       }).then(function (r) {
         return r.json().then(function (json) {
-          if (!r.ok) throw new Error(json.error || r.statusText);
+          if (!r.ok) { var failure = new Error(json.error || r.statusText); failure.stale = r.status === 409; throw failure; }
           return json;
         });
       }).then(function (json) {
         if (before) before(json);
         return refresh(true).then(function () { return json; });
-      }).catch(function (error) { say(error.message); return null; });
+      }).catch(function (error) {
+        var shown = error.stale ? refresh(true) : Promise.resolve();
+        return shown.then(function () { say(error.message); return null; });
+      });
     }
     window.drilldownPost = post;
 
