@@ -38,9 +38,13 @@ struct SearchIndexTests {
             for text in Self.needles {
                 for limit in [0, 1, 3, 100] {
                     let query = SearchQuery(text, limit: limit)
-                    let indexed = source.search(query)
-                    let walked = try source.walk(Array(text.lowercased().utf8), query, { false })
+                    var early: [[NodeID]] = [], earlyWalked: [[NodeID]] = []
+                    let indexed = try source.search(query, until: { false }, firstHits: { early.append($0) })
+                    let walked = try source.walk(Array(text.lowercased().utf8), query, { false }, { earlyWalked.append($0) })
                     #expect(indexed == walked, "round \(round), '\(text)', limit \(limit)")
+                    // The first hits are handed over once, as soon as there are `limit` of them.
+                    let expected = limit > 0 && walked.total >= limit ? [walked.hits] : []
+                    #expect(early == expected && earlyWalked == expected, "round \(round), '\(text)', limit \(limit)")
                 }
             }
         }

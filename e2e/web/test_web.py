@@ -246,6 +246,47 @@ def test_script_title_is_text(page, big_server, shot):
     assert dialogs == []
 
 
+def http_chunks(url, path):
+    """The chunks of a chunked HTTP/1.1 answer to GET `path`, each as the server wrote it."""
+    import socket
+    import urllib.parse
+    parts = urllib.parse.urlsplit(url)
+    with socket.create_connection((parts.hostname, parts.port), timeout=60) as sock:
+        sock.sendall(f"GET {path} HTTP/1.1\r\nHost: {parts.hostname}:{parts.port}\r\nConnection: close\r\n\r\n".encode())
+        stream = sock.makefile("rb")
+        head = b""
+        while not head.endswith(b"\r\n\r\n"):
+            head += stream.readline()
+        assert b"200" in head.split(b"\r\n")[0], head
+        if b"chunked" not in head.lower():
+            return [stream.read().decode()]  # one write with a Content-Length
+        chunks = []
+        while True:
+            size = int(stream.readline().split(b";")[0], 16)
+            if size == 0:
+                return chunks
+            chunks.append(stream.read(size).decode())
+            stream.readline()
+
+
+def test_a_search_page_sends_its_first_hits_before_the_count(page, big_server):
+    # 100 000 rows match "row": the first 100 go out in one write, the count in a later one.
+    chunks = http_chunks(big_server.url, "/search?q=row&values=1")
+    first = next(i for i, c in enumerate(chunks) if 'id="results"' in c)
+    assert "data-counting" in "".join(chunks[:first + 1]) and "Row 99<" in "".join(chunks[:first + 1])
+    assert "summary-total" not in "".join(chunks[:first + 1])
+    rest = "".join(chunks[first + 1:])
+    assert f'id="summary-total">{BIG_ROWS} matches, showing the first 100</p>' in rest and rest.rstrip().endswith("</html>")
+    # With JavaScript the count ends up in the summary above the list.
+    page.goto(big_server.url + "search?q=row&values=1")
+    expect(page.locator("#summary")).to_have_text(f"{BIG_ROWS} matches, showing the first 100")
+    expect(page.locator("#summary-total")).to_have_count(0)
+    expect(page.locator("#results li")).to_have_count(100)
+    # Fewer hits than the limit: one page, the count in the summary as before.
+    chunks = http_chunks(big_server.url, "/search?q=row%2099999")
+    assert "data-counting" not in "".join(chunks) and 'id="summary">1 match</p>' in "".join(chunks)
+
+
 def test_music_library_song_detail_and_back(page, music_server, shot):
     page.set_viewport_size({"width": 390, "height": 844})
     page.goto(music_server.url)

@@ -42,22 +42,28 @@ extension DocumentSource {
     }
 
     /// ``search(_:)`` that asks `isCancelled` every few thousand nodes (or 64 KiB of titles) and
-    /// stops when it says so.
+    /// stops when it says so; `firstHits` as in ``Source/find(_:until:firstHits:)``.
     /// - Throws: ``SearchCancelled`` when `isCancelled` returned true.
-    public func search(_ query: SearchQuery, until isCancelled: () -> Bool) throws(SearchCancelled) -> SearchResult {
+    public func search(
+        _ query: SearchQuery, until isCancelled: () -> Bool, firstHits: ([NodeID]) -> Void = { _ in }
+    ) throws(SearchCancelled) -> SearchResult {
         let needle = Array(query.text.lowercased().utf8)
         guard !needle.isEmpty else { return SearchResult(hits: [], total: 0) }
         if !query.includeValues, tree.isDense, !needle.contains(0), SearchIndex.fits(textBytes: tree.text.count),
             let index = searchCache.index(of: self)
         {
-            guard let found = index.find(needle, limit: query.limit, isCancelled: isCancelled) else { throw SearchCancelled() }
+            guard let found = index.find(needle, limit: query.limit, isCancelled: isCancelled, firstHits: firstHits) else {
+                throw SearchCancelled()
+            }
             return found
         }
-        return try walk(needle, query, isCancelled)
+        return try walk(needle, query, isCancelled, firstHits)
     }
 
     /// The search as a depth-first walk of the tree, for values and edited trees.
-    func walk(_ needle: [UInt8], _ query: SearchQuery, _ isCancelled: () -> Bool) throws(SearchCancelled) -> SearchResult {
+    func walk(
+        _ needle: [UInt8], _ query: SearchQuery, _ isCancelled: () -> Bool, _ firstHits: ([NodeID]) -> Void = { _ in }
+    ) throws(SearchCancelled) -> SearchResult {
         var hits: [NodeID] = []
         var total = 0
         let outline: Bool = if case .outline = mode { true } else { false }
@@ -90,7 +96,10 @@ extension DocumentSource {
             if visited & 4095 == 0, isCancelled() { throw SearchCancelled() }
             if matches(id) {
                 total += 1
-                if hits.count < query.limit { hits.append(id) }
+                if hits.count < query.limit {
+                    hits.append(id)
+                    if hits.count == query.limit { firstHits(hits) }
+                }
             }
             let sub = children(of: id)
             if !sub.isEmpty { stack.append(sub.makeIterator()) }
@@ -134,10 +143,14 @@ extension Source {
     }
 
     /// ``find(_:)`` that asks `isCancelled` every few thousand nodes and stops when it says so:
-    /// a server stops searching for a client that went away.
+    /// a server stops searching for a client that went away. `firstHits` gets the query's
+    /// `limit` hits as soon as they are found, while the search goes on counting the rest (a
+    /// server sends them then); it is not called when fewer are found.
     /// - Throws: ``SearchCancelled`` when `isCancelled` returned true.
-    public func find(_ query: SearchQuery, until isCancelled: () -> Bool) throws(SearchCancelled) -> SearchResult {
-        if let document = self as? DocumentSource { return try document.search(query, until: isCancelled) }
+    public func find(
+        _ query: SearchQuery, until isCancelled: () -> Bool, firstHits: ([NodeID]) -> Void = { _ in }
+    ) throws(SearchCancelled) -> SearchResult {
+        if let document = self as? DocumentSource { return try document.search(query, until: isCancelled, firstHits: firstHits) }
         let needle = query.text.lowercased()
         guard !needle.isEmpty else { return SearchResult(hits: [], total: 0) }
         var hits: [NodeID] = []
@@ -154,7 +167,10 @@ extension Source {
             }
             if hit {
                 total += 1
-                if hits.count < query.limit { hits.append(id) }
+                if hits.count < query.limit {
+                    hits.append(id)
+                    if hits.count == query.limit { firstHits(hits) }
+                }
             }
             stack.append(contentsOf: children(of: id).reversed())
         }

@@ -77,8 +77,9 @@ struct SearchIndex: Sendable {
 
     /// The first `limit` nodes whose title contains `needle` (lowercased, non-empty, without 0
     /// bytes) and how many there are; `nil` when `isCancelled` said so (asked every 64 KiB scanned).
+    /// `firstHits` gets the `limit` hits as soon as they are found, while the rest are still counted.
     /// - Complexity: O(bytes + matches × log titles)
-    func find(_ needle: [UInt8], limit: Int, isCancelled: () -> Bool) -> SearchResult? {
+    func find(_ needle: [UInt8], limit: Int, isCancelled: () -> Bool, firstHits: ([NodeID]) -> Void = { _ in }) -> SearchResult? {
         let m = needle.count
         // The needle's rarest byte (by this document's own counts) drives memchr.
         var rare = 0
@@ -109,7 +110,10 @@ struct SearchIndex: Sendable {
                     if start + m <= count, memcmp(base + start, pattern.baseAddress!, m) == 0 {
                         k = entry(containing: start, from: k)
                         total += 1
-                        if hits.count < limit { hits.append(ids[k]) }
+                        if hits.count < limit {
+                            hits.append(ids[k])
+                            if hits.count == limit { firstHits(hits) }
+                        }
                         // One count per node: go on from the next title.
                         pos = Int(starts[k + 1]) + rare
                     } else {

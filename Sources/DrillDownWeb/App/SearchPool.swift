@@ -105,14 +105,18 @@ final class SearchPool: @unchecked Sendable {
     }
 }
 
-/// A result handed from a pool thread to the waiting task, whichever of the two comes first.
-private final class ResultBox<T: Sendable>: @unchecked Sendable {
+/// A result handed from one thread to a waiting task, whichever of the two comes first; the
+/// first result set is the one kept.
+final class ResultBox<T: Sendable>: @unchecked Sendable {
     private let lock = NSLock()
     private var value: Result<T, any Error>?
     private var waiter: ((Result<T, any Error>) -> Void)?
+    private var isSet = false
 
     func set(_ result: Result<T, any Error>) {
         lock.lock()
+        guard !isSet else { return lock.unlock() }
+        isSet = true
         if let waiter {
             self.waiter = nil
             lock.unlock()
@@ -132,5 +136,10 @@ private final class ResultBox<T: Sendable>: @unchecked Sendable {
         }
         waiter = body
         lock.unlock()
+    }
+
+    /// The result, once set.
+    var result: Result<T, any Error> {
+        get async { await withCheckedContinuation { continuation in onSet { continuation.resume(returning: $0) } } }
     }
 }

@@ -2,6 +2,15 @@ import DrillDownCore
 import Hummingbird
 
 extension Site {
+    /// A search under way on the ``SearchPool``.
+    struct RunningSearch: Sendable {
+        /// The query's first `limit` hits, when they were found before the search ended (it is
+        /// still counting the rest); `nil` when it ended first.
+        var early: [NodeID]?
+        /// The whole search: its hits and total.
+        var task: Task<SearchResult, any Error>
+    }
+
     /// Searches the request's snapshot on the ``SearchPool``, off the request handlers' threads.
     ///
     /// On a live server (``watchesDisconnects``) the search is cancelled when its client closes
@@ -9,11 +18,28 @@ extension Site {
     /// connection (`Connection: close`, see ``closesConnection(_:)``).
     /// - Throws: `CancellationError` when the client went away.
     func search(_ query: SearchQuery, request: Request) async throws -> SearchResult {
+        try await startSearch(query, request: request).task.value
+    }
+
+    /// Starts a search and returns once its first `limit` hits are found or it ended, whichever
+    /// comes first, so a page can send the first hits while the rest are counted. Cancelled,
+    /// like ``search(_:request:)``, when the client goes away meanwhile; afterwards the caller
+    /// cancels ``RunningSearch/task`` when its client goes.
+    func startSearch(_ query: SearchQuery, request: Request) async throws -> RunningSearch {
         let source = self.source
         let pool = searches
-        let scan = { try await pool.run { isCancelled in try source.find(query, until: isCancelled) } }
-        guard canWatchDisconnect(request) else { return try await scan() }
-        return try await request.body.consumeWithCancellationOnInboundClose { _ in try await scan() }
+        let early = ResultBox<[NodeID]?>()
+        let task = Task {
+            defer { early.set(.success(nil)) }
+            return try await pool.run { isCancelled in
+                try source.find(query, until: isCancelled, firstHits: { early.set(.success($0)) })
+            }
+        }
+        let wait: @Sendable () async -> [NodeID]? = {
+            await withTaskCancellationHandler { (try? await early.result.get()) ?? nil } onCancel: { task.cancel() }
+        }
+        let first = canWatchDisconnect(request) ? try await request.body.consumeWithCancellationOnInboundClose { _ in await wait() } : await wait()
+        return RunningSearch(early: first, task: task)
     }
 
     /// Whether the search of `request` can be cancelled by its connection closing: on a live

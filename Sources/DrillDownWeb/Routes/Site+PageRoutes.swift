@@ -51,8 +51,7 @@ extension Site {
             let values = query["values"] == "1"
             let trimmed = text.trimmingCharacters(in: .whitespaces)
             guard !trimmed.isEmpty else { return Responses.html(SearchPage(site: self, text: text, includeValues: values).render()) }
-            let found = try await SearchPage.hits(site: self, text: trimmed, includeValues: values, limit: options.searchLimit, request: request)
-            return closesConnection(Responses.html(SearchPage(site: self, text: text, includeValues: values, found: found).render()), request)
+            return try await SearchPage.response(site: self, text: text, includeValues: values, request: request)
         }
         router.get("/go") { request, _ in
             let query = Query(request.uri.query)

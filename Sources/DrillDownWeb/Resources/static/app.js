@@ -60,6 +60,14 @@
   // Asks /api/search with limit=0 (the total only, no rows presented), 200 ms after the last
   // keystroke, and cancels the request a newer keystroke makes stale.
   function setUpSearchCount() {
+    // A results page sent before its count (the first hits at once) has the count below the
+    // list; it belongs in the summary above it.
+    var total = document.getElementById("summary-total"), counting = document.querySelector("#summary[data-counting]");
+    if (total && counting) {
+      counting.textContent = total.textContent;
+      counting.removeAttribute("data-counting");
+      total.remove();
+    }
     var input = document.getElementById("search"), out = document.getElementById("search-count");
     if (!input || !out || !window.fetch) return;
     var values = input.form && input.form.querySelector('input[name="values"]');
