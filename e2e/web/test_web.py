@@ -231,6 +231,32 @@ def test_big_level_is_virtualized(page, big_server, shot):
     expect(page.locator("#detail-title")).to_have_text(f"Row {BIG_ROWS - 1}")
 
 
+def test_a_virtualized_level_reloads_at_the_row_it_showed_first(page, big_server):
+    """The URL keeps the first row shown below the navigation bar; reloading shows that row there
+    again, however often (it used to creep up a row or two per reload)."""
+    page.goto(big_server.url + "l/0")
+    expect(page.locator("#rows.virtual")).to_have_count(1)
+
+    def first_below_bar():
+        return page.evaluate("""() => {
+            const bar = document.querySelector('.navbar').getBoundingClientRect().bottom;
+            const rows = [...document.querySelectorAll('#rows li')].filter(li => li.getBoundingClientRect().top >= bar - 1);
+            rows.sort((a, b) => a.getBoundingClientRect().top - b.getBoundingClientRect().top);
+            return +rows[0].querySelector('.row-title').textContent.slice(4);
+        }""")
+
+    page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight * 0.3)")
+    page.wait_for_function("() => location.search.includes('offset=')")
+    shown = first_below_bar()
+    page.wait_for_function("n => location.search === '?offset=' + n", arg=shown)
+    for _ in range(3):
+        page.reload()
+        expect(page.locator("#rows .row-title", has_text=re.compile(rf"^Row {shown}$"))).to_be_visible()
+        page.wait_for_timeout(500)  # the URL is written 300 ms after the last scroll
+        assert first_below_bar() == shown
+        assert page.evaluate("location.search") == f"?offset={shown}"
+
+
 def test_script_title_is_text(page, big_server, shot):
     dialogs = []
     page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))

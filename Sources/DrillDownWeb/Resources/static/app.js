@@ -624,9 +624,18 @@
       }
     }
 
+    // Where scrollToIndex(i, "top") puts row i: below the navigation bar and the section header.
+    function topOffset() { return document.querySelector(".navbar").offsetHeight + 8 + (current ? current.offsetHeight : 0); }
+    // The row shown first below those bars: what the URL keeps (scrollToIndex's inverse, so a
+    // reload puts the same row there again instead of the one hidden under the bar).
+    function topRow() {
+      var pos = Math.max(0, window.scrollY - listTop()), i;
+      if (scale === 1) i = (pos + topOffset()) / rowHeight;
+      else { var m = scaledRange(); i = Math.min(pos, m.maxPos) / m.maxPos * Math.max(1, m.maxFirst) + topOffset() / rowHeight; }
+      return Math.max(0, Math.min(total - 1, Math.round(i)));
+    }
     function scrollToIndex(i, align) {
-      var off = align === "bottom" ? window.innerHeight - rowHeight - 8
-        : document.querySelector(".navbar").offsetHeight + 8 + (current ? current.offsetHeight : 0);
+      var off = align === "bottom" ? window.innerHeight - rowHeight - 8 : topOffset();
       var y;
       if (scale === 1) y = listTop() + i * rowHeight - off;
       else {
@@ -641,7 +650,7 @@
       if (!ticking) { ticking = true; requestAnimationFrame(function () { ticking = false; render(); }); }
       clearTimeout(urlTimer);
       urlTimer = setTimeout(function () {
-        var first = windowRange().first;
+        var first = topRow();
         var url = location.pathname + (first > 0 ? "?offset=" + first : "");
         history.replaceState(null, "", url + (location.search.indexOf("edit=1") >= 0 ? (first > 0 ? "&" : "?") + "edit=1" : ""));
       }, 300);
