@@ -100,6 +100,45 @@ def test_drag_at_phone_width_in_edit_mode(page, sounds, shot):
     eventually_saved(sounds.data, "1", ["About", "Vibrate on Silent"])
 
 
+def test_drag_with_a_finger_on_a_touch_screen(browser, sounds):
+    """A phone: touch events (Chromium's own, sent through the DevTools protocol) on the handle
+    reorder a level and move a row under another in the outline; the page does not scroll instead."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True, device_scale_factor=2)
+    page = context.new_page()
+    touch = context.new_cdp_session(page)
+
+    def finger(source, target, fraction):
+        handle = page.locator(esc(source) + " .drag-handle").bounding_box()
+        goal = page.locator(esc(target)).bounding_box()
+        x0, y0 = handle["x"] + handle["width"] / 2, handle["y"] + handle["height"] / 2
+        x1, y1 = goal["x"] + goal["width"] / 3, goal["y"] + goal["height"] * fraction
+        touch.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x0, "y": y0}]})
+        for k in range(1, 11):
+            touch.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [
+                {"x": x0 + (x1 - x0) * k / 10, "y": y0 + (y1 - y0) * k / 10}]})
+            page.wait_for_timeout(30)
+        touch.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+
+    try:
+        page.goto(sounds.url + "l/0?edit=1")
+        expect(page.locator("#rows .drag-handle")).to_have_count(5)
+        # At phone width every edit tool is on screen (they used to run off the row's right edge).
+        assert page.evaluate("""() => [...document.querySelectorAll('#rows .row-edit > *, #rows .row-edit button')]
+            .every(e => { const r = e.getBoundingClientRect(); return r.left >= 0 && r.right <= innerWidth; })""")
+        scrolled = page.evaluate("window.scrollY")
+        finger("0.0", "0.2", 0.9)
+        order = ["Vibrate on Silent", "Ringer and Alerts", "Vibrate on Ring", "Ringtone", "Text Tone"]
+        expect(page.locator("#rows li.row .row-title")).to_have_text(order)
+        eventually_saved(sounds.data, "0", order)
+        assert page.evaluate("window.scrollY") == scrolled
+        page.goto(sounds.url + "outline?open=0,1&edit=1")
+        expect(page.locator("#tree.virtual.editing")).to_have_count(1)
+        finger("0.0", "1", 0.5)
+        eventually_saved(sounds.data, "1", ["About", "Vibrate on Silent"])
+    finally:
+        context.close()
+
+
 def test_dragging_near_the_bottom_edge_scrolls(page, sounds):
     page.set_viewport_size({"width": 800, "height": 300})
     page.goto(sounds.url + "outline?all=1&edit=1")
