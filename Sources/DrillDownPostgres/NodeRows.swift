@@ -33,11 +33,14 @@ public struct RowMap: Sendable {
 
     /// The row of `node`, if it has one.
     public subscript(node: NodeID) -> Int64? {
-        if let row = added[node.rawValue] { return row }
+        if let row = added[node.rawValue] { return row >= 0 ? row : nil }
         let i = Int(node.rawValue)
         guard i >= 0, i < base.count, base[i] >= 0 else { return nil }
         return base[i]
     }
 
     mutating func set(_ node: NodeID, _ row: Int64) { added[node.rawValue] = row }
+
+    /// Forgets the row of `node` (it was deleted): putting the node back (an undo) inserts it anew.
+    mutating func remove(_ node: NodeID) { added[node.rawValue] = -1 }
 }

@@ -21,6 +21,8 @@ struct PostgresSpliceWriter {
     var rows: RowMap
     var removed: Set<Int64> = []
     var relinked: Set<Int64> = []
+    /// The node of each removed row, so the map forgets the rows the step deletes.
+    var removedNodes: [Int64: NodeID] = [:]
 
     static let gap = PostgresTreeTable.positionGap
 
@@ -49,6 +51,7 @@ struct PostgresSpliceWriter {
         guard gone.count == edit.range.count else { throw Self.conflict("a row this change replaces has no row") }
         try lock(gone, what: "a row this change replaces")
         removed.formUnion(gone)
+        for (node, row) in zip(edit.removed, gone) { removedNodes[row] = node }
         let added = edit.added
         guard !added.isEmpty else { return }
         let left: Int64? = edit.range.lowerBound > 0 ? rows[edit.after.children(of: edit.container)[edit.range.lowerBound - 1]] : nil
@@ -71,6 +74,7 @@ struct PostgresSpliceWriter {
     /// delivered when the transaction commits, never for a rolled-back one).
     mutating func finish(revision: Int64, channel: String) throws {
         let doomed = Array(removed)
+        for row in doomed { if let node = removedNodes[row] { rows.remove(node) } }
         if !doomed.isEmpty {
             try connection.execute("""
                 WITH RECURSIVE doomed(id) AS (

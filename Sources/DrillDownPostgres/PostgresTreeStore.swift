@@ -18,7 +18,13 @@ import PostgresNIO
 /// The snapshot is the whole tree in memory. After a change it is the tree this instance
 /// computed, when nobody else wrote in between (the revision went up by exactly one); otherwise,
 /// and when ``refresh()`` learns from the ``PostgresListener`` (or a poll every 2 s) that another
-/// instance committed, the table is read again. Undo and redo are not offered on PostgreSQL.
+/// instance committed, the table is read again.
+///
+/// Undo and redo write a step's splices backwards (``TreeEdit/inverse``) or again, in a
+/// transaction like any change, with the same row checks: rows the step deleted come back as new
+/// rows, and a row another instance changed or deleted since makes the undo a conflict that
+/// changes nothing. The history lasts until the table is read again (another instance wrote):
+/// the steps name nodes of this snapshot.
 ///
 /// ```swift
 /// let location = try PostgresLocation(url: "postgres://dd@127.0.0.1:55432/db?table=music")
@@ -63,19 +69,44 @@ public struct PostgresTreeStore: EditingStore {
 
     static func document(_ tree: TreeStore, mode: ReadingMode?, keys: OutlineKeys, name: String, schema: Schema) -> EditableDocument {
         var document = EditableDocument(source: DocumentSource(tree: tree, mode: mode, keys: keys, name: name), schema: schema)
-        document.historyLimit = 1
+        document.historyLimit = undoLimit
         return document
     }
 
+    /// The most steps kept for undo.
+    public static let undoLimit = 100
+
     public var snapshot: any Source { document.source }
-    public var canUndo: Bool { false }
-    public var canRedo: Bool { false }
+    public var canUndo: Bool { !document.undoHistory.isEmpty }
+    public var canRedo: Bool { !document.redoHistory.isEmpty }
 
     public mutating func apply(_ changes: [Change]) throws(EditError) -> [TreePath] {
         var work = document
         work.schema = schema
         let paths = try work.apply(changes)
         guard let step = work.undoHistory.last else { throw EditError("the change was not recorded") }
+        try commit(step.edits, giving: work)
+        return paths
+    }
+
+    public mutating func undo() throws(EditError) -> EditStep? {
+        var work = document
+        guard let step = work.undo() else { return nil }
+        try commit(step.edits.reversed().map(\.inverse), giving: work)
+        return step
+    }
+
+    public mutating func redo() throws(EditError) -> EditStep? {
+        var work = document
+        guard let step = work.redo() else { return nil }
+        try commit(step.edits, giving: work)
+        return step
+    }
+
+    /// Writes `edits` in one transaction; then `work` (the document they lead to) is the
+    /// snapshot, or the table is read again when another instance committed in between.
+    mutating func commit(_ edits: [TreeEdit], giving work: EditableDocument) throws(EditError) {
+        var work = work
         var map = rows
         let known = revision
         let committed: Int64
@@ -83,7 +114,7 @@ public struct PostgresTreeStore: EditingStore {
             committed = try table.session.transaction { connection in
                 var writer = PostgresSpliceWriter(connection: connection, table: table.location.table, logger: table.session.logger, rows: map)
                 let next = try writer.begin()
-                for edit in step.edits { try writer.write(edit) }
+                for edit in edits { try writer.write(edit) }
                 try writer.finish(revision: next, channel: table.location.channel)
                 map = writer.rows
                 return next
@@ -106,11 +137,7 @@ public struct PostgresTreeStore: EditingStore {
         } else {
             try reload()
         }
-        return paths
     }
-
-    public mutating func undo() throws(EditError) -> EditStep? { nil }
-    public mutating func redo() throws(EditError) -> EditStep? { nil }
 
     /// Reads the table again when another instance committed: a notification announced a newer
     /// revision, the listener reconnected (notifications may have been missed), or, every

@@ -66,6 +66,48 @@ struct PostgresTreeStoreTests {
         }
     }
 
+    @Test func undoAndRedoWriteEveryStepBackAndAgain() throws {
+        var store = try PG.store("undo")
+        var reference = EditableDocument(tree: PG.library)
+        let steps: [[Change]] = [
+            [.setAttribute([0, 0], key: "plays", value: Scalar(.integer, "4"))],
+            [.updateTitle([1], title: "Kind of Blue (Legacy)")],
+            [.insert(NewNode(title: "Giant Steps"), parent: .root, index: 1)],
+            [.move([0, 1], parent: [2], index: 0)],
+            [.delete([0]), .insert(NewNode(title: "Lazy Bird"), parent: [1], index: 0)],
+        ]
+        var trees = [PG.library]
+        for changes in steps {
+            _ = try reference.apply(changes)
+            _ = try store.apply(changes)
+            trees.append(reference.tree)
+        }
+        #expect(store.canUndo && !store.canRedo)
+        // Undo all, then redo all, then undo half: the table and the snapshot follow each time.
+        for k in stride(from: steps.count - 1, through: 0, by: -1) {
+            #expect(try store.undo() != nil)
+            #expect(try PG.reread(store).isStructurallyEqual(to: trees[k]), "table after undoing step \(k)")
+            #expect((store.snapshot as! DocumentSource).tree.isStructurallyEqual(to: trees[k]), "snapshot after undoing step \(k)")
+        }
+        #expect(try store.undo() == nil)
+        for k in 1 ... steps.count {
+            #expect(try store.redo() != nil)
+            #expect(try PG.reread(store).isStructurallyEqual(to: trees[k]), "table after redoing step \(k)")
+        }
+        #expect(try store.redo() == nil)
+        _ = try store.undo()
+        _ = try store.undo()
+        #expect(try PG.reread(store).isStructurallyEqual(to: trees[steps.count - 2]))
+        // A step whose rows another writer deleted meanwhile is a conflict and changes nothing.
+        var other = try PostgresTreeStore(store.table.location, listen: false)
+        _ = try other.apply([.delete([0])])
+        let before = try PG.reread(store)
+        #expect {
+            _ = try store.redo()
+        } throws: { ($0 as? EditError)?.reason == .conflict }
+        #expect(try PG.reread(store).isStructurallyEqual(to: before))
+    }
+
     @Test func anInvalidChangeChangesNothing() throws {
         var store = try PG.store("invalid")
         #expect(throws: EditError.self) { try store.apply([.delete([9])]) }

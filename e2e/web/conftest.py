@@ -8,6 +8,7 @@ import re
 import shutil
 import subprocess
 import threading
+import uuid
 
 import pytest
 
@@ -96,13 +97,43 @@ def shot(page):
     return take
 
 
-@pytest.fixture
-def sounds(tmp_path):
-    """A fresh copy of the Sounds example and an editable server on it (`data`, `schema`: the copies)."""
+PG_URL = os.environ.get("DRILLDOWN_TEST_PG_URL", "")
+
+
+def serve_sounds(tmp_path, store="file"):
+    """A fresh copy of the Sounds example and an editable server on it (`data`: the copy, or with
+    store "postgres" the URL of a table of its own imported from it; `schema`: the schema's copy;
+    `cleanup()` drops the table). Every read command takes `data` either way."""
     for name in ("sounds.plist", "schema.yaml"):
         shutil.copy(ROOT / "Examples" / "Sounds" / name, tmp_path / name)
-    data, schema = tmp_path / "sounds.plist", tmp_path / "schema.yaml"
+    data, schema, cleanup = tmp_path / "sounds.plist", tmp_path / "schema.yaml", lambda: None
+    if store == "postgres":
+        if not PG_URL:
+            pytest.skip("DRILLDOWN_TEST_PG_URL is unset: no PostgreSQL server (Scripts/test.sh starts one)")
+        table = "sounds_" + uuid.uuid4().hex[:8]
+        url = PG_URL + ("&" if "?" in PG_URL else "?") + "table=" + table
+        subprocess.run([drilldown_binary(), "convert", str(data), url], check=True, capture_output=True, timeout=60)
+        psql = re.sub(r"[?&]sslmode=[^&]*", "", PG_URL)
+        data = url
+        cleanup = lambda: subprocess.run(["psql", psql, "-qtAX", "-c", f"DROP TABLE IF EXISTS {table}; DROP TABLE IF EXISTS {table}_meta; DROP SEQUENCE IF EXISTS {table}_ids"], capture_output=True)
     server = Server(data, "--schema", schema, "--editable")
-    server.data, server.schema = data, schema
+    server.data, server.schema, server.cleanup = data, schema, cleanup
+    return server
+
+
+@pytest.fixture
+def sounds(tmp_path):
+    """A fresh copy of the Sounds example and an editable server on it (see serve_sounds)."""
+    server = serve_sounds(tmp_path)
     yield server
     server.stop()
+
+
+@pytest.fixture(params=["file", "postgres"])
+def sounds_any_store(request, tmp_path):
+    """`sounds` on the plist file, then on a PostgreSQL tree table (skipped without a server): the
+    editing tests run on both stores."""
+    server = serve_sounds(tmp_path, request.param)
+    yield server
+    server.stop()
+    server.cleanup()

@@ -16,6 +16,12 @@ from conftest import ROOT, Server, drilldown_binary
 
 
 
+
+@pytest.fixture
+def sounds(sounds_any_store):
+    """Every test here runs on the plist file and on a PostgreSQL tree table."""
+    return sounds_any_store
+
 def rows(page):
     return page.locator("#rows li.row .row-title")
 

@@ -20,6 +20,12 @@ LEVEL_0 = ["Vibrate on Ring", "Vibrate on Silent", "Ringer and Alerts", "Rington
 
 
 
+
+@pytest.fixture
+def sounds(sounds_any_store):
+    """Every test here runs on the plist file and on a PostgreSQL tree table."""
+    return sounds_any_store
+
 def saved(path, tree_path=""):
     """The titles of one level of the file as it is on disk."""
     args = [drilldown_binary(), "ls", "--json", str(path)] + ([tree_path] if tree_path else [])

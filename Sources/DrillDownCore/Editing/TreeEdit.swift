@@ -33,6 +33,12 @@ public struct TreeEdit: Sendable {
         return (range.lowerBound ..< range.lowerBound + inserted).map { kids[$0] }
     }
 
+    /// The splice that takes this one back: the added children replaced by the removed ones, from
+    /// the tree after to the tree before (a database store writes a step's inverses, last first, to undo it).
+    public var inverse: TreeEdit {
+        TreeEdit(container: container, range: range.lowerBound ..< range.lowerBound + inserted, inserted: range.count, before: after, after: before)
+    }
+
     /// Whether the splice adds after the last child (an append), so a store that others write
     /// too appends after whatever is last by then.
     public var appends: Bool { range.isEmpty && range.lowerBound == before.childCount(of: container) }
