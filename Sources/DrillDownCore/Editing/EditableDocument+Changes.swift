@@ -95,7 +95,9 @@ extension EditableDocument {
                 throw EditError("index \(i) is out of range: \(name(of: parentID)) has \(count) children (0…\(count) allowed)", at: path)
             }
         }
-        let resultStore: TreePath
+        // The new node's source path: `path` (the parent's) and its index, since the splices
+        // below change nothing above the parent (no walk back up the new tree for it).
+        let result: TreePath
         if isOutline {
             if let list = source.childList(of: parentID) {
                 let count = tree.childCount(of: list)
@@ -103,7 +105,7 @@ extension EditableDocument {
                 try checkIndex(i, count)
                 let listPath = tree.storePath(of: list)
                 splice(Splice(container: listPath, range: i ..< i, fragments: [fragment.keyed(nil)]), recording: &step)
-                resultStore = listPath.appending(i)
+                result = path.appending(i)
             } else {
                 guard tree.kind(of: parentID) == .object else {
                     throw EditError("\(name(of: parentID)) is a plain value and cannot have children", at: path)
@@ -125,7 +127,7 @@ extension EditableDocument {
                                    default: parentID == source.root ? "Rows" : "Children")
                 let m = tree.childCount(of: parentID)
                 let parentPath = tree.storePath(of: parentID)
-                if tree.sharesBase(with: fragment.origin) {
+                if let origin = fragment.subtree?.origin, tree.sharesBase(with: origin) {
                     // A subtree of this document (a move): an empty list first, then the subtree
                     // relinked into it, so it is not copied (twice) into a new list.
                     splice(Splice(container: parentPath, range: m ..< m, fragments: [Fragment(key: key, container: .array, members: [])]), recording: &step)
@@ -134,7 +136,7 @@ extension EditableDocument {
                     let list = Fragment(key: key, container: .array, members: [fragment])
                     splice(Splice(container: parentPath, range: m ..< m, fragments: [list]), recording: &step)
                 }
-                resultStore = parentPath.appending(m).appending(0)
+                result = path.appending(0)
             }
         } else {
             let kind = tree.kind(of: parentID)
@@ -153,9 +155,9 @@ extension EditableDocument {
             }
             let parentPath = tree.storePath(of: parentID)
             splice(Splice(container: parentPath, range: i ..< i, fragments: [piece]), recording: &step)
-            resultStore = parentPath.appending(i)
+            result = path.appending(i)
         }
-        return source.path(of: tree.storeNode(at: resultStore)!)
+        return result
     }
 
     /// The title key the schema gives the rows `parentID` holds: the field of their kind's title
@@ -224,7 +226,7 @@ extension EditableDocument {
                     throw EditError("its title key holds a \(tree.kind(of: member)), not a title", at: path)
                 }
                 let pos = tree.position(of: member)
-                let piece = Fragment(key: Array(tree.keyBytes(of: member)), tree: Fragment(key: nil, scalar: value).tree)
+                let piece = Fragment(key: Array(tree.keyBytes(of: member)), scalar: value)
                 splice(Splice(container: rowPath, range: pos ..< pos + 1, fragments: [piece]), recording: &step)
             } else {
                 let key = spelling(of: source.titleKeys, near: tree.parent(of: id), default: "Title")
@@ -235,7 +237,7 @@ extension EditableDocument {
         default:
             let list = tree.parent(of: id)!
             let pos = tree.position(of: id)
-            let piece = Fragment(key: nil, scalar: value)
+            let piece = Fragment(key: nil as [UInt8]?, scalar: value)
             splice(Splice(container: tree.storePath(of: list), range: pos ..< pos + 1, fragments: [piece]), recording: &step)
         }
     }
@@ -270,7 +272,7 @@ extension EditableDocument {
         try checkSchemaType(of: id, key: key, value: value, at: path)
         if let existing {
             let pos = tree.position(of: existing)
-            let piece = Fragment(key: Array(tree.keyBytes(of: existing)), tree: Fragment(key: nil, scalar: value).tree)
+            let piece = Fragment(key: Array(tree.keyBytes(of: existing)), scalar: value)
             splice(Splice(container: rowPath, range: pos ..< pos + 1, fragments: [piece]), recording: &step)
         } else {
             var pos = members.count

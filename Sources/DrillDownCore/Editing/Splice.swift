@@ -60,31 +60,31 @@ extension TreeStore {
         var relinked: Set<NodeID> = []
         for f in splice.fragments {
             let key = targetIsObject ? (f.key ?? []) : []
-            if sharesBase(with: f.origin), !relinked.contains(f.node) {
+            if let (origin, node) = f.subtree, sharesBase(with: origin), !relinked.contains(node) {
                 // Taken from this tree: free when this splice removes it. Taken from a tree one or
                 // two splices back (a move: its removal, then maybe the list it goes into): free
                 // when no longer attached, since those splices changed nothing inside it.
-                let age = generation - (f.origin.overlay?.generation ?? 0)
-                let free = age == 0 ? removed.contains(f.node) : age <= Self.relinkAge && !isAttached(f.node)
+                let age = generation - (origin.overlay?.generation ?? 0)
+                let free = age == 0 ? removed.contains(node) : age <= Self.relinkAge && !isAttached(node)
                 if free {
-                    var r = editor.current(f.node)
+                    var r = editor.current(node)
                     r.parent = target.rawValue
                     r.key = key
-                    editor.write(f.node.rawValue, r)
-                    relinked.insert(f.node)
-                    added.append(f.node.rawValue)
+                    editor.write(node.rawValue, r)
+                    relinked.insert(node)
+                    added.append(node.rawValue)
                     if age > 0 {
                         // Removed by a splice before (a move): put back uncounted if it left uncounted.
-                        if let i = editor.unsized.lastIndex(of: f.node.rawValue) {
+                        if let i = editor.unsized.lastIndex(of: node.rawValue) {
                             editor.unsized.remove(at: i)
                         } else {
-                            editor.count += subtreeSize(f.node) ?? 0
+                            editor.count += subtreeSize(node) ?? 0
                         }
                     }
                     continue
                 }
             }
-            added.append(editor.graft(f.origin, f.node, parent: target.rawValue, key: key))
+            added.append(editor.graft(f, parent: target.rawValue, key: key))
         }
         for id in removed where !relinked.contains(id) {
             if let size = subtreeSize(id, limit: Self.countedRemoval) { editor.count -= size } else { editor.unsized.append(id.rawValue) }
@@ -143,6 +143,42 @@ extension OverlayEditor {
     mutating func graft(_ source: TreeStore, _ node: NodeID, parent: Int32, key: [UInt8]) -> Int32 {
         let rootID = capacity
         capacity += 1
+        graft(source, node, as: rootID, parent: parent, key: key)
+        return rootID
+    }
+
+    /// Writes `fragment` in as new nodes under `parent`, its root keyed by `key`; each level of a
+    /// new container gets one run of consecutive ids. Returns the root's id.
+    /// - Complexity: O(size of the fragment)
+    mutating func graft(_ fragment: Fragment, parent: Int32, key: [UInt8]) -> Int32 {
+        let rootID = capacity
+        capacity += 1
+        place(fragment, as: rootID, parent: parent, key: key)
+        return rootID
+    }
+
+    /// Writes `fragment` as the node `id` (already allocated) under `parent`.
+    mutating func place(_ fragment: Fragment, as id: Int32, parent: Int32, key: [UInt8]) {
+        switch fragment.content {
+        case .subtree(let origin, let node):
+            graft(origin, node, as: id, parent: parent, key: key)
+        case .scalar(let kind, let text):
+            write(id, NodeRecord(kind: kind.rawValue, parent: parent, key: key, value: text, children: .empty))
+            count += 1
+        case .container(let kind, let members):
+            let first = capacity
+            capacity += Int32(members.count)
+            write(id, NodeRecord(kind: kind.rawValue, parent: parent, key: key, value: [], children: NodeRange(first, capacity)))
+            count += 1
+            let keyed = kind == .object
+            for (i, m) in members.enumerated() {
+                place(m, as: first + Int32(i), parent: id, key: keyed ? (m.key ?? []) : [])
+            }
+        }
+    }
+
+    /// Copies the subtree at `node` of `source` in as the node `id` (already allocated) and new nodes below it.
+    mutating func graft(_ source: TreeStore, _ node: NodeID, as rootID: Int32, parent: Int32, key: [UInt8]) {
         // Breadth first: a node's id is known before its children's block is allocated.
         var queue: [(from: NodeID, id: Int32, parent: Int32, key: [UInt8])] = [(node, rootID, parent, key)]
         var head = 0
@@ -166,6 +202,5 @@ extension OverlayEditor {
             write(id, r)
             count += 1
         }
-        return rootID
     }
 }
