@@ -130,9 +130,7 @@ public struct EditableDocument: Sendable {
     mutating func splice(_ splice: Splice, recording step: inout EditStep) {
         let before = tree
         let after = tree.applying(splice)
-        if let container = before.storeNode(at: splice.container) {
-            step.edits.append(TreeEdit(container: container, range: splice.range, inserted: splice.fragments.count, before: before, after: after))
-        }
+        step.edits.append(TreeEdit(container: splice.container, range: splice.range, inserted: splice.fragments.count, before: before, after: after))
         replace(with: after)
     }
 

@@ -1,13 +1,14 @@
 /// The one primitive every ``Change`` is made of: replace a range of one container's children
 /// by fragments.
 ///
-/// A splice addresses its container by the *store* path (every object member and array element
-/// counts, as in generic mode), so it means the same thing whichever ``ReadingMode`` the
-/// document is read with. Undo does not need an inverse: every tree is an immutable snapshot,
-/// so a step keeps the trees before and after it.
+/// A splice addresses its container by its store node id, which means the same node in every
+/// version of the document (ids are stable across edits), whichever ``ReadingMode`` it is read
+/// with; a change finds the container once, as a node, instead of turning it into a store path
+/// that the splice walks down again. Undo does not need an inverse: every tree is an immutable
+/// snapshot, so a step keeps the trees before and after it.
 struct Splice: Sendable {
-    /// The store path of the container whose children change.
-    var container: TreePath
+    /// The container whose children change (a node of the tree the splice is applied to).
+    var container: NodeID
     /// The positions of the children replaced.
     var range: Range<Int>
     /// What goes in their place (keys are dropped inside an array).
@@ -44,12 +45,10 @@ extension TreeStore {
     /// Inserted fragments of their own get new ids (each of their levels one contiguous run);
     /// a fragment that refers to a subtree this same edit took away (a rename, a move) is
     /// relinked, keeping its ids.
-    /// - Complexity: O(depth × log runs + runs of the container's level + the inserted nodes
+    /// - Complexity: O(runs of the container's level + the inserted nodes
     ///   + the removed nodes that are not put back), never O(n).
     func applying(_ splice: Splice) -> TreeStore {
-        guard let target = storeNode(at: splice.container) else {
-            preconditionFailure("splice container \(splice.container) was validated to exist")
-        }
+        let target = splice.container
         let kids = children(of: target)
         precondition(kind(of: target).isContainer && splice.range.lowerBound >= 0 && splice.range.upperBound <= kids.count)
         let removed = splice.range.map { kids[$0] }
