@@ -128,8 +128,10 @@ extension TreeStore {
         var stack = [id]
         while let n = stack.popLast() {
             total += 1
-            if total > limit { return nil }
-            for c in children(of: n) { stack.append(c) }
+            // Every node on the stack will be counted: stop before pushing a wide level's children.
+            let kids = children(of: n)
+            if total + stack.count + kids.count > limit { return nil }
+            for c in kids { stack.append(c) }
         }
         return total
     }
