@@ -60,6 +60,28 @@ struct ChangeCostTests {
         #expect(doc.source.node(at: [3, 0, 0]) == group)
     }
 
+    @Test("the steps the undo ring drops and the redo steps a change clears are freed (on the reclaimer's thread)")
+    func droppedStepsAreFreed() throws {
+        var doc = EditableDocument(source: outline(groups: 2, rows: 2))
+        doc.historyLimit = 2
+        try doc.apply(.updateTitle([0], title: "first"))
+        weak var first = doc.tree.overlay
+        #expect(first != nil)
+        for i in 0 ..< Reclaimer.batch + 3 { try doc.apply(.updateTitle([0], title: "t\(i)")) }
+        Reclaimer.shared.drain()
+        #expect(first == nil, "a step the ring dropped still holds its tree")
+        #expect(doc.undoCount == 2)
+
+        try doc.apply(.updateTitle([1], title: "undone"))
+        weak var undone = doc.tree.overlay
+        doc.undo()
+        #expect(undone != nil, "the undone step is kept for redo")
+        try doc.apply(.updateTitle([1], title: "instead"))
+        Reclaimer.shared.drain()
+        #expect(undone == nil, "the redo step a new change cleared still holds its tree")
+        #expect(doc.source.title(of: doc.source.node(at: [1])!) == "instead")
+    }
+
     @Test("the undo history is a ring: it keeps the newest steps up to the limit, in order")
     func historyRing() throws {
         var ring = StepHistory<Int>(limit: 3)

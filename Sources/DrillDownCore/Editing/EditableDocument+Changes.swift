@@ -23,7 +23,7 @@ extension EditableDocument {
             let id = try node(at: path)
             let list = tree.parent(of: id)!
             let pos = tree.position(of: id)
-            splice(Splice(container: tree.storePath(of: list), range: pos ..< pos + 1, fragments: []), recording: &step)
+            splice(Splice(container: list, range: pos ..< pos + 1, fragments: []), recording: &step)
             return path
         case .move(let path, let parent, let index):
             return try move(path, into: parent, index: index, recording: &step)
@@ -95,15 +95,16 @@ extension EditableDocument {
                 throw EditError("index \(i) is out of range: \(name(of: parentID)) has \(count) children (0…\(count) allowed)", at: path)
             }
         }
-        let resultStore: TreePath
+        // The new node's source path: `path` (the parent's) and its index, since the splices
+        // below change nothing above the parent (no walk back up the new tree for it).
+        let result: TreePath
         if isOutline {
             if let list = source.childList(of: parentID) {
                 let count = tree.childCount(of: list)
                 let i = index ?? count
                 try checkIndex(i, count)
-                let listPath = tree.storePath(of: list)
-                splice(Splice(container: listPath, range: i ..< i, fragments: [fragment.keyed(nil)]), recording: &step)
-                resultStore = listPath.appending(i)
+                splice(Splice(container: list, range: i ..< i, fragments: [fragment.keyed(nil)]), recording: &step)
+                result = path.appending(i)
             } else {
                 guard tree.kind(of: parentID) == .object else {
                     throw EditError("\(name(of: parentID)) is a plain value and cannot have children", at: path)
@@ -124,17 +125,16 @@ extension EditableDocument {
                 let key = schemaKey ?? spelling(of: keys, near: source.parent(of: parentID).flatMap { source.childList(of: $0) },
                                    default: parentID == source.root ? "Rows" : "Children")
                 let m = tree.childCount(of: parentID)
-                let parentPath = tree.storePath(of: parentID)
-                if tree.sharesBase(with: fragment.origin) {
+                if let origin = fragment.subtree?.origin, tree.sharesBase(with: origin) {
                     // A subtree of this document (a move): an empty list first, then the subtree
                     // relinked into it, so it is not copied (twice) into a new list.
-                    splice(Splice(container: parentPath, range: m ..< m, fragments: [Fragment(key: key, container: .array, members: [])]), recording: &step)
-                    splice(Splice(container: parentPath.appending(m), range: 0 ..< 0, fragments: [fragment.keyed(nil)]), recording: &step)
+                    splice(Splice(container: parentID, range: m ..< m, fragments: [Fragment(key: key, container: .array, members: [])]), recording: &step)
+                    splice(Splice(container: tree.children(of: parentID)[m], range: 0 ..< 0, fragments: [fragment.keyed(nil)]), recording: &step)
                 } else {
                     let list = Fragment(key: key, container: .array, members: [fragment])
-                    splice(Splice(container: parentPath, range: m ..< m, fragments: [list]), recording: &step)
+                    splice(Splice(container: parentID, range: m ..< m, fragments: [list]), recording: &step)
                 }
-                resultStore = parentPath.appending(m).appending(0)
+                result = path.appending(0)
             }
         } else {
             let kind = tree.kind(of: parentID)
@@ -151,11 +151,10 @@ extension EditableDocument {
             } else {
                 piece = fragment.keyed(nil)
             }
-            let parentPath = tree.storePath(of: parentID)
-            splice(Splice(container: parentPath, range: i ..< i, fragments: [piece]), recording: &step)
-            resultStore = parentPath.appending(i)
+            splice(Splice(container: parentID, range: i ..< i, fragments: [piece]), recording: &step)
+            result = path.appending(i)
         }
-        return source.path(of: tree.storeNode(at: resultStore)!)
+        return result
     }
 
     /// The title key the schema gives the rows `parentID` holds: the field of their kind's title
@@ -212,31 +211,31 @@ extension EditableDocument {
             }
             let pos = tree.position(of: id)
             let renamed = tree.fragment(at: id).keyed(key)
-            splice(Splice(container: tree.storePath(of: p), range: pos ..< pos + 1, fragments: [renamed]), recording: &step)
+            splice(Splice(container: p, range: pos ..< pos + 1, fragments: [renamed]), recording: &step)
             return
         }
         let value = Scalar(.string, title)
         switch kind {
         case .object:
-            let rowPath = tree.storePath(of: id)
+            let row = id
             if let member = tree.member(of: id, lowercasedKeys: source.titleKeys) {
                 guard !tree.kind(of: member).isContainer else {
                     throw EditError("its title key holds a \(tree.kind(of: member)), not a title", at: path)
                 }
                 let pos = tree.position(of: member)
-                let piece = Fragment(key: Array(tree.keyBytes(of: member)), tree: Fragment(key: nil, scalar: value).tree)
-                splice(Splice(container: rowPath, range: pos ..< pos + 1, fragments: [piece]), recording: &step)
+                let piece = Fragment(key: Array(tree.keyBytes(of: member)), scalar: value)
+                splice(Splice(container: row, range: pos ..< pos + 1, fragments: [piece]), recording: &step)
             } else {
                 let key = spelling(of: source.titleKeys, near: tree.parent(of: id), default: "Title")
-                splice(Splice(container: rowPath, range: 0 ..< 0, fragments: [Fragment(key: key, scalar: value)]), recording: &step)
+                splice(Splice(container: row, range: 0 ..< 0, fragments: [Fragment(key: key, scalar: value)]), recording: &step)
             }
         case .array:
             throw EditError("\(name(of: id)) is a list without a title key", at: path)
         default:
             let list = tree.parent(of: id)!
             let pos = tree.position(of: id)
-            let piece = Fragment(key: nil, scalar: value)
-            splice(Splice(container: tree.storePath(of: list), range: pos ..< pos + 1, fragments: [piece]), recording: &step)
+            let piece = Fragment(key: nil as [UInt8]?, scalar: value)
+            splice(Splice(container: list, range: pos ..< pos + 1, fragments: [piece]), recording: &step)
         }
     }
 
@@ -259,23 +258,23 @@ extension EditableDocument {
         if let existing, tree.kind(of: existing).isContainer {
             throw EditError("'\(key)' holds a \(tree.kind(of: existing)); only scalar attributes can be set", at: path)
         }
-        let rowPath = tree.storePath(of: id)
+        let row = id
         guard let value else {
             guard let existing else { throw EditError("\(name(of: id)) has no attribute '\(key)'", at: path) }
             let pos = tree.position(of: existing)
-            splice(Splice(container: rowPath, range: pos ..< pos + 1, fragments: []), recording: &step)
+            splice(Splice(container: row, range: pos ..< pos + 1, fragments: []), recording: &step)
             return
         }
         try value.validate(at: path, key: key)
         try checkSchemaType(of: id, key: key, value: value, at: path)
         if let existing {
             let pos = tree.position(of: existing)
-            let piece = Fragment(key: Array(tree.keyBytes(of: existing)), tree: Fragment(key: nil, scalar: value).tree)
-            splice(Splice(container: rowPath, range: pos ..< pos + 1, fragments: [piece]), recording: &step)
+            let piece = Fragment(key: Array(tree.keyBytes(of: existing)), scalar: value)
+            splice(Splice(container: row, range: pos ..< pos + 1, fragments: [piece]), recording: &step)
         } else {
             var pos = members.count
             if isOutline, let list = source.childList(of: id), list != id { pos = tree.position(of: list) }
-            splice(Splice(container: rowPath, range: pos ..< pos, fragments: [Fragment(key: key, scalar: value)]), recording: &step)
+            splice(Splice(container: row, range: pos ..< pos, fragments: [Fragment(key: key, scalar: value)]), recording: &step)
         }
     }
 
@@ -303,18 +302,12 @@ extension EditableDocument {
         if !isOutline, tree.kind(of: destination) == .object, piece.key == nil {
             piece = piece.keyed(Array(source.title(of: id).utf8))
         }
-        let removed = tree.storePath(of: id)
-        var destinationPath = tree.storePath(of: destination).indices
-        let level = removed.depth - 1
-        if destinationPath.count > level, Array(destinationPath.prefix(level)) == removed.parent.indices,
-            destinationPath[level] > removed.indices[level]
-        {
-            destinationPath[level] -= 1
-        }
+        // Ids stay the same across the splices of a step, so the destination is the same node
+        // after the removal (no store path to adjust for the siblings the removal shifts).
         let list = tree.parent(of: id)!
         let pos = tree.position(of: id)
-        splice(Splice(container: tree.storePath(of: list), range: pos ..< pos + 1, fragments: []), recording: &step)
-        let newDestination = tree.storeNode(at: TreePath(destinationPath))!
+        splice(Splice(container: list, range: pos ..< pos + 1, fragments: []), recording: &step)
+        let newDestination = destination
         return try insert(piece, into: newDestination, at: source.path(of: newDestination), index: index, recording: &step)
     }
 }

@@ -97,10 +97,13 @@ public struct EditableDocument: Sendable {
             throw error
         }
         step.after = work.tree
-        history.append(step)
+        let paths = step.paths
+        // What the change lets go of is freed on a background thread (see ``Reclaimer``).
+        if let dropped = history.append(step) { Reclaimer.shared.discard(consume dropped) }
+        Reclaimer.shared.discard(consume redo)
         work.undoSteps = history
         self = work
-        return step.paths
+        return paths
     }
 
     /// Takes back the latest step and returns it, or `nil` when there is nothing to undo.
@@ -119,7 +122,7 @@ public struct EditableDocument: Sendable {
     public mutating func redo() -> EditStep? {
         guard let step = redoSteps.popLast() else { return nil }
         if let after = step.after { replace(with: after) }
-        undoSteps.append(step)
+        if let dropped = undoSteps.append(step) { Reclaimer.shared.discard(consume dropped) }
         return step
     }
 
@@ -127,9 +130,7 @@ public struct EditableDocument: Sendable {
     mutating func splice(_ splice: Splice, recording step: inout EditStep) {
         let before = tree
         let after = tree.applying(splice)
-        if let container = before.storeNode(at: splice.container) {
-            step.edits.append(TreeEdit(container: container, range: splice.range, inserted: splice.fragments.count, before: before, after: after))
-        }
+        step.edits.append(TreeEdit(container: splice.container, range: splice.range, inserted: splice.fragments.count, before: before, after: after))
         replace(with: after)
     }
 

@@ -1,25 +1,64 @@
 /// A detached piece of a document: one value (a scalar or a whole subtree) and the key it has
 /// in its parent object, if any.
 ///
-/// Fragments are what ``Splice``s put into a container. A fragment is either a small tree of its
-/// own (a new node) or a reference to a subtree of the document being edited (``fragment(at:)``,
-/// O(1)): a splice that puts such a subtree back where the same edit took it from (a rename, a
-/// move) relinks its nodes instead of copying them.
+/// Fragments are what ``Splice``s put into a container. A fragment is either a value of its own
+/// (a new scalar, or a new container of fragments) or a reference to a subtree of a tree
+/// (``fragment(at:)``, O(1)): a splice that puts such a subtree back where the same edit took it
+/// from (a rename, a move) relinks its nodes instead of copying them.
+///
+/// A new value is kept as it is given, not built into a ``TreeStore`` of its own: a splice writes
+/// its few records straight into the overlay (a tree of its own cost eight array allocations per
+/// fragment, several per change).
 struct Fragment: Sendable {
     /// The key the value has in its parent object; `nil` for an array element.
     var key: [UInt8]?
-    /// The tree that holds the value: the fragment's own, or the document it refers to.
-    var origin: TreeStore
-    /// The value's node in ``origin`` (its root for a fragment of its own).
-    var node: NodeID
+    /// The value.
+    var content: Content
+
+    /// What a fragment holds.
+    enum Content: Sendable {
+        /// The subtree at a node of a tree (a document being edited, or a value tree).
+        case subtree(TreeStore, NodeID)
+        /// A new scalar: its kind and its text.
+        case scalar(ValueKind, [UInt8])
+        /// A new container (object or array) of these members (keys are dropped inside an array).
+        case container(ValueKind, [Fragment])
+    }
+
+    /// The tree and node this fragment refers to, when it is a subtree of a tree.
+    var subtree: (origin: TreeStore, node: NodeID)? {
+        if case .subtree(let origin, let node) = content { return (origin, node) }
+        return nil
+    }
 
     /// The value as a tree whose root is the value itself (a copy for a fragment that refers to a subtree).
-    /// - Complexity: O(1) for a fragment of its own, O(size of the subtree) otherwise.
+    /// - Complexity: O(1) for a whole tree, O(size of the value) otherwise.
     var tree: TreeStore {
-        if node == origin.root { return origin }
+        if case .subtree(let origin, let node) = content, node == origin.root { return origin }
         var b = TreeBuilder(expectedNodes: 16)
-        b.append(origin, node, key: [])
+        append(to: &b, key: [])
         return b.build()
+    }
+
+    /// Emits the value as the next node of `b`, keyed by `key`.
+    func append(to b: inout TreeBuilder, key: [UInt8]) {
+        switch content {
+        case .subtree(let origin, let node):
+            b.append(origin, node, key: key)
+        case .scalar(let kind, let text):
+            b.beginNode()
+            b.text.append(contentsOf: key)
+            b.endKey()
+            b.text.append(contentsOf: text)
+            b.finishScalar(kind)
+        case .container(let kind, let members):
+            b.beginNode()
+            b.text.append(contentsOf: key)
+            b.endKey()
+            b.openContainer(kind)
+            for m in members { m.append(to: &b, key: kind == .object ? (m.key ?? []) : []) }
+            b.closeContainer()
+        }
     }
 
     /// Creates a fragment from a value tree and a key.
@@ -30,36 +69,33 @@ struct Fragment: Sendable {
     /// A fragment that refers to the subtree at `node` of `tree`.
     init(key: [UInt8]?, tree: TreeStore, node: NodeID) {
         self.key = key
-        origin = tree
-        self.node = node
+        content = .subtree(tree, node)
     }
 
     /// A scalar fragment, e.g. `Title = "Item 5"`.
     init(key: String?, scalar: Scalar) {
-        var b = TreeBuilder()
-        b.beginNode()
-        b.endKey()
-        b.appendText(scalar.text)
-        b.finishScalar(scalar.kind)
-        self.init(key: key.map { Array($0.utf8) }, tree: b.build())
+        self.init(key: key.map { Array($0.utf8) }, scalar: scalar)
+    }
+
+    /// A scalar fragment under a key given as bytes.
+    init(key: [UInt8]?, scalar: Scalar) {
+        self.key = key
+        content = .scalar(scalar.kind, Array(scalar.text.utf8))
     }
 
     /// A container fragment holding `members` (keys are dropped for an array).
     init(key: String?, container kind: ValueKind, members: [Fragment]) {
         precondition(kind.isContainer, "a container fragment needs the object or array kind")
-        var b = TreeBuilder()
-        b.beginNode()
-        b.endKey()
-        b.openContainer(kind)
-        for m in members {
-            b.append(m.origin, m.node, key: kind == .object ? (m.key ?? []) : [])
-        }
-        b.closeContainer()
-        self.init(key: key.map { Array($0.utf8) }, tree: b.build())
+        self.key = key.map { Array($0.utf8) }
+        content = .container(kind, members)
     }
 
     /// The same value under another key.
-    func keyed(_ newKey: [UInt8]?) -> Fragment { Fragment(key: newKey, tree: origin, node: node) }
+    func keyed(_ newKey: [UInt8]?) -> Fragment {
+        var f = self
+        f.key = newKey
+        return f
+    }
 }
 
 extension TreeStore {

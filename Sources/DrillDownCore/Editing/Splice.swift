@@ -1,13 +1,14 @@
 /// The one primitive every ``Change`` is made of: replace a range of one container's children
 /// by fragments.
 ///
-/// A splice addresses its container by the *store* path (every object member and array element
-/// counts, as in generic mode), so it means the same thing whichever ``ReadingMode`` the
-/// document is read with. Undo does not need an inverse: every tree is an immutable snapshot,
-/// so a step keeps the trees before and after it.
+/// A splice addresses its container by its store node id, which means the same node in every
+/// version of the document (ids are stable across edits), whichever ``ReadingMode`` it is read
+/// with; a change finds the container once, as a node, instead of turning it into a store path
+/// that the splice walks down again. Undo does not need an inverse: every tree is an immutable
+/// snapshot, so a step keeps the trees before and after it.
 struct Splice: Sendable {
-    /// The store path of the container whose children change.
-    var container: TreePath
+    /// The container whose children change (a node of the tree the splice is applied to).
+    var container: NodeID
     /// The positions of the children replaced.
     var range: Range<Int>
     /// What goes in their place (keys are dropped inside an array).
@@ -44,12 +45,10 @@ extension TreeStore {
     /// Inserted fragments of their own get new ids (each of their levels one contiguous run);
     /// a fragment that refers to a subtree this same edit took away (a rename, a move) is
     /// relinked, keeping its ids.
-    /// - Complexity: O(depth × log runs + runs of the container's level + the inserted nodes
+    /// - Complexity: O(runs of the container's level + the inserted nodes
     ///   + the removed nodes that are not put back), never O(n).
     func applying(_ splice: Splice) -> TreeStore {
-        guard let target = storeNode(at: splice.container) else {
-            preconditionFailure("splice container \(splice.container) was validated to exist")
-        }
+        let target = splice.container
         let kids = children(of: target)
         precondition(kind(of: target).isContainer && splice.range.lowerBound >= 0 && splice.range.upperBound <= kids.count)
         let removed = splice.range.map { kids[$0] }
@@ -60,31 +59,31 @@ extension TreeStore {
         var relinked: Set<NodeID> = []
         for f in splice.fragments {
             let key = targetIsObject ? (f.key ?? []) : []
-            if sharesBase(with: f.origin), !relinked.contains(f.node) {
+            if let (origin, node) = f.subtree, sharesBase(with: origin), !relinked.contains(node) {
                 // Taken from this tree: free when this splice removes it. Taken from a tree one or
                 // two splices back (a move: its removal, then maybe the list it goes into): free
                 // when no longer attached, since those splices changed nothing inside it.
-                let age = generation - (f.origin.overlay?.generation ?? 0)
-                let free = age == 0 ? removed.contains(f.node) : age <= Self.relinkAge && !isAttached(f.node)
+                let age = generation - (origin.overlay?.generation ?? 0)
+                let free = age == 0 ? removed.contains(node) : age <= Self.relinkAge && !isAttached(node)
                 if free {
-                    var r = editor.current(f.node)
+                    var r = editor.current(node)
                     r.parent = target.rawValue
                     r.key = key
-                    editor.write(f.node.rawValue, r)
-                    relinked.insert(f.node)
-                    added.append(f.node.rawValue)
+                    editor.write(node.rawValue, r)
+                    relinked.insert(node)
+                    added.append(node.rawValue)
                     if age > 0 {
                         // Removed by a splice before (a move): put back uncounted if it left uncounted.
-                        if let i = editor.unsized.lastIndex(of: f.node.rawValue) {
+                        if let i = editor.unsized.lastIndex(of: node.rawValue) {
                             editor.unsized.remove(at: i)
                         } else {
-                            editor.count += subtreeSize(f.node) ?? 0
+                            editor.count += subtreeSize(node) ?? 0
                         }
                     }
                     continue
                 }
             }
-            added.append(editor.graft(f.origin, f.node, parent: target.rawValue, key: key))
+            added.append(editor.graft(f, parent: target.rawValue, key: key))
         }
         for id in removed where !relinked.contains(id) {
             if let size = subtreeSize(id, limit: Self.countedRemoval) { editor.count -= size } else { editor.unsized.append(id.rawValue) }
@@ -129,8 +128,10 @@ extension TreeStore {
         var stack = [id]
         while let n = stack.popLast() {
             total += 1
-            if total > limit { return nil }
-            for c in children(of: n) { stack.append(c) }
+            // Every node on the stack will be counted: stop before pushing a wide level's children.
+            let kids = children(of: n)
+            if total + stack.count + kids.count > limit { return nil }
+            for c in kids { stack.append(c) }
         }
         return total
     }
@@ -143,6 +144,42 @@ extension OverlayEditor {
     mutating func graft(_ source: TreeStore, _ node: NodeID, parent: Int32, key: [UInt8]) -> Int32 {
         let rootID = capacity
         capacity += 1
+        graft(source, node, as: rootID, parent: parent, key: key)
+        return rootID
+    }
+
+    /// Writes `fragment` in as new nodes under `parent`, its root keyed by `key`; each level of a
+    /// new container gets one run of consecutive ids. Returns the root's id.
+    /// - Complexity: O(size of the fragment)
+    mutating func graft(_ fragment: Fragment, parent: Int32, key: [UInt8]) -> Int32 {
+        let rootID = capacity
+        capacity += 1
+        place(fragment, as: rootID, parent: parent, key: key)
+        return rootID
+    }
+
+    /// Writes `fragment` as the node `id` (already allocated) under `parent`.
+    mutating func place(_ fragment: Fragment, as id: Int32, parent: Int32, key: [UInt8]) {
+        switch fragment.content {
+        case .subtree(let origin, let node):
+            graft(origin, node, as: id, parent: parent, key: key)
+        case .scalar(let kind, let text):
+            write(id, NodeRecord(kind: kind.rawValue, parent: parent, key: key, value: text, children: .empty))
+            count += 1
+        case .container(let kind, let members):
+            let first = capacity
+            capacity += Int32(members.count)
+            write(id, NodeRecord(kind: kind.rawValue, parent: parent, key: key, value: [], children: NodeRange(first, capacity)))
+            count += 1
+            let keyed = kind == .object
+            for (i, m) in members.enumerated() {
+                place(m, as: first + Int32(i), parent: id, key: keyed ? (m.key ?? []) : [])
+            }
+        }
+    }
+
+    /// Copies the subtree at `node` of `source` in as the node `id` (already allocated) and new nodes below it.
+    mutating func graft(_ source: TreeStore, _ node: NodeID, as rootID: Int32, parent: Int32, key: [UInt8]) {
         // Breadth first: a node's id is known before its children's block is allocated.
         var queue: [(from: NodeID, id: Int32, parent: Int32, key: [UInt8])] = [(node, rootID, parent, key)]
         var head = 0
@@ -166,6 +203,5 @@ extension OverlayEditor {
             write(id, r)
             count += 1
         }
-        return rootID
     }
 }

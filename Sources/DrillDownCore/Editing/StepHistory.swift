@@ -35,10 +35,12 @@ struct StepHistory<Element: Sendable>: Sendable {
         return s < slots.count ? s : s - slots.count
     }
 
-    /// Adds `element` as the newest, forgetting the oldest when ``limit`` are kept.
+    /// Adds `element` as the newest, forgetting the oldest when ``limit`` are kept; returns the
+    /// element forgotten (the caller decides where it is freed), if any.
     /// - Complexity: amortized O(1)
-    mutating func append(_ element: Element) {
-        guard limit > 0 else { return }
+    @discardableResult
+    mutating func append(_ element: Element) -> Element? {
+        guard limit > 0 else { return element }
         if count < limit {
             if count == slots.count, head != 0 { reset(to: elements) }
             if count == slots.count {
@@ -47,10 +49,13 @@ struct StepHistory<Element: Sendable>: Sendable {
                 slots[slot(count)] = element
             }
             count += 1
+            return nil
         } else {
             // Full: the oldest slot becomes the newest.
+            let oldest = slots[head].take()
             slots[head] = element
             head = head + 1 == slots.count ? 0 : head + 1
+            return oldest
         }
     }
 

@@ -8,7 +8,7 @@ import HashTreeCollections
 /// read of an unchanged base node costs one bit test, not a trie lookup.
 @usableFromInline final class TreeOverlay: Sendable {
     /// Changed and new nodes by raw id.
-    @usableFromInline let records: TreeDictionary<Int32, NodeRecord>
+    @usableFromInline let records: TreeDictionary<OverlayKey, StoredRecord>
     /// Which base ids have a record.
     @usableFromInline let touched: TouchedSet
     /// The number of nodes in the base arrays.
@@ -29,7 +29,7 @@ import HashTreeCollections
     /// The ids each splice since the base wrote, latest first (see ``TreeStore/nodesWritten(since:)``).
     let log: OverlayLog
 
-    init(records: TreeDictionary<Int32, NodeRecord>, touched: TouchedSet, baseCount: Int32, capacity: Int32,
+    init(records: TreeDictionary<OverlayKey, StoredRecord>, touched: TouchedSet, baseCount: Int32, capacity: Int32,
          counted: Int, unsized: [Int32], generation: Int, bytes: Int, log: OverlayLog) {
         self.records = records
         self.touched = touched
@@ -44,10 +44,24 @@ import HashTreeCollections
     }
 
     /// The record of `id`, or `nil` when it is an unchanged base node.
-    @inlinable func record(_ id: Int32) -> NodeRecord? {
+    @inlinable func record(_ id: Int32) -> StoredRecord? {
         guard id >= baseCount || touched.contains(id) else { return nil }
-        return records[id]
+        return records[OverlayKey(id)]
     }
+}
+
+/// A node id as the key of the overlay's hash trie, hashed to itself: ids are distinct integers
+/// whose low bits are already evenly spread (new nodes get consecutive ids), so the trie branches
+/// on them directly instead of running SipHash for every lookup and write of a change.
+@usableFromInline struct OverlayKey: Hashable, Sendable {
+    @usableFromInline let raw: Int32
+
+    @inlinable init(_ raw: Int32) { self.raw = raw }
+
+    @inlinable func hash(into hasher: inout Hasher) { hasher.combine(raw) }
+
+    /// The trie's hash: the id itself (the trie never mixes a seed in).
+    @inlinable func _rawHashValue(seed: Int) -> Int { Int(UInt32(bitPattern: raw)) ^ seed }
 }
 
 /// The ids one splice wrote, linked to the entry of the tree it was applied to: a persistent
@@ -105,6 +119,29 @@ final class CountCache: @unchecked Sendable {
     }
 }
 
+/// A ``NodeRecord`` as the overlay's trie keeps it: boxed, so the path copy of a write retains
+/// one reference per record in the copied trie nodes (not a record's three arrays through the
+/// generic value witnesses), and a read of one field retains nothing but the box.
+@usableFromInline final class StoredRecord: Sendable {
+    @usableFromInline let kind: UInt8
+    @usableFromInline let parent: Int32
+    @usableFromInline let key: [UInt8]
+    @usableFromInline let value: [UInt8]
+    /// Its children when they differ from the base's (always set for new nodes).
+    @usableFromInline let children: NodeRange?
+
+    init(_ r: NodeRecord) {
+        kind = r.kind
+        parent = r.parent
+        key = r.key
+        value = r.value
+        children = r.children
+    }
+
+    /// The record, to change and write back.
+    var record: NodeRecord { NodeRecord(kind: kind, parent: parent, key: key, value: value, children: children) }
+}
+
 /// One changed or new node: everything the base arrays hold for a node.
 @usableFromInline struct NodeRecord: Sendable {
     @usableFromInline var kind: UInt8
@@ -142,7 +179,7 @@ final class CountCache: @unchecked Sendable {
 /// Makes the next overlay from a tree: records to write, ids to allocate.
 struct OverlayEditor {
     let tree: TreeStore
-    var records: TreeDictionary<Int32, NodeRecord>
+    var records: TreeDictionary<OverlayKey, StoredRecord>
     var touched: TouchedSet
     let baseCount: Int32
     var capacity: Int32
@@ -181,16 +218,17 @@ struct OverlayEditor {
 
     /// The current record of `id` (its base data when it has none yet).
     func current(_ id: NodeID) -> NodeRecord {
-        if let r = records[id.rawValue] { return r }
+        if id.rawValue >= baseCount || touched.contains(id.rawValue), let r = records[OverlayKey(id.rawValue)] { return r.record }
         return NodeRecord(
             kind: tree.kinds[id.index], parent: tree.parents[id.index], key: Array(tree.keyBytes(of: id)),
             value: Array(tree.valueBytes(of: id)), children: nil)
     }
 
     mutating func write(_ id: Int32, _ record: NodeRecord) {
-        if id < baseCount, records[id] == nil { touched.insert(id) }
+        // A base id is in `touched` exactly when it has a record: no trie lookup needed.
+        if id < baseCount, !touched.contains(id) { touched.insert(id) }
         bytes += record.bytes
-        records[id] = record
+        records[OverlayKey(id)] = StoredRecord(record)
         written.append(id)
     }
 

@@ -38,7 +38,14 @@ public struct TreePath: Hashable, Comparable, Sendable, CustomStringConvertible,
     /// The parent's path (the root is its own parent).
     public var parent: TreePath { TreePath(Array(indices.dropLast())) }
     /// The path of the `index`-th child.
-    public func appending(_ index: Int) -> TreePath { TreePath(indices + [index]) }
+    public func appending(_ index: Int) -> TreePath {
+        // One allocation of the final size: `indices + [index]` allocated the one-element array and
+        // then grew a copy (callgrind: a 100-row level page 277k -> 251k instructions, one path per row).
+        var copy = indices
+        copy.reserveCapacity(indices.count + 1)
+        copy.append(index)
+        return TreePath(copy)
+    }
     /// Whether `self` is `other` or lies below it.
     public func hasPrefix(_ other: TreePath) -> Bool { indices.starts(with: other.indices) }
 

@@ -78,7 +78,7 @@ public struct TreeStore: Sendable {
     @inlinable public var isDense: Bool { overlay == nil }
 
     /// The overlay record of `id`, if it was changed or added by an edit.
-    @inlinable func record(_ id: NodeID) -> NodeRecord? {
+    @inlinable func record(_ id: NodeID) -> StoredRecord? {
         guard let overlay else { return nil }
         return overlay.record(id.rawValue)
     }
