@@ -30,8 +30,6 @@ public struct PostgresTreeTable: Sendable {
 
     /// The value of `meta.format`.
     public static let formatName = "drilldown-tree"
-    /// Rows sent per INSERT when a whole tree is written.
-    static let batchSize = 20_000
     /// The distance between neighbouring siblings' positions in a level written whole.
     static let positionGap: Int64 = 1 << 20
 
@@ -96,8 +94,8 @@ public struct PostgresTreeTable: Sendable {
         }
     }
 
-    /// Replaces the table (and its meta and sequence) with `tree` in one transaction: multi-row
-    /// INSERTs of ``batchSize`` rows from arrays (`unnest`), then the index. Others see the old
+    /// Replaces the table (and its meta and sequence) with `tree` in one transaction: the rows
+    /// streamed with `COPY` (``TreeCopy``), then the index. Others see the old
     /// table until the commit, and the new one announced by NOTIFY after it.
     public func write(_ tree: TreeStore, documentFormat: String?) throws(PostgresStoreError) {
         let logger = session.logger
@@ -112,35 +110,7 @@ public struct PostgresTreeTable: Sendable {
                     kind smallint NOT NULL, key text, value text)
                 """), logger)
             try connection.execute(PostgresQuery(unsafeSQL: "CREATE TABLE \(table)_meta(key text PRIMARY KEY, value text NOT NULL)"), logger)
-            var batch = RowBatch()
-            var next: Int64 = 0
-            // Breadth first, so a node's id is known before its children are written.
-            var queue: [(node: NodeID, id: Int64, parent: Int64?, position: Int64, keyed: Bool)] = [(tree.root, 0, nil, 0, false)]
-            next = 1
-            var head = 0
-            while head < queue.count {
-                let item = queue[head]
-                head += 1
-                let kind = tree.kind(of: item.node)
-                let key: String? = item.keyed ? String(decoding: tree.keyBytes(of: item.node), as: UTF8.self) : nil
-                let value: String? = kind.isContainer ? nil : String(decoding: tree.valueBytes(of: item.node), as: UTF8.self)
-                batch.append(id: item.id, parent: item.parent, position: item.position, kind: Int16(kind.rawValue), key: key, value: value)
-                if batch.count >= Self.batchSize {
-                    try batch.insert(into: table, connection, logger)
-                    batch = RowBatch()
-                }
-                if kind.isContainer {
-                    for (i, child) in tree.children(of: item.node).enumerated() {
-                        queue.append((child, next, item.id, Int64(i) * Self.positionGap, kind == .object))
-                        next += 1
-                    }
-                }
-                if head > 65_536 {
-                    queue.removeFirst(head)
-                    head = 0
-                }
-            }
-            if batch.count > 0 { try batch.insert(into: table, connection, logger) }
+            let next = try TreeCopy.copy(tree, into: table, positionGap: Self.positionGap, connection, logger)
             try connection.execute(PostgresQuery(unsafeSQL: "CREATE INDEX \(table)_by_parent ON \(table)(parent, position, id)"), logger)
             try connection.execute(PostgresQuery(unsafeSQL: "CREATE SEQUENCE \(table)_ids START WITH \(next)"), logger)
             try connection.execute(
@@ -161,7 +131,7 @@ final class RowSink: @unchecked Sendable {
     var rows = NodeRows()
 }
 
-/// Rows gathered column by column for one `INSERT … SELECT * FROM unnest(…)`.
+/// Rows gathered column by column for one `INSERT … SELECT * FROM unnest(…)` (a subtree a change adds).
 struct RowBatch {
     var ids: [Int64] = []
     var parents: [Int64] = []

@@ -40,6 +40,7 @@ struct PostgresTreeStoreTests {
         let tree = TreeLiteral.object([
             ("a", .array([.int(1), .scalar(.real, "2.50"), .string("42"), .null, .bool(true), .object([]), .array([])])),
             ("", .string("empty key")), ("ünïcödé", .string("✓ 𝄞")),
+            ("tab\tnew\nline", .string("back\\slash\ttab\r\nCRLF \\N not null")),
         ]).tree
         let store = try PG.store("roundtrip", tree)
         #expect(try PG.reread(store).isStructurallyEqual(to: tree))
