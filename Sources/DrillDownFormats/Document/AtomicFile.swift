@@ -53,6 +53,7 @@ enum AtomicFile {
         var readError: Int32 = 0
         var result = [UInt8](unsafeUninitializedCapacity: expected) { buffer, count in
             count = 0
+            HugePages.advise(buffer)  // a large file into 4 KiB pages costs more in faults than parsing it
             while count < expected {
                 let n = posixRead(fd, buffer.baseAddress! + count, expected - count)
                 if n < 0 {
