@@ -288,29 +288,41 @@ struct JSONInput {
     @inline(__always)
     func number(at start: Int) -> (end: Int, real: Bool)? {
         var i = start
-        if base[i] == 0x2D { i += 1 }
+        if base[i] == 0x2D { i &+= 1 }
         guard i < count, isDigit(base[i]) else { return nil }
-        if base[i] == 0x30 {
-            i += 1
-        } else {
-            while i < count && isDigit(base[i]) { i += 1 }
-        }
+        i = base[i] == 0x30 ? i &+ 1 : digitsEnd(from: i)
         var real = false
         if i < count && base[i] == 0x2E {
             real = true
-            i += 1
+            i &+= 1
             guard i < count, isDigit(base[i]) else { return nil }
-            while i < count && isDigit(base[i]) { i += 1 }
+            i = digitsEnd(from: i)
         }
         if i < count && (base[i] | 0x20) == 0x65 {
             real = true
-            i += 1
-            if i < count && (base[i] == 0x2B || base[i] == 0x2D) { i += 1 }
+            i &+= 1
+            if i < count && (base[i] == 0x2B || base[i] == 0x2D) { i &+= 1 }
             guard i < count, isDigit(base[i]) else { return nil }
-            while i < count && isDigit(base[i]) { i += 1 }
+            i = digitsEnd(from: i)
         }
         guard endsToken(i) else { return nil }
         return (i, real)
+    }
+
+    /// The end of the run of digits at `start`, 8 bytes at a time (a byte-by-byte loop mispredicted
+    /// its exit on almost every number).
+    @inline(__always)
+    func digitsEnd(from start: Int) -> Int {
+        var i = start
+        while count &- i >= 8 {
+            let x = UInt64(littleEndian: UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)) ^ 0x3030_3030_3030_3030
+            // A byte is a digit when its high nibble is now 0 and its low nibble + 6 does not carry.
+            let nonDigit = (x & 0xF0F0_F0F0_F0F0_F0F0) | (((x & 0x0F0F_0F0F_0F0F_0F0F) &+ 0x0606_0606_0606_0606) & 0x1010_1010_1010_1010)
+            if nonDigit != 0 { return i &+ nonDigit.trailingZeroBitCount &>> 3 }
+            i &+= 8
+        }
+        while i < count && isDigit(base[i]) { i &+= 1 }
+        return i
     }
 
     /// Whether the four bytes at `i` are `word` (big-endian) and end a token.
