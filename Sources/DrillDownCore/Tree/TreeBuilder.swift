@@ -323,12 +323,13 @@ extension TreeBuilder {
                 return
             }
             // Field by field: each load has the width of the store that wrote it (see ``currentStart``).
+            // A node's parent is not written here: its parent writes it when it is placed in turn
+            // (below), and ``finish()`` does for the root's children.
             for i in 0 ..< n {
                 let p = pending + (mark &+ i)
                 let id = first &+ i
                 let children = p.pointee.childCount
                 kinds[id] = p.pointee.kind
-                parents[id] = 0
                 firstChild[id] = p.pointee.firstChild
                 childCounts[id] = children
                 textStarts[id] = p.pointee.textStart
