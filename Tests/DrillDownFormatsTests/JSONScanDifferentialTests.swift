@@ -48,7 +48,7 @@ struct JSONScanDifferentialTests {
         case 0:
             return "\"" + (0 ..< Int.random(in: 0 ..< 100, using: &rng)).map { _ in pieces.randomElement(using: &rng)! }.joined() + "\""
         case 1:
-            return ["0", "-1", "3.25", "1e9", "-0.0E-2", "123456789012345678901234567890", "1E+2", "0.5"].randomElement(using: &rng)!
+            return ["0", "-1", "3.25", "1e9", "-0.0E-2", "123456789012345678901234567890", "1E+2", "0.5", "12345678", "-7654321.123456789e-12345678", "99999999"].randomElement(using: &rng)!
         case 2:
             return ["true", "false", "null"].randomElement(using: &rng)!
         case 3:

@@ -36,6 +36,22 @@ enum AtomicFile {
         } }
     }
 
+    /// Calls `body` with the contents of the regular file at `path` and the stamp of the very file
+    /// they were read from: mapped when the file is large (see ``MappedFile``), otherwise (and when
+    /// the mapping was disturbed) read with ``readStamped(_:)``, which reports every error.
+    static func withContents<R>(
+        _ path: String, _ body: (UnsafeBufferPointer<UInt8>, FileStamp?) throws(FormatError) -> R
+    ) throws(FormatError) -> R {
+        #if os(Linux)
+        if let result = try MappedFile.read(path, body) { return result }
+        #endif
+        let (bytes, stamp) = try readStamped(path)
+        let result: Result<R, FormatError> = bytes.withUnsafeBufferPointer { buffer in
+            do throws(FormatError) { return .success(try body(buffer, stamp)) } catch { return .failure(error) }
+        }
+        return try result.get()
+    }
+
     /// The contents of the regular file at `path` and the stamp of the very file they were read from.
     static func readStamped(_ path: String) throws(FormatError) -> (bytes: [UInt8], stamp: FileStamp?) {
         // O_NONBLOCK: opening a FIFO without a writer must not block before it can be refused.
@@ -53,6 +69,7 @@ enum AtomicFile {
         var readError: Int32 = 0
         var result = [UInt8](unsafeUninitializedCapacity: expected) { buffer, count in
             count = 0
+            HugePages.advise(buffer)  // a large file into 4 KiB pages costs more in faults than parsing it
             while count < expected {
                 let n = posixRead(fd, buffer.baseAddress! + count, expected - count)
                 if n < 0 {

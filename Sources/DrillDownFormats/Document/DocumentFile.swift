@@ -43,8 +43,9 @@ public struct DocumentFile: Sendable {
     public static func read(
         _ path: String, format: DocumentFormat? = nil, expansionLimit: ExpansionLimit = .default
     ) throws(FormatError) -> DocumentFile {
-        let (bytes, stamp) = try AtomicFile.readStamped(path)
-        let read = try DocumentReader.read(bytes: bytes, file: path, format: format, expansionLimit: expansionLimit)
+        let (read, stamp) = try AtomicFile.withContents(path) { buffer, stamp throws(FormatError) in
+            (try DocumentReader.read(buffer: buffer, file: path, format: format, expansionLimit: expansionLimit), stamp)
+        }
         return DocumentFile(path: path, format: read.format, tree: read.tree, stamp: stamp, expansionLimit: expansionLimit)
     }
 

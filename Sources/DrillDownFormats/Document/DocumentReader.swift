@@ -28,14 +28,25 @@ public enum DocumentReader {
         bytes: [UInt8], file: String, format: DocumentFormat? = nil, expansionLimit: ExpansionLimit = .default
     ) throws(FormatError) -> (tree: TreeStore, format: DocumentFormat) {
         let result: Result<(TreeStore, DocumentFormat), FormatError> = bytes.withUnsafeBufferPointer { buffer in
-            let chosen = format ?? DocumentFormat.detect(buffer, fileExtension: fileExtension(of: file))
-            do throws(ParseFailure) {
-                return .success((try parse(buffer, as: chosen, limit: expansionLimit), chosen))
+            do throws(FormatError) {
+                return .success(try read(buffer: buffer, file: file, format: format, expansionLimit: expansionLimit))
             } catch {
-                return .failure(error.formatError(file: file, bytes: buffer))
+                return .failure(error)
             }
         }
         return try result.get()
+    }
+
+    /// Reads a document from bytes it does not keep (a mapped file, see ``MappedFile``).
+    static func read(
+        buffer: UnsafeBufferPointer<UInt8>, file: String, format: DocumentFormat? = nil, expansionLimit: ExpansionLimit = .default
+    ) throws(FormatError) -> (tree: TreeStore, format: DocumentFormat) {
+        let chosen = format ?? DocumentFormat.detect(buffer, fileExtension: fileExtension(of: file))
+        do throws(ParseFailure) {
+            return (try parse(buffer, as: chosen, limit: expansionLimit), chosen)
+        } catch {
+            throw error.formatError(file: file, bytes: buffer)
+        }
     }
 
     static func parse(

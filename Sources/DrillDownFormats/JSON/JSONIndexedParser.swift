@@ -10,8 +10,9 @@ import DrillDownCore
 /// caller runs ``JSONParser`` to report the error with its position (errors are rare, so the
 /// exact message costs nothing on the path that matters).
 struct JSONIndexedParser {
-    let base: UnsafePointer<UInt8>
-    let count: Int
+    /// The input; its helpers take only these 16 bytes, never the parser (a non-inlined call
+    /// taking the parser by value made the compiler copy all of it, 136 bytes, per string and number).
+    let input: JSONInput
     var scanner: JSONStructuralScanner
     /// Open containers, innermost last: whether each is an object (room for ``JSONReader/maxDepth``).
     let open: UnsafeMutablePointer<Bool>
@@ -31,7 +32,7 @@ struct JSONIndexedParser {
         }
         let start = input.count >= 3 && base[0] == 0xEF && base[1] == 0xBB && base[2] == 0xBF ? 3 : 0
         var parser = JSONIndexedParser(
-            base: base, count: input.count, scanner: JSONStructuralScanner(base: base, count: input.count, start: start, tail: tail),
+            input: JSONInput(base: base, count: input.count), scanner: JSONStructuralScanner(base: base, count: input.count, start: start, tail: tail),
             open: open)
         return TreeBuilder.build(nodeCapacity: bound, textCapacity: input.count) { columns in
             parser.parse(&columns)
@@ -82,6 +83,7 @@ struct JSONIndexedParser {
     }
 
     mutating func parse(_ out: inout TreeBuilder.Columns) -> Bool {
+        let input = self.input, base = input.base
         var pos = scanner.next()
         guard pos >= 0 else { return false }
         out.beginNode()
@@ -117,18 +119,18 @@ struct JSONIndexedParser {
                     continue value
                 }
             case 0x2D, 0x30 ... 0x39:
-                guard let (end, real) = number(at: pos), copy(pos, end - pos, into: &out) else { return false }
+                guard let (end, real) = input.number(at: pos), input.copy(pos, end - pos, into: &out) else { return false }
                 out.finishScalar(real ? .real : .integer)
             case 0x74:
-                guard literal(at: pos, 0x7472_7565) else { return false }
-                guard copy(pos, 4, into: &out) else { return false }
+                guard input.literal(at: pos, 0x7472_7565) else { return false }
+                guard input.copy(pos, 4, into: &out) else { return false }
                 out.finishScalar(.bool)
             case 0x66:
-                guard literal(at: pos + 1, 0x616C_7365) else { return false }
-                guard copy(pos, 5, into: &out) else { return false }
+                guard input.literal(at: pos + 1, 0x616C_7365) else { return false }
+                guard input.copy(pos, 5, into: &out) else { return false }
                 out.finishScalar(.bool)
             case 0x6E:
-                guard literal(at: pos, 0x6E75_6C6C) else { return false }
+                guard input.literal(at: pos, 0x6E75_6C6C) else { return false }
                 out.finishScalar(.null)
             default:
                 return false
@@ -162,6 +164,7 @@ struct JSONIndexedParser {
     /// Reads `"key":` whose opening quote is at `pos`; returns the position of the value.
     @inline(__always)
     mutating func key(at pos: Int, into out: inout TreeBuilder.Columns) -> Int? {
+        let base = input.base
         guard base[pos] == 0x22 else { return nil }
         let close = scanner.next()
         guard close > pos, string(from: pos, to: close, into: &out) else { return nil }
@@ -172,21 +175,28 @@ struct JSONIndexedParser {
         return value >= 0 ? value : nil
     }
 
-    /// Appends the `n` input bytes at `start`; short runs (most keys and values) with one 16-byte move, not a call to memmove.
-    @inline(__always)
-    func copy(_ start: Int, _ n: Int, into out: inout TreeBuilder.Columns) -> Bool {
-        if n <= 16 && count - start >= 16 { return out.appendShortText(base + start, n) }
-        return out.appendText(base + start, n)
-    }
-
     /// Appends the decoded contents of the string quoted at `open` and `close`.
     @inline(__always)
     func string(from open: Int, to close: Int, into out: inout TreeBuilder.Columns) -> Bool {
-        guard base[close] == 0x22 else { return false }
+        let input = self.input
+        guard input.base[close] == 0x22 else { return false }
         if !scanner.hasBackslash(from: open, to: close) {
-            return copy(open + 1, close - open - 1, into: &out)
+            return input.copy(open &+ 1, close &- open &- 1, into: &out)
         }
-        return unescape(from: open + 1, to: close, into: &out)
+        return input.unescape(from: open + 1, to: close, into: &out)
+    }
+}
+
+/// The bytes of a JSON input, with stage 2's byte-level helpers.
+struct JSONInput {
+    let base: UnsafePointer<UInt8>
+    let count: Int
+
+    /// Appends the `n` input bytes at `start`; short runs (most keys and values) with one 16-byte move, not a call to memmove.
+    @inline(__always)
+    func copy(_ start: Int, _ n: Int, into out: inout TreeBuilder.Columns) -> Bool {
+        if n <= 16 && count &- start >= 16 { return out.appendShortText(base + start, n) }
+        return out.appendText(base + start, n)
     }
 
     /// Decodes a string with escapes (validated as ``JSONParser/scanEscape()`` does).
@@ -278,29 +288,41 @@ struct JSONIndexedParser {
     @inline(__always)
     func number(at start: Int) -> (end: Int, real: Bool)? {
         var i = start
-        if base[i] == 0x2D { i += 1 }
+        if base[i] == 0x2D { i &+= 1 }
         guard i < count, isDigit(base[i]) else { return nil }
-        if base[i] == 0x30 {
-            i += 1
-        } else {
-            while i < count && isDigit(base[i]) { i += 1 }
-        }
+        i = base[i] == 0x30 ? i &+ 1 : digitsEnd(from: i)
         var real = false
         if i < count && base[i] == 0x2E {
             real = true
-            i += 1
+            i &+= 1
             guard i < count, isDigit(base[i]) else { return nil }
-            while i < count && isDigit(base[i]) { i += 1 }
+            i = digitsEnd(from: i)
         }
         if i < count && (base[i] | 0x20) == 0x65 {
             real = true
-            i += 1
-            if i < count && (base[i] == 0x2B || base[i] == 0x2D) { i += 1 }
+            i &+= 1
+            if i < count && (base[i] == 0x2B || base[i] == 0x2D) { i &+= 1 }
             guard i < count, isDigit(base[i]) else { return nil }
-            while i < count && isDigit(base[i]) { i += 1 }
+            i = digitsEnd(from: i)
         }
         guard endsToken(i) else { return nil }
         return (i, real)
+    }
+
+    /// The end of the run of digits at `start`, 8 bytes at a time (a byte-by-byte loop mispredicted
+    /// its exit on almost every number).
+    @inline(__always)
+    func digitsEnd(from start: Int) -> Int {
+        var i = start
+        while count &- i >= 8 {
+            let x = UInt64(littleEndian: UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)) ^ 0x3030_3030_3030_3030
+            // A byte is a digit when its high nibble is now 0 and its low nibble + 6 does not carry.
+            let nonDigit = (x & 0xF0F0_F0F0_F0F0_F0F0) | (((x & 0x0F0F_0F0F_0F0F_0F0F) &+ 0x0606_0606_0606_0606) & 0x1010_1010_1010_1010)
+            if nonDigit != 0 { return i &+ nonDigit.trailingZeroBitCount &>> 3 }
+            i &+= 8
+        }
+        while i < count && isDigit(base[i]) { i &+= 1 }
+        return i
     }
 
     /// Whether the four bytes at `i` are `word` (big-endian) and end a token.

@@ -58,14 +58,14 @@ struct JSONStructuralScanner {
         }
         let bit = structurals.trailingZeroBitCount
         structurals &= structurals &- 1
-        return blockStart + bit
+        return blockStart &+ bit
     }
 
     /// Whether a backslash lies in `open ..< close`, where `close` was the last position handed out.
     @inline(__always)
     func hasBackslash(from open: Int, to close: Int) -> Bool {
-        let below = backslashes & ((1 &<< UInt64(close - blockStart)) &- 1)
-        if below != 0 { return blockStart + 63 - below.leadingZeroBitCount >= open }
+        let below = backslashes & ((1 &<< UInt64(truncatingIfNeeded: close &- blockStart)) &- 1)
+        if below != 0 { return blockStart &+ 63 &- below.leadingZeroBitCount >= open }
         return lastBackslash >= open
     }
 
@@ -123,28 +123,31 @@ struct JSONStructuralScanner {
         } else {
             p = UnsafeRawPointer(base + blockStart)
         }
-        var quote: UInt64 = 0, backslash: UInt64 = 0, op: UInt64 = 0, whitespace: UInt64 = 0, control: UInt64 = 0
+        var quote: UInt64 = 0, op: UInt64 = 0, whitespace: UInt64 = 0, control: UInt64 = 0
         var all = SIMD16<UInt8>(repeating: 0)
+        var anyBackslash = SIMD16<UInt8>(repeating: 0)
         for k in 0 ..< 4 {
             let v = p.loadUnaligned(fromByteOffset: 16 * k, as: SIMD16<UInt8>.self)
             all |= v
             let folded = v | SIMD16(repeating: 0x20)  // [ → {, ] → }
             let high = SIMD16<UInt8>(repeating: 0x80)
-            // One byte per input byte, one bit per class: quote, backslash, op, whitespace, control.
+            anyBackslash |= Self.equal(v, 0x5C)
+            // One byte per input byte, one bit per class: quote, op, whitespace, control.
             let classes = (Self.equal(v, 0x22) & high)
-                | ((Self.equal(v, 0x5C) & high) &>> 1)
-                | (((Self.equal(folded, 0x7B) | Self.equal(folded, 0x7D) | Self.equal(v, 0x3A) | Self.equal(v, 0x2C)) & high) &>> 2)
-                | ((Self.below(v, 0x21) & high) &>> 3)
-                | ((Self.below(v, 0x20) & high) &>> 4)
+                | (((Self.equal(folded, 0x7B) | Self.equal(folded, 0x7D) | Self.equal(v, 0x3A) | Self.equal(v, 0x2C)) & high) &>> 1)
+                | ((Self.below(v, 0x21) & high) &>> 2)
+                | ((Self.below(v, 0x20) & high) &>> 3)
             let words = unsafeBitCast(classes, to: SIMD2<UInt64>.self)
             let lo = words[0], hi = words[1]
             let shift = UInt64(16 * k)
             quote |= (Self.gather(lo, 0) | Self.gather(hi, 0) << 8) << shift
-            backslash |= (Self.gather(lo, 1) | Self.gather(hi, 1) << 8) << shift
-            op |= (Self.gather(lo, 2) | Self.gather(hi, 2) << 8) << shift
-            whitespace |= (Self.gather(lo, 3) | Self.gather(hi, 3) << 8) << shift
-            control |= (Self.gather(lo, 4) | Self.gather(hi, 4) << 8) << shift
+            op |= (Self.gather(lo, 1) | Self.gather(hi, 1) << 8) << shift
+            whitespace |= (Self.gather(lo, 2) | Self.gather(hi, 2) << 8) << shift
+            control |= (Self.gather(lo, 3) | Self.gather(hi, 3) << 8) << shift
         }
+        // Backslashes are rare: their mask is gathered only for a block that has one.
+        let anyWords = unsafeBitCast(anyBackslash, to: SIMD2<UInt64>.self)
+        let backslash = (anyWords[0] | anyWords[1]) & 0x8080_8080_8080_8080 == 0 ? 0 : Self.backslashMask(p)
         backslashes = backslash
 
         // Escaped bytes: the byte after an odd run of backslashes.
@@ -183,6 +186,18 @@ struct JSONStructuralScanner {
         let ascii = unsafeBitCast(all, to: SIMD2<UInt64>.self)
         if (ascii[0] | ascii[1]) & 0x8080_8080_8080_8080 != 0 { validateUTF8() }
         if last && inStringCarry != 0 { fail() }
+    }
+
+    /// The backslashes of the 64 bytes at `p`, one bit per byte.
+    @inline(never)
+    static func backslashMask(_ p: UnsafeRawPointer) -> UInt64 {
+        var mask: UInt64 = 0
+        for k in 0 ..< 4 {
+            let v = p.loadUnaligned(fromByteOffset: 16 * k, as: SIMD16<UInt8>.self)
+            let words = unsafeBitCast(equal(v, 0x5C), to: SIMD2<UInt64>.self)
+            mask |= (gather(words[0], 0) | gather(words[1], 0) << 8) << UInt64(16 * k)
+        }
+        return mask
     }
 
     /// Validates the non-ASCII sequences that start in the current block.

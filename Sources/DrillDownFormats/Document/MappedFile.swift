@@ -1,0 +1,126 @@
+#if os(Linux)
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import DrillDownCore
+
+/// Reads a large regular file through a read-only private mapping (`mmap`) instead of copying it
+/// into fresh memory, guarded against the file being truncated meanwhile.
+///
+/// Reading a 47.7 MB file with `read()` costs the copy and, above all, zeroing every page of the
+/// destination (measured here: 15 ms with huge pages, 57–80 ms without; the mapping with
+/// `MAP_POPULATE` 4.5 ms). A mapped file has one hazard: when another process truncates it
+/// while it is read, touching a page past the new end raises `SIGBUS`. A process-wide `SIGBUS`
+/// handler (installed once) looks the faulting address up in a small table of the mappings being
+/// read: for one of them it maps a page of zeros at that address, marks the mapping damaged and
+/// returns, so the reader finishes on zeros; ``read(_:_:)`` then discards that result and reports
+/// `nil`, and the caller reads the file again with `read()`. A fault anywhere else puts the
+/// previous disposition back and lets the access fault again, so other crashes behave as before.
+/// A file whose stamp (size, time, inode) changed during the read is read again the same way.
+enum MappedFile {
+    /// Files smaller than this are copied (a mapping's setup costs more than the copy).
+    static let threshold = 1 << 20
+
+    /// The most mappings guarded at once; more concurrent reads fall back to `read()`.
+    static let slots = 32
+
+    /// Per slot: start address (0 = free), end address, damaged flag. Never freed.
+    nonisolated(unsafe) static let table: UnsafeMutablePointer<Int> = {
+        let t = UnsafeMutablePointer<Int>.allocate(capacity: 3 * slots)
+        t.initialize(repeating: 0, count: 3 * slots)
+        return t
+    }()
+
+    /// The disposition of `SIGBUS` before ours.
+    nonisolated(unsafe) static let previous: UnsafeMutablePointer<sigaction> = .allocate(capacity: 1)
+    nonisolated(unsafe) static var pageSize = 4096
+
+    /// Serializes claiming and freeing slots (the handler only reads them).
+    nonisolated(unsafe) static let lock: UnsafeMutablePointer<pthread_mutex_t> = {
+        let m = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+        pthread_mutex_init(m, nil)
+        return m
+    }()
+
+    /// Installs the handler once; false when the system refused.
+    static let installed: Bool = {
+        pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
+        _ = table
+        var action = sigaction()
+        action.__sigaction_handler = .init(sa_sigaction: mappedFileBusHandler)
+        action.sa_flags = SA_SIGINFO | SA_ONSTACK
+        sigemptyset(&action.sa_mask)
+        return sigaction(SIGBUS, &action, previous) == 0
+    }()
+
+    /// Calls `body` with the mapped contents of the regular file at `path` and its stamp; `nil`
+    /// (without calling `body`, or discarding what it returned or threw) when the file is small,
+    /// not a regular file, cannot be mapped, or was truncated or changed while it was read: the
+    /// caller then reads it with `read()`, which also reports every error.
+    static func read<R>(
+        _ path: String, _ body: (UnsafeBufferPointer<UInt8>, FileStamp?) throws(FormatError) -> R
+    ) throws(FormatError) -> R? {
+        guard installed else { return nil }
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+        let size = Int(info.st_size)
+        guard size >= threshold, size <= AtomicFile.maxReadSize else { return nil }
+        guard let mapped = mmap(nil, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0),
+            mapped != UnsafeMutableRawPointer(bitPattern: -1)
+        else { return nil }
+        defer { munmap(mapped, size) }
+        guard let slot = claim(Int(bitPattern: mapped), Int(bitPattern: mapped) + size) else { return nil }
+        defer { free(slot) }
+        let stamp = FileStamp.of(descriptor: fd)
+        let result: Result<R, FormatError>
+        do throws(FormatError) {
+            result = .success(try body(UnsafeBufferPointer(start: mapped.assumingMemoryBound(to: UInt8.self), count: size), stamp))
+        } catch {
+            result = .failure(error)
+        }
+        guard table[3 * slot + 2] == 0, FileStamp.of(descriptor: fd) == stamp else { return nil }
+        return try result.get()
+    }
+
+    static func claim(_ start: Int, _ end: Int) -> Int? {
+        pthread_mutex_lock(lock)
+        defer { pthread_mutex_unlock(lock) }
+        for i in 0 ..< slots where table[3 * i] == 0 {
+            table[3 * i + 2] = 0
+            table[3 * i + 1] = end
+            table[3 * i] = start
+            return i
+        }
+        return nil
+    }
+
+    static func free(_ slot: Int) {
+        pthread_mutex_lock(lock)
+        defer { pthread_mutex_unlock(lock) }
+        table[3 * slot] = 0
+        table[3 * slot + 1] = 0
+    }
+}
+
+/// The `SIGBUS` handler of ``MappedFile`` (async-signal-safe: reads the table, calls `mmap` or `sigaction`).
+private func mappedFileBusHandler(_ signal: Int32, _ info: UnsafeMutablePointer<siginfo_t>?, _ context: UnsafeMutableRawPointer?) {
+    let address = Int(bitPattern: info?.pointee._sifields._sigfault.si_addr)
+    let table = MappedFile.table
+    for i in 0 ..< MappedFile.slots {
+        let start = table[3 * i]
+        if start != 0 && address >= start && address < table[3 * i + 1] {
+            let page = address & ~(MappedFile.pageSize - 1)
+            _ = mmap(UnsafeMutableRawPointer(bitPattern: page), MappedFile.pageSize, PROT_READ, MAP_FIXED | MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
+            table[3 * i + 2] = 1
+            return
+        }
+    }
+    // Not a guarded mapping: the previous disposition handles the access when it faults again.
+    sigaction(SIGBUS, MappedFile.previous, nil)
+}
+#endif
