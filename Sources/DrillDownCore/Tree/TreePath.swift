@@ -38,7 +38,11 @@ public struct TreePath: Hashable, Comparable, Sendable, CustomStringConvertible,
     /// The parent's path (the root is its own parent).
     public var parent: TreePath { TreePath(Array(indices.dropLast())) }
     /// The path of the `index`-th child.
-    public func appending(_ index: Int) -> TreePath { TreePath(indices + [index]) }
+    public func appending(_ index: Int) -> TreePath {
+        var grown = indices  // one allocation (the copy on append), not two (`indices + [index]`)
+        grown.append(index)
+        return TreePath(grown)
+    }
     /// Whether `self` is `other` or lies below it.
     public func hasPrefix(_ other: TreePath) -> Bool { indices.starts(with: other.indices) }
 
