@@ -54,24 +54,30 @@ public struct Presenter: Sendable {
     }
 
     /// The row for `id`, at `path` when the caller knows it (saves a walk to the root).
-    public func row(for id: NodeID, path: TreePath? = nil) -> Row {
+    public func row(for id: NodeID, path: TreePath? = nil) -> Row { row(for: id, path: path, generic: isGeneric) }
+
+    /// ``row(for:path:)`` with ``isGeneric`` already known (a page of rows asks once).
+    func row(for id: NodeID, path: TreePath?, generic: Bool) -> Row {
         let template = kind(of: id)
         let count = source.childCount(of: id)
         let title = title(of: id, template: template)
         var subtitle = template?.subtitle?.render { lookup($0, of: id) } ?? ""
         if template?.subtitle == nil {
-            if let v = source.value(of: id), source.title(of: id) != v.text {
+            let value = source.value(of: id)
+            if let v = value, source.title(of: id) != v.text {
                 subtitle = v.kind == .null ? "null" : v.text
-            } else if count > 0, template == nil, source.value(of: id) == nil, isGeneric {
+            } else if count > 0, template == nil, value == nil, generic {
                 subtitle = count == 1 ? "1 item" : "\(count) items"
             }
         }
         let image = template?.image?.render { lookup($0, of: id) }
         let select = template?.select ?? .drill
         let drills = select == .drill && count > 0
-        let controls = (template?.controls ?? []).map { c in
-            BoundControl(control: c, value: c.kind == .button ? "" : (source.attribute(c.target, of: id)?.text ?? (c.kind == .switch ? "false" : "\(c.min)")))
-        }
+        let controls = template.map { t in
+            t.controls.map { c in
+                BoundControl(control: c, value: c.kind == .button ? "" : (source.attribute(c.target, of: id)?.text ?? (c.kind == .switch ? "false" : "\(c.min)")))
+            }
+        } ?? []
         return Row(
             id: id, path: path ?? source.path(of: id), kind: template?.kind, title: title, subtitle: subtitle,
             image: image.flatMap { $0.isEmpty ? nil : $0 }, drills: drills,
@@ -87,7 +93,8 @@ public struct Presenter: Sendable {
         let lo = max(0, min(offset, range.count))
         let hi = limit >= range.count - lo ? range.count : lo + limit
         let base = id == source.root ? TreePath.root : source.path(of: id)
-        return (lo ..< hi).map { row(for: range[$0], path: base.appending($0)) }
+        let generic = isGeneric
+        return (lo ..< hi).map { row(for: range[$0], path: base.appending($0), generic: generic) }
     }
 
     /// The detail view of `id`.

@@ -72,6 +72,11 @@ struct Assets: Sendable {
         compiled?.render(name, context) ?? renderWithMustache(name, context)
     }
 
+    /// ``render(_:_:)`` as UTF-8 bytes, with room for `capacity` of them.
+    func renderHTML(_ name: String, _ context: [String: Any], capacity: Int = 8192) -> HTML {
+        compiled?.renderHTML(name, context, capacity: capacity) ?? HTML(renderWithMustache(name, context))
+    }
+
     /// Renders with swift-mustache itself: the reference ``PageTemplates`` is checked against.
     func renderWithMustache(_ name: String, _ context: [String: Any]) -> String {
         templates.render(context, withTemplate: name) ?? "template \(name) missing"

@@ -44,9 +44,14 @@ struct PageTemplates: Sendable {
 
     /// Renders template `name` with `context`; `nil` when there is no such template.
     func render(_ name: String, _ context: [String: Any]) -> String? {
+        renderHTML(name, context)?.description
+    }
+
+    /// Renders template `name` with `context` as UTF-8 bytes; `nil` when there is no such template.
+    /// An ``HTML`` value in the context is copied in as it is (`{{{rowsHTML}}}`).
+    func renderHTML(_ name: String, _ context: [String: Any], capacity: Int = 8192) -> HTML? {
         guard let nodes = templates[name] else { return nil }
-        var out = ""
-        out.reserveCapacity(8192)
+        var out = HTML(capacity: capacity)
         var stack: [Any] = [context]
         render(nodes, &stack, blocks: [:], into: &out)
         return out
@@ -54,7 +59,7 @@ struct PageTemplates: Sendable {
 
     // MARK: Rendering
 
-    private func render(_ nodes: [Node], _ stack: inout [Any], blocks: [String: [Node]], into out: inout String) {
+    private func render(_ nodes: [Node], _ stack: inout [Any], blocks: [String: [Node]], into out: inout HTML) {
         for node in nodes {
             switch node {
             case .text(let text):
@@ -62,10 +67,12 @@ struct PageTemplates: Sendable {
             case .variable(let name, let escaped):
                 guard let value = Self.lookup(name, in: stack) else { continue }
                 if let s = value as? String {
-                    if escaped { Self.escape(s, into: &out) } else { out += s }
+                    if escaped { out.appendEscaped(s) } else { out += s }
+                } else if let html = value as? HTML, !escaped {
+                    out.append(html)
                 } else {
                     let text = Self.describe(value)
-                    if escaped { Self.escape(text, into: &out) } else { out += text }
+                    if escaped { out.appendEscaped(text) } else { out += text }
                 }
             case .section(let name, let body):
                 guard let value = Self.lookup(name, in: stack) else { continue }
@@ -126,7 +133,7 @@ struct PageTemplates: Sendable {
     /// A dictionary's entry, or (as swift-mustache does for other values) a stored property read by reflection.
     static func child(_ name: String, of object: Any) -> Any? {
         if let dictionary = object as? [String: Any] { return dictionary[name].flatMap(unwrap) }
-        if object is String || object is Int || object is Bool || object is Double { return nil }
+        if object is String || object is Int || object is Bool || object is Double || object is HTML { return nil }
         if let parent = object as? MustacheParent { return parent.child(named: name).flatMap(unwrap) }
         guard let match = Mirror(reflecting: object).children.first(where: { $0.label == name }) else { return nil }
         return unwrap(match.value)
@@ -134,7 +141,7 @@ struct PageTemplates: Sendable {
 
     /// `value` without an `Optional` wrapper; `nil` for `Optional.none`.
     static func unwrap(_ value: Any) -> Any? {
-        if value is String || value is Int || value is Bool || value is [String: Any] { return value }
+        if value is String || value is Int || value is Bool || value is [String: Any] || value is HTML { return value }
         let mirror = Mirror(reflecting: value)
         guard mirror.displayStyle == .optional else { return value }
         return mirror.children.first.map { unwrap($0.value) } ?? nil
@@ -143,7 +150,7 @@ struct PageTemplates: Sendable {
     /// The elements of an array value (a section repeats for each), or `nil` when it is not one.
     static func items(_ value: Any) -> [Any]? {
         if let rows = value as? [[String: Any]] { return rows }
-        if value is String || value is Int || value is [String: Any] { return nil }
+        if value is String || value is Int || value is [String: Any] || value is HTML { return nil }
         if let list = value as? [Any] { return list }
         let mirror = Mirror(reflecting: value)
         guard mirror.displayStyle == .collection || mirror.displayStyle == .set else { return nil }
@@ -155,11 +162,6 @@ struct PageTemplates: Sendable {
         if let n = value as? Int { return String(n) }
         if let b = value as? Bool { return b ? "true" : "false" }
         return String(describing: value)
-    }
-
-    /// Appends `text` with `& < > " '` escaped.
-    static func escape(_ text: String, into out: inout String) {
-        RowHTML.escape(text, into: &out)
     }
 
     // MARK: Compiling swift-mustache's tokens

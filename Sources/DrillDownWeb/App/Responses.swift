@@ -10,6 +10,13 @@ enum Responses {
             body: .init(byteBuffer: ByteBuffer(string: text)))
     }
 
+    /// An HTML page already written as bytes.
+    static func html(_ page: HTML, status: HTTPResponse.Status = .ok) -> Response {
+        Response(
+            status: status, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-cache"],
+            body: .init(byteBuffer: ByteBuffer(bytes: page.bytes)))
+    }
+
     /// A JSON document encoded from `value`.
     static func json(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
         let encoder = JSONEncoder()

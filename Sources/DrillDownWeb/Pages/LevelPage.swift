@@ -14,7 +14,7 @@ struct LevelPage {
     /// Edit mode (`?edit=1`): rename, move and delete on every row.
     var editing = false
 
-    func render() -> String {
+    func render() -> HTML {
         let source = site.source
         var nav = Navigator(presenter: site.presenter)
         nav.open(id)
@@ -31,10 +31,11 @@ struct LevelPage {
             rowEditing = RowEditing(csrf: csrf, back: back, editing: editing, total: total)
         }
         let sections = site.sections.sections(of: id, presenter: site.presenter, revision: RequestState.current?.revision ?? 0)
+        // A virtualized level gets no header rows (its rows are placed by index); it shows the
+        // current section above the list instead.
+        let rowsHTML = RowHTML.list(rows, editing: rowEditing, sections: paged ? nil : sections, offset: start)
         var extra: [String: Any] = [
-            // A virtualized level gets no header rows (its rows are placed by index); it shows the
-            // current section above the list instead.
-            "rowsHTML": RowHTML.list(rows, editing: rowEditing, sections: paged ? nil : sections, offset: start),
+            "rowsHTML": rowsHTML,
             "total": total, "path": path.description,
             "api": path.isRoot ? "/api/level" : "/api/level/\(path)", "offset": start,
         ]
@@ -57,7 +58,7 @@ struct LevelPage {
         }
         let back = nav.backLabel.map { ($0, Links.level(path.parent)) }
         let chrome = Chrome(screen: "level", title: nav.title, back: back, node: id)
-        return site.assets.render("level", chrome.context(site: site, extra: extra))
+        return site.assets.renderHTML("level", chrome.context(site: site, extra: extra), capacity: rowsHTML.bytes.count + 8192)
     }
 
     /// At most this many sections travel in a virtualized level's page for the script (their

@@ -30,6 +30,14 @@ enum Links {
         }
     }
 
+    /// Whether ``destination(of:path:)`` is a link (not `nil`) for `row`.
+    static func leadsSomewhere(_ row: Row) -> Bool {
+        switch row.select {
+        case .drill, .detail: true
+        case .action, .none: false
+        }
+    }
+
     /// A relative image path as a `/files/` URL, or `nil` when it points outside the data folder.
     ///
     /// Each segment is percent-encoded as `addingPercentEncoding(withAllowedCharacters:

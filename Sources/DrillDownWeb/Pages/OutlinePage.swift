@@ -59,8 +59,7 @@ struct OutlinePage {
         let editParam = editing ? "edit=1" : ""
         let pageParam = [editParam, slice.offset > 0 ? "offset=\(slice.offset)" : ""].filter { !$0.isEmpty }.joined(separator: "&")
         let focusPath = focus.map { site.source.path(of: $0) }
-        var html = ""
-        html.reserveCapacity(slice.entries.count * 300)
+        var html = HTML(capacity: slice.entries.count * 300)
         for entry in slice.entries {
             let path = entry.row.path
             let toggle = entry.row.childCount > 0

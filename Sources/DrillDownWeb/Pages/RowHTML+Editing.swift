@@ -17,15 +17,15 @@ struct RowEditing {
 
 extension RowHTML {
     /// Appends the row's controls and edit buttons (before its closing `</li>`).
-    static func appendEditing(_ row: Row, _ editing: RowEditing, to out: inout String) {
+    static func appendEditing(_ row: Row, _ editing: RowEditing, to out: inout HTML) {
         let path = row.path.description
         if case .action(let name) = row.select {
             out += "<div class=\"row-controls\">"
             formStart("/edit/run/\(path)", editing, extraClass: "action-form", to: &out)
             out += "<input type=\"hidden\" name=\"action\" value=\""
-            escape(name, into: &out)
+            out.appendEscaped(name)
             out += "\"><button type=\"submit\" class=\"small action-button\">▶ "
-            escape(name, into: &out)
+            out.appendEscaped(name)
             out += "</button></form></div>"
         }
         if !row.controls.isEmpty {
@@ -40,9 +40,9 @@ extension RowHTML {
         out += "<div class=\"row-edit\">"
         formStart("/edit/rename/\(path)", editing, extraClass: "rename-form", to: &out)
         out += "<input name=\"title\" class=\"rename-title\" aria-label=\"New title of "
-        escape(row.title, into: &out)
+        out.appendEscaped(row.title)
         out += "\" value=\""
-        escape(row.title, into: &out)
+        out.appendEscaped(row.title)
         out += "\" maxlength=\"1000\"><button type=\"submit\" class=\"small\">Rename</button></form>"
         if last > 0 {
             formStart("/edit/move/\(path)", editing, extraClass: "move-form", to: &out)
@@ -53,20 +53,20 @@ extension RowHTML {
             out += "<button type=\"submit\" name=\"direction\" value=\"down\" class=\"small move-down\" aria-label=\"Move down\">↓</button></form>"
         }
         out += "<a class=\"small move-link\" href=\"/move/\(path)?back="
-        escape(percentEncoded(editing.back), into: &out)
+        out.appendEscaped(percentEncoded(editing.back))
         out += "\" aria-label=\"Move "
-        escape(row.title, into: &out)
+        out.appendEscaped(row.title)
         out += "…\">Move…</a>"
         out += "<a class=\"small danger delete-link\" href=\"/delete/\(path)?back="
-        escape(percentEncoded(editing.back), into: &out)
+        out.appendEscaped(percentEncoded(editing.back))
         out += "\" data-action=\"/edit/delete/\(path)\" data-title=\""
-        escape(row.title, into: &out)
+        out.appendEscaped(row.title)
         out += "\">Delete</a>"
         out += dragHandle
         out += "</div>"
     }
 
-    static func appendControl(_ bound: BoundControl, index: Int, path: String, row: Row, _ editing: RowEditing, to out: inout String) {
+    static func appendControl(_ bound: BoundControl, index: Int, path: String, row: Row, _ editing: RowEditing, to out: inout HTML) {
         let control = bound.control
         formStart("/edit/set/\(path)", editing, extraClass: "control-form control-\(control.kind.rawValue)", to: &out)
         out += "<input type=\"hidden\" name=\"control\" value=\"\(index)\">"
@@ -74,29 +74,29 @@ extension RowHTML {
         case .switch:
             let on = bound.value == "true"
             out += "<button type=\"submit\" class=\"switch\" role=\"switch\" aria-checked=\"\(on)\" aria-label=\""
-            escape(row.title, into: &out)
+            out.appendEscaped(row.title)
             out += "\"><span class=\"knob\"></span></button>"
         case .slider:
             out += "<input type=\"range\" name=\"value\" min=\"\(number(control.min))\" max=\"\(number(control.max))\" step=\"\(number(control.step))\" value=\""
-            escape(bound.value, into: &out)
+            out.appendEscaped(bound.value)
             out += "\" aria-label=\""
-            escape(control.label, into: &out)
+            out.appendEscaped(control.label)
             out += "\"><button type=\"submit\" class=\"small slider-set\">Set</button>"
         case .stepper:
             out += "<button type=\"submit\" name=\"step\" value=\"-1\" class=\"small\" aria-label=\"Decrease\">−</button><output>"
-            escape(bound.value, into: &out)
+            out.appendEscaped(bound.value)
             out += "</output><button type=\"submit\" name=\"step\" value=\"+1\" class=\"small\" aria-label=\"Increase\">+</button>"
         case .button:
             out += "<button type=\"submit\" class=\"small action-button\">"
-            escape(control.label, into: &out)
+            out.appendEscaped(control.label)
             out += "</button>"
         }
         out += "</form>"
     }
 
-    static func formStart(_ action: String, _ editing: RowEditing, extraClass: String, to out: inout String) {
+    static func formStart(_ action: String, _ editing: RowEditing, extraClass: String, to out: inout HTML) {
         out += "<form method=\"post\" class=\"js-edit \(extraClass)\" action=\"\(action)\"><input type=\"hidden\" name=\"csrf\" value=\"\(editing.csrf)\"><input type=\"hidden\" name=\"back\" value=\""
-        escape(editing.back, into: &out)
+        out.appendEscaped(editing.back)
         out += "\">"
     }
 

@@ -7,37 +7,62 @@ import DrillDownCore
 /// - Complexity: O(total text length).
 enum RowHTML {
     /// The `<li>` of one level row.
-    static func append(_ row: Row, editing: RowEditing? = nil, to out: inout String) {
-        let path = row.path.description
-        let href = Links.destination(of: row, path: path)
-        out += href == nil ? "<li class=\"row disabled\" id=\"n-" : "<li class=\"row\" id=\"n-"
-        out += path
+    static func append(_ row: Row, editing: RowEditing? = nil, to out: inout HTML) {
+        let leads = Links.leadsSomewhere(row)
+        out += leads ? "<li class=\"row\" id=\"n-" : "<li class=\"row disabled\" id=\"n-"
+        appendPath(row.path, to: &out)
         out += "\" data-path=\""
-        out += path
+        appendPath(row.path, to: &out)
         out += "\">"
-        openCell(href, to: &out)
+        if leads {
+            // The link of ``Links/destination(of:path:)``, written in place (a TreePath needs no escaping).
+            out += "<a class=\"cell\" href=\""
+            appendDestination(row, to: &out)
+            out += "\">"
+        } else {
+            out += "<span class=\"cell\">"
+        }
         if let image = Links.image(row.image) {
             out += "<img class=\"thumb\" src=\""
-            escape(image, into: &out)
+            out.appendEscaped(image)
             out += "\" alt=\"\" width=\"44\" height=\"44\">"
         }
         appendText(row, to: &out)
-        if href == nil, editing == nil, case .action(let name) = row.select {
+        if !leads, editing == nil, case .action(let name) = row.select {
             out += "<span class=\"action-badge\" title=\"Start the server with --editable to run actions\">▶ "
-            escape(name, into: &out)
+            out.appendEscaped(name)
             out += "</span>"
         }
         if row.drills { out += "<span class=\"chevron\" aria-hidden=\"true\"></span>" }
-        out += href == nil ? "</span>" : "</a>"
+        out += leads ? "</a>" : "</span>"
         if row.hasDetailButton {
             out += "<a class=\"info\" href=\"/d/"
-            out += path
+            appendPath(row.path, to: &out)
             out += "\" aria-label=\"Details of "
-            escape(row.title, into: &out)
+            out.appendEscaped(row.title)
             out += "\">i</a>"
         }
         if let editing { appendEditing(row, editing, to: &out) }
         out += "</li>\n"
+    }
+
+    /// `path` in its dotted form (``TreePath/description``), digit by digit.
+    static func appendPath(_ path: TreePath, to out: inout HTML) {
+        for (k, i) in path.indices.enumerated() {
+            if k > 0 { out.append(ascii: UInt8(ascii: ".")) }
+            out.append(i)
+        }
+    }
+
+    /// ``Links/destination(of:path:)`` of a row that leads somewhere.
+    static func appendDestination(_ row: Row, to out: inout HTML) {
+        if case .drill = row.select, row.drills {
+            if row.path.isRoot { return out += "/" }
+            out += "/l/"
+        } else {
+            out += "/d/"
+        }
+        appendPath(row.path, to: &out)
     }
 
     /// The `<li>` of one outline row; `toggle` is the URL that flips it (`nil` for leaves).
@@ -52,7 +77,7 @@ enum RowHTML {
     /// ends the row.
     static func appendTreeItem(
         _ row: Row, depth: Int, setSize: Int, expanded: Bool, toggle: String?, focused: Bool,
-        select: String? = nil, to out: inout String
+        select: String? = nil, to out: inout HTML
     ) {
         let path = row.path.description
         let href = select ?? Links.destination(of: row)
@@ -62,7 +87,7 @@ enum RowHTML {
         out += "\" role=\"none\" id=\"n-\(path)\" data-path=\"\(path)\">"
         if let toggle {
             out += expanded ? "<a class=\"disclosure open\" href=\"" : "<a class=\"disclosure\" href=\""
-            escape(toggle, into: &out)
+            out.appendEscaped(toggle)
             out += "\" tabindex=\"-1\" aria-hidden=\"true\"></a>"
         } else {
             out += "<span class=\"disclosure leaf\" aria-hidden=\"true\"></span>"
@@ -83,12 +108,12 @@ enum RowHTML {
 
     /// Opens a row's cell: a link to `href`, or a disabled span when selecting does nothing.
     /// `attributes` (already escaped, with a leading space) go on the cell element.
-    static func openCell(_ href: String?, attributes: String = "", to out: inout String) {
+    static func openCell(_ href: String?, attributes: String = "", to out: inout HTML) {
         if let href {
             out += "<a class=\"cell\""
             out += attributes
             out += " href=\""
-            escape(href, into: &out)
+            out.appendEscaped(href)
             out += "\">"
         } else if attributes.isEmpty {
             out += "<span class=\"cell\">"
@@ -100,13 +125,13 @@ enum RowHTML {
     }
 
     /// A row's title and subtitle.
-    static func appendText(_ row: Row, to out: inout String) {
+    static func appendText(_ row: Row, to out: inout HTML) {
         out += "<span class=\"text\"><span class=\"row-title\">"
-        escape(row.title, into: &out)
+        out.appendEscaped(row.title)
         out += "</span>"
         if !row.subtitle.isEmpty {
             out += "<span class=\"row-subtitle\">"
-            escape(row.subtitle, into: &out)
+            out.appendEscaped(row.subtitle)
             out += "</span>"
         }
         out += "</span>"
@@ -114,12 +139,17 @@ enum RowHTML {
 
     /// The rows of one page; with `sections`, each section's header (`<li class="section-header">`
     /// holding an `<h2>`) before its first row. `offset` is the first row's index in the level.
-    static func list(_ rows: [Row], editing: RowEditing? = nil, sections: Sections? = nil, offset: Int = 0) -> String {
-        var out = ""
-        out.reserveCapacity(rows.count * 256)
+    static func list(_ rows: [Row], editing: RowEditing? = nil, sections: Sections? = nil, offset: Int = 0) -> HTML {
+        var out = HTML(capacity: rows.count * 256)
+        list(rows, editing: editing, sections: sections, offset: offset, to: &out)
+        return out
+    }
+
+    /// ``list(_:editing:sections:offset:)`` appended to `out`.
+    static func list(_ rows: [Row], editing: RowEditing? = nil, sections: Sections? = nil, offset: Int = 0, to out: inout HTML) {
         guard let sections else {
             for row in rows { append(row, editing: editing, to: &out) }
-            return out
+            return
         }
         var next = sections.section(containing: offset) ?? sections.sections.count
         if next < sections.sections.count, sections.sections[next].start < offset { next += 1 }
@@ -130,13 +160,16 @@ enum RowHTML {
             }
             append(row, editing: editing, to: &out)
         }
-        return out
     }
 
     /// A section's header row; its id (`section-N`, N its position) is what the jump bar links to.
-    static func appendHeader(_ section: Section, position: Int, to out: inout String) {
-        out += "<li class=\"section-header\" id=\"section-\(position)\" data-start=\"\(section.start)\"><h2>"
-        escape(section.title, into: &out)
+    static func appendHeader(_ section: Section, position: Int, to out: inout HTML) {
+        out += "<li class=\"section-header\" id=\"section-"
+        out.append(position)
+        out += "\" data-start=\""
+        out.append(section.start)
+        out += "\"><h2>"
+        out.appendEscaped(section.title)
         out += "</h2></li>\n"
     }
 
