@@ -19,29 +19,29 @@
 ///
 /// Build one with ``TreeBuilder``.
 public struct TreeStore: Sendable {
-    @usableFromInline var kinds: [UInt8]
-    @usableFromInline var parents: [Int32]
-    @usableFromInline var firstChild: [Int32]
-    @usableFromInline var childCounts: [Int32]
-    @usableFromInline var textStart: [UInt32]
-    @usableFromInline var titleLength: [UInt32]
-    @usableFromInline var valueLength: [UInt32]
-    @usableFromInline var text: [UInt8]
+    /// The base's eight arrays in one box, so copying a tree (each change keeps several versions:
+    /// its undo step's before and after, each splice's ``TreeEdit``) retains two references
+    /// instead of nine.
+    @usableFromInline let base: TreeBase
     /// The changes made since the base was read; `nil` for an unedited tree.
     @usableFromInline var overlay: TreeOverlay?
+
+    @inlinable var kinds: [UInt8] { base.kinds }
+    @inlinable var parents: [Int32] { base.parents }
+    @inlinable var firstChild: [Int32] { base.firstChild }
+    @inlinable var childCounts: [Int32] { base.childCounts }
+    @inlinable var textStart: [UInt32] { base.textStart }
+    @inlinable var titleLength: [UInt32] { base.titleLength }
+    @inlinable var valueLength: [UInt32] { base.valueLength }
+    @inlinable var text: [UInt8] { base.text }
 
     init(
         kinds: [UInt8], parents: [Int32], firstChild: [Int32], childCounts: [Int32],
         textStart: [UInt32], titleLength: [UInt32], valueLength: [UInt32], text: [UInt8]
     ) {
-        self.kinds = kinds
-        self.parents = parents
-        self.firstChild = firstChild
-        self.childCounts = childCounts
-        self.textStart = textStart
-        self.titleLength = titleLength
-        self.valueLength = valueLength
-        self.text = text
+        base = TreeBase(
+            kinds: kinds, parents: parents, firstChild: firstChild, childCounts: childCounts,
+            textStart: textStart, titleLength: titleLength, valueLength: valueLength, text: text)
         overlay = nil
     }
 
@@ -176,13 +176,37 @@ public struct TreeStore: Sendable {
     }
 
     /// The child of object `id` whose key matches one of `lowercasedKeys` (earlier keys win).
+    /// - Complexity: O(children × keys) byte comparisons, but one overlay lookup per child (the
+    ///   children are walked once, each compared with every key, instead of once per key).
     public func member(of id: NodeID, lowercasedKeys: [[UInt8]]) -> NodeID? {
-        guard kind(of: id) == .object else { return nil }
-        let range = children(of: id)
-        for key in lowercasedKeys {
-            for child in range where keyEquals(child, lowercased: key) { return child }
+        guard !lowercasedKeys.isEmpty else { return nil }
+        let parentRecord = record(id)
+        guard (parentRecord?.kind ?? kinds[id.index]) == ValueKind.object.rawValue else { return nil }
+        let range: NodeRange
+        if let r = parentRecord, let c = r.children {
+            range = c
+        } else {
+            let first = firstChild[id.index]
+            range = NodeRange(first, first + childCounts[id.index])
         }
-        return nil
+        var best: NodeID?
+        var bestRank = lowercasedKeys.count
+        for child in range {
+            let rank: Int?
+            if let r = record(child) {
+                rank = lowercasedKeys.prefix(bestRank).firstIndex { Self.equalsFolded(r.key[...], $0) }
+            } else {
+                let start = Int(textStart[child.index])
+                let length = Int(titleLength[child.index])
+                rank = lowercasedKeys.prefix(bestRank).firstIndex { $0.count == length && Self.equalsFolded(text[start ..< start + length], $0) }
+            }
+            if let rank {
+                best = child
+                bestRank = rank
+                if rank == 0 { break }
+            }
+        }
+        return best
     }
 
     /// Bytes of memory the node arrays, the text buffer and the overlay of edits occupy
@@ -251,5 +275,31 @@ public struct TreeStore: Sendable {
             }
             return nil
         }
+    }
+}
+
+/// The immutable base arrays of a ``TreeStore`` (see there), shared by every version of a document.
+@usableFromInline final class TreeBase: Sendable {
+    @usableFromInline let kinds: [UInt8]
+    @usableFromInline let parents: [Int32]
+    @usableFromInline let firstChild: [Int32]
+    @usableFromInline let childCounts: [Int32]
+    @usableFromInline let textStart: [UInt32]
+    @usableFromInline let titleLength: [UInt32]
+    @usableFromInline let valueLength: [UInt32]
+    @usableFromInline let text: [UInt8]
+
+    init(
+        kinds: [UInt8], parents: [Int32], firstChild: [Int32], childCounts: [Int32],
+        textStart: [UInt32], titleLength: [UInt32], valueLength: [UInt32], text: [UInt8]
+    ) {
+        self.kinds = kinds
+        self.parents = parents
+        self.firstChild = firstChild
+        self.childCounts = childCounts
+        self.textStart = textStart
+        self.titleLength = titleLength
+        self.valueLength = valueLength
+        self.text = text
     }
 }
