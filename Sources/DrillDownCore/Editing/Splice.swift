@@ -102,7 +102,8 @@ extension TreeStore {
     /// of it, an undo, a redo), so its ids mean the same nodes; a tree read again from the file is not.
     /// - Complexity: O(1)
     public func sharesBase(with other: TreeStore) -> Bool {
-        kinds.withUnsafeBufferPointer { a in other.kinds.withUnsafeBufferPointer { b in a.baseAddress == b.baseAddress } }
+        if base === other.base { return true }
+        return kinds.withUnsafeBufferPointer { a in other.kinds.withUnsafeBufferPointer { b in a.baseAddress == b.baseAddress } }
             && kinds.count == other.kinds.count
     }
 

@@ -110,31 +110,39 @@ public struct NodeRange: RandomAccessCollection, Sendable, Equatable {
     /// These children with those at `positions` replaced by `ids`.
     /// - Complexity: O(runs + ids.count)
     func replacing(_ positions: Range<Int>, with ids: [Int32]) -> NodeRange {
-        var starts: [Int32] = [], lengths: [Int32] = []
+        // The new runs as first ids and prefix counts (what ``ChildRuns`` keeps), built directly:
+        // no lengths array to turn into offsets afterwards.
+        var starts: [Int32] = [], offsets: [Int32] = [0]
+        var total: Int32 = 0
+        var next: Int32 = -1  // the id that continues the last run
         func add(_ start: Int32, _ length: Int32) {
             guard length > 0 else { return }
-            if let s = starts.last, s + lengths[lengths.count - 1] == start {
-                lengths[lengths.count - 1] += length
+            total += length
+            if start == next {
+                offsets[offsets.count - 1] = total
             } else {
                 starts.append(start)
-                lengths.append(length)
+                offsets.append(total)
             }
+            next = start + length
         }
         let lo = Int32(positions.lowerBound), hi = Int32(positions.upperBound)
         guard let runs else {
             add(lowerBound, lo)
             for id in ids { add(id, 1) }
             add(lowerBound + hi, upperBound - lowerBound - hi)
-            return Self.make(starts, lengths)
+            return Self.make(starts, offsets)
         }
         // Runs wholly before and after the replaced positions are kept; the middle is rebuilt.
         let first = lo < runs.count ? runs.run(containing: lo) : runs.starts.count
         let last = hi < runs.count ? runs.run(containing: hi) : runs.starts.count
         starts.reserveCapacity(runs.starts.count + ids.count + 2)
-        lengths.reserveCapacity(runs.starts.count + ids.count + 2)
-        for r in 0 ..< first {
-            starts.append(runs.starts[r])
-            lengths.append(runs.length(r))
+        offsets.reserveCapacity(runs.starts.count + ids.count + 3)
+        if first > 0 {
+            starts.append(contentsOf: runs.starts[0 ..< first])
+            offsets.append(contentsOf: runs.offsets[1 ... first])
+            total = runs.offsets[first]
+            next = runs.starts[first - 1] + runs.length(first - 1)
         }
         if first < runs.starts.count { add(runs.starts[first], lo - runs.offsets[first]) }
         for id in ids { add(id, 1) }
@@ -143,13 +151,14 @@ public struct NodeRange: RandomAccessCollection, Sendable, Equatable {
             add(runs.starts[last] + skip, runs.length(last) - skip)
             for r in last + 1 ..< runs.starts.count { add(runs.starts[r], runs.length(r)) }
         }
-        return Self.make(starts, lengths)
+        return Self.make(starts, offsets)
     }
 
-    static func make(_ starts: [Int32], _ lengths: [Int32]) -> NodeRange {
+    /// A range of the runs `starts` with prefix counts `offsets` (one more entry than `starts`, from 0).
+    static func make(_ starts: [Int32], _ offsets: [Int32]) -> NodeRange {
         if starts.isEmpty { return .empty }
-        if starts.count == 1 { return NodeRange(starts[0], starts[0] + lengths[0]) }
-        return NodeRange(runs: ChildRuns(starts: starts, lengths: lengths))
+        if starts.count == 1 { return NodeRange(starts[0], starts[0] + offsets[1]) }
+        return NodeRange(runs: ChildRuns(starts: starts, offsets: offsets))
     }
 }
 
@@ -163,16 +172,40 @@ public struct NodeRange: RandomAccessCollection, Sendable, Equatable {
     /// Run indices ordered by their first id.
     @usableFromInline let byStart: [Int32]
 
-    init(starts: [Int32], lengths: [Int32]) {
+    /// - Parameters:
+    ///   - starts: the first id of each run, in document order (at least one run).
+    ///   - offsets: the position of each run's first id, then the count.
+    init(starts: [Int32], offsets: [Int32]) {
         self.starts = starts
-        var offsets = [Int32](repeating: 0, count: starts.count + 1)
-        for i in lengths.indices { offsets[i + 1] = offsets[i] + lengths[i] }
         self.offsets = offsets
-        // Runs are few (at most 2 × changes to the level + 1) and mostly ascending already,
-        // which the standard library's merge sort finds in near-linear time.
-        var keys = [UInt64](unsafeUninitializedCapacity: starts.count) { buffer, n in
+        let n = starts.count
+        if n <= 64 {
+            // Runs are few (at most 2 × changes to the level + 1) and mostly ascending already:
+            // an insertion sort of run indices, in place, with no key array to allocate.
+            var order = [Int32](unsafeUninitializedCapacity: n) { buffer, count in
+                for i in 0 ..< n { buffer[i] = Int32(i) }
+                count = n
+            }
+            order.withUnsafeMutableBufferPointer { o in
+                starts.withUnsafeBufferPointer { s in
+                    for i in 1 ..< max(n, 1) {
+                        let x = o[i], key = s[Int(x)]
+                        var j = i
+                        while j > 0, s[Int(o[j - 1])] > key {
+                            o[j] = o[j - 1]
+                            j -= 1
+                        }
+                        o[j] = x
+                    }
+                }
+            }
+            byStart = order
+            return
+        }
+        // Many runs: the standard library's merge sort finds the ascending stretches in near-linear time.
+        var keys = [UInt64](unsafeUninitializedCapacity: n) { buffer, count in
             for i in starts.indices { buffer[i] = UInt64(UInt32(bitPattern: starts[i])) << 32 | UInt64(i) }
-            n = starts.count
+            count = n
         }
         keys.sort()
         byStart = keys.map { Int32(truncatingIfNeeded: $0 & 0xFFFF_FFFF) }

@@ -154,25 +154,31 @@ final class CountCache: @unchecked Sendable {
     var bytes: Int { 72 + key.count + value.count + (children?.runs.map { $0.starts.count * 12 + 64 } ?? 0) }
 }
 
-/// A persistent set of base ids: 64 Ki-bit chunks shared between versions, so adding an id
-/// copies one 8 KiB chunk and the (n / 64 Ki)-entry chunk table.
+/// A persistent set of base ids in two levels shared between versions: groups of 32 chunks of
+/// 8 Ki bits (1 KiB each), so adding an id copies one 1 KiB chunk, one 32-entry group and the
+/// (n / 256 Ki)-entry group table: 39 entries at 10M nodes, where one level of 64 Ki-bit chunks
+/// copied an 8 KiB chunk and a 153-entry table (retaining each entry).
 @usableFromInline struct TouchedSet: Sendable {
-    @usableFromInline var chunks: [[UInt64]] = []
+    @usableFromInline var groups: [[[UInt64]]] = []
 
     @inlinable func contains(_ id: Int32) -> Bool {
-        let c = Int(id >> 16)
-        guard c < chunks.count else { return false }
-        return chunks[c].withUnsafeBufferPointer { words in
-            guard !words.isEmpty else { return false }
-            return words[Int(id & 0xFFFF) >> 6] & (1 << UInt64(id & 63)) != 0
+        let g = Int(id >> 18)
+        guard g < groups.count else { return false }
+        return groups[g].withUnsafeBufferPointer { chunks in
+            guard !chunks.isEmpty else { return false }
+            return chunks[Int(id >> 13) & 31].withUnsafeBufferPointer { words in
+                guard !words.isEmpty else { return false }
+                return words[Int(id & 0x1FFF) >> 6] & (1 << UInt64(id & 63)) != 0
+            }
         }
     }
 
     mutating func insert(_ id: Int32) {
-        let c = Int(id >> 16)
-        if chunks.count <= c { chunks.append(contentsOf: repeatElement([], count: c + 1 - chunks.count)) }
-        if chunks[c].isEmpty { chunks[c] = [UInt64](repeating: 0, count: 1024) }
-        chunks[c][Int(id & 0xFFFF) >> 6] |= 1 << UInt64(id & 63)
+        let g = Int(id >> 18), c = Int(id >> 13) & 31
+        if groups.count <= g { groups.append(contentsOf: repeatElement([], count: g + 1 - groups.count)) }
+        if groups[g].isEmpty { groups[g] = [[UInt64]](repeating: [], count: 32) }
+        if groups[g][c].isEmpty { groups[g][c] = [UInt64](repeating: 0, count: 128) }
+        groups[g][c][Int(id & 0x1FFF) >> 6] |= 1 << UInt64(id & 63)
     }
 }
 

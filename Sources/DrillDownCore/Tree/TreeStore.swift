@@ -19,29 +19,29 @@
 ///
 /// Build one with ``TreeBuilder``.
 public struct TreeStore: Sendable {
-    @usableFromInline var kinds: [UInt8]
-    @usableFromInline var parents: [Int32]
-    @usableFromInline var firstChild: [Int32]
-    @usableFromInline var childCounts: [Int32]
-    @usableFromInline var textStart: [UInt32]
-    @usableFromInline var titleLength: [UInt32]
-    @usableFromInline var valueLength: [UInt32]
-    @usableFromInline var text: [UInt8]
+    /// The base's eight arrays in one box, so copying a tree (each change keeps several versions:
+    /// its undo step's before and after, each splice's ``TreeEdit``) retains two references
+    /// instead of nine.
+    @usableFromInline let base: TreeBase
     /// The changes made since the base was read; `nil` for an unedited tree.
     @usableFromInline var overlay: TreeOverlay?
+
+    @inlinable var kinds: [UInt8] { base.kinds }
+    @inlinable var parents: [Int32] { base.parents }
+    @inlinable var firstChild: [Int32] { base.firstChild }
+    @inlinable var childCounts: [Int32] { base.childCounts }
+    @inlinable var textStart: [UInt32] { base.textStart }
+    @inlinable var titleLength: [UInt32] { base.titleLength }
+    @inlinable var valueLength: [UInt32] { base.valueLength }
+    @inlinable var text: [UInt8] { base.text }
 
     init(
         kinds: [UInt8], parents: [Int32], firstChild: [Int32], childCounts: [Int32],
         textStart: [UInt32], titleLength: [UInt32], valueLength: [UInt32], text: [UInt8]
     ) {
-        self.kinds = kinds
-        self.parents = parents
-        self.firstChild = firstChild
-        self.childCounts = childCounts
-        self.textStart = textStart
-        self.titleLength = titleLength
-        self.valueLength = valueLength
-        self.text = text
+        base = TreeBase(
+            kinds: kinds, parents: parents, firstChild: firstChild, childCounts: childCounts,
+            textStart: textStart, titleLength: titleLength, valueLength: valueLength, text: text)
         overlay = nil
     }
 
@@ -171,18 +171,67 @@ public struct TreeStore: Sendable {
 
     @inlinable static func equalsFolded(_ key: ArraySlice<UInt8>, _ lowercasedKey: [UInt8]) -> Bool {
         guard key.count == lowercasedKey.count else { return false }
-        for (a, b) in zip(key, lowercasedKey) where (a >= 65 && a <= 90 ? a | 0x20 : a) != b { return false }
-        return true
+        return key.withUnsafeBufferPointer { equalsFolded($0, lowercasedKey) }
+    }
+
+    /// Whether `key` equals `lowercasedKey` ignoring ASCII case, byte by byte through pointers
+    /// (a `zip` of the two went through generic iterator witnesses: 6% of a change).
+    @inlinable static func equalsFolded(_ key: UnsafeBufferPointer<UInt8>, _ lowercasedKey: [UInt8]) -> Bool {
+        guard key.count == lowercasedKey.count else { return false }
+        return lowercasedKey.withUnsafeBufferPointer { want in
+            for i in 0 ..< want.count {
+                var b = key[i]
+                if b >= 65 && b <= 90 { b |= 0x20 }
+                if b != want[i] { return false }
+            }
+            return true
+        }
+    }
+
+    /// The index of the first of `keys[..<limit]` that `key` equals ignoring ASCII case.
+    @inlinable static func rank(of key: UnsafeBufferPointer<UInt8>, in keys: [[UInt8]], below limit: Int) -> Int? {
+        var k = 0
+        while k < limit {
+            if equalsFolded(key, keys[k]) { return k }
+            k += 1
+        }
+        return nil
     }
 
     /// The child of object `id` whose key matches one of `lowercasedKeys` (earlier keys win).
+    /// - Complexity: O(children × keys) byte comparisons, but one overlay lookup per child (the
+    ///   children are walked once, each compared with every key, instead of once per key).
     public func member(of id: NodeID, lowercasedKeys: [[UInt8]]) -> NodeID? {
-        guard kind(of: id) == .object else { return nil }
-        let range = children(of: id)
-        for key in lowercasedKeys {
-            for child in range where keyEquals(child, lowercased: key) { return child }
+        guard !lowercasedKeys.isEmpty else { return nil }
+        let parentRecord = record(id)
+        guard (parentRecord?.kind ?? kinds[id.index]) == ValueKind.object.rawValue else { return nil }
+        let range: NodeRange
+        if let r = parentRecord, let c = r.children {
+            range = c
+        } else {
+            let first = firstChild[id.index]
+            range = NodeRange(first, first + childCounts[id.index])
         }
-        return nil
+        var best: NodeID?
+        var bestRank = lowercasedKeys.count
+        for child in range {
+            let rank: Int?
+            if let r = record(child) {
+                rank = r.key.withUnsafeBufferPointer { Self.rank(of: $0, in: lowercasedKeys, below: bestRank) }
+            } else {
+                let start = Int(base.textStart[child.index])
+                let length = Int(base.titleLength[child.index])
+                rank = base.text.withUnsafeBufferPointer {
+                    Self.rank(of: UnsafeBufferPointer(rebasing: $0[start ..< start + length]), in: lowercasedKeys, below: bestRank)
+                }
+            }
+            if let rank {
+                best = child
+                bestRank = rank
+                if rank == 0 { break }
+            }
+        }
+        return best
     }
 
     /// Bytes of memory the node arrays, the text buffer and the overlay of edits occupy
@@ -251,5 +300,31 @@ public struct TreeStore: Sendable {
             }
             return nil
         }
+    }
+}
+
+/// The immutable base arrays of a ``TreeStore`` (see there), shared by every version of a document.
+@usableFromInline final class TreeBase: Sendable {
+    @usableFromInline let kinds: [UInt8]
+    @usableFromInline let parents: [Int32]
+    @usableFromInline let firstChild: [Int32]
+    @usableFromInline let childCounts: [Int32]
+    @usableFromInline let textStart: [UInt32]
+    @usableFromInline let titleLength: [UInt32]
+    @usableFromInline let valueLength: [UInt32]
+    @usableFromInline let text: [UInt8]
+
+    init(
+        kinds: [UInt8], parents: [Int32], firstChild: [Int32], childCounts: [Int32],
+        textStart: [UInt32], titleLength: [UInt32], valueLength: [UInt32], text: [UInt8]
+    ) {
+        self.kinds = kinds
+        self.parents = parents
+        self.firstChild = firstChild
+        self.childCounts = childCounts
+        self.textStart = textStart
+        self.titleLength = titleLength
+        self.valueLength = valueLength
+        self.text = text
     }
 }
