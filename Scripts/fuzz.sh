@@ -47,7 +47,8 @@ stale() {
   return 1
 }
 
-swift_flags=(-parse-as-library -O -g -sanitize=fuzzer,address)
+# -package-name: the modules share `package` declarations (the core's HugePages, used by the formats), as under SwiftPM.
+swift_flags=(-parse-as-library -O -g -sanitize=fuzzer,address -package-name drilldown)
 
 # --- libraries: each module compiled once, whole-module, to one object file ------------------
 cyaml_sources=("$yams"/CYaml/src/*.c)
