@@ -231,6 +231,40 @@ struct DocumentFileWriteTests {
         #expect(try String(contentsOfFile: path, encoding: .utf8) == "# notes\nRows:\n  - Title: A   # first\n  - Title: b\n")
     }
 
+    /// A write renames its new file in while its lock is still on the file it replaced, so another
+    /// writer that opens the path just then locks the new file at once and may replace it before
+    /// the first one has noted what it wrote. The next write of the first must then see a newer
+    /// version, not take that writer's file for its own and go over its change.
+    @Test("another writer replacing the file right after a write's rename is not overwritten")
+    func writerRightAfterRename() throws {
+        let dir = try DocumentFileTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let path = dir + "/data.json"
+        try "{\"Rows\": [{\"Title\": \"start\"}]}\n".write(toFile: path, atomically: true, encoding: .utf8)
+        var server = try DocumentFile.read(path)
+        server.afterRename = {
+            // A `drilldown add` that opened the path just after the rename: the lock is free.
+            var cli = try! DocumentFile.read(path)
+            var doc = EditableDocument(tree: cli.tree)
+            _ = try! doc.apply(.insert(NewNode(title: "cli"), parent: .root, index: nil))
+            guard case .written = try! cli.write(doc.tree) else { Issue.record("the other writer could not write"); return }
+        }
+        var doc = EditableDocument(tree: server.tree)
+        try doc.apply(.insert(NewNode(title: "server-1"), parent: .root, index: nil))
+        guard case .written = try server.write(doc.tree) else { Issue.record("not written"); return }
+        server.afterRename = {}
+        try doc.apply(.insert(NewNode(title: "server-2"), parent: .root, index: nil))
+        guard case .stale(let newer) = try server.write(doc.tree) else {
+            Issue.record("wrote over the other writer's version")
+            return
+        }
+        var again = EditableDocument(tree: newer)
+        try again.apply(.insert(NewNode(title: "server-2"), parent: .root, index: nil))
+        guard case .written = try server.write(again.tree) else { Issue.record("not written"); return }
+        let rows = DocumentSource(tree: try DocumentFile.read(path).tree)
+        #expect(rows.children(of: rows.root).map { rows.title(of: $0) } == ["start", "server-1", "cli", "server-2"])
+    }
+
     @Test("a write that changes nothing leaves the file and its time alone")
     func unchanged() throws {
         let dir = try DocumentFileTests.temporaryDirectory()

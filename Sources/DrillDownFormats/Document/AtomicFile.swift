@@ -103,7 +103,15 @@ enum AtomicFile {
     /// and owner, flushed to disk and renamed over the original. On any failure or refusal (see
     /// the type's notes) the original is untouched and the temporary file removed. A new file
     /// gets mode 0666 minus the umask.
-    static func write(_ bytes: [UInt8], to path: String) throws(FormatError) {
+    ///
+    /// Returns the stamp of the file written, taken from the new file itself before it is renamed
+    /// in: once renamed, the path names a file whose ``FileLock`` nobody holds yet (the caller's lock
+    /// is on the file it replaced), so another writer may already have replaced it again by the time
+    /// a `stat` of the path returns — a stamp read from the path could name that writer's version.
+    @discardableResult
+    /// `afterRename` runs right after the rename (tests use it to stand for another writer that
+    /// arrives just then).
+    static func write(_ bytes: [UInt8], to path: String, afterRename: () -> Void = {}) throws(FormatError) -> FileStamp? {
         let target = try writeTarget(path)
         let directory: String
         let name: String
@@ -131,6 +139,7 @@ enum AtomicFile {
         defer {
             if !succeeded { unlink(tempPath) }
         }
+        let stamp: FileStamp?
         do {
             defer { close(fd) }
             if let existing = target.existing, existing.st_uid != geteuid() || existing.st_gid != getegid() {
@@ -152,14 +161,18 @@ enum AtomicFile {
             // After fchown, which clears set-user-ID and set-group-ID bits.
             guard fchmod(fd, mode) == 0 else { throw failure(path, "cannot write: \(systemMessage(errno))") }
             guard fsync(fd) == 0 else { throw failure(path, "cannot write: flushing to disk failed: \(systemMessage(errno))") }
+            // The rename below changes only the inode's ctime, which the stamp does not hold.
+            stamp = FileStamp.of(descriptor: fd)
         }
         guard rename(tempPath, target.path) == 0 else { throw failure(path, "cannot write: \(systemMessage(errno))") }
         succeeded = true
+        afterRename()
         let dirfd = open(directory, O_RDONLY | O_CLOEXEC)
         if dirfd >= 0 {
             _ = fsync(dirfd)
             close(dirfd)
         }
+        return stamp
     }
 
     /// The file a write to `path` replaces (a symbolic link's final target) and its status when it

@@ -27,6 +27,8 @@ public struct DocumentFile: Sendable {
     /// The file's stamp when it was last read or written here.
     public private(set) var stamp: FileStamp?
     let expansionLimit: ExpansionLimit
+    /// Runs right after a write renamed its new file in (a test's stand-in for another writer).
+    var afterRename: @Sendable () -> Void = {}
 
     /// What a write did.
     public enum WriteOutcome: Sendable {
@@ -70,9 +72,9 @@ public struct DocumentFile: Sendable {
             self.tree = tree
             return .unchanged
         }
-        try AtomicFile.write(result.bytes, to: path)
+        // The stamp of the file this write made, not of whatever the path names by now (see AtomicFile.write).
+        stamp = try AtomicFile.write(result.bytes, to: path, afterRename: afterRename)
         self.tree = tree
-        stamp = FileStamp.of(path)
         return .written(patched: result.patched)
     }
 
