@@ -76,6 +76,28 @@ struct EditingGroupCommitTests {
         #expect(await model.writtenSteps == 40)
     }
 
+    /// Clients that each send their next change as soon as the last one is acknowledged (20
+    /// clients renaming rows of a big file): without waiting a little for them, every other write
+    /// would hold only the first client to come back, and the rest would wait a write longer.
+    @Test("clients that each wait for their acknowledgment share one write a round")
+    func gathers() async throws {
+        let tree = Self.outline(["a"])
+        let state = SlowStorageState(tree)
+        let model = DocumentModel(document: EditableDocument(tree: tree), storage: SlowStorage(state: state, tree: tree))
+        let clients = 8, rounds = 10
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for c in 0 ..< clients {
+                group.addTask {
+                    for r in 0 ..< rounds { try await model.apply(.insert(NewNode(title: "c\(c)-\(r)"), parent: .root, index: nil)) }
+                }
+            }
+            try await group.waitForAll()
+        }
+        #expect(DocumentSource(tree: state.disk).childCount(of: state.disk.root) == 1 + clients * rounds)
+        // One write a round (plus the first client's start-up); alternating batches of 1 and 7 would take 20.
+        #expect(state.writes <= rounds + 3, "\(state.writes) writes for \(rounds) rounds of \(clients) clients")
+    }
+
     @Test("a change made over an older copy is applied again to the newer file, never over it")
     func rebases() async throws {
         let tree = Self.outline(["a"])

@@ -45,6 +45,9 @@ public actor DocumentModel {
     /// Writes done and steps they held (for measurements).
     public private(set) var writes = 0
     public private(set) var writtenSteps = 0
+    /// How long the last write took and how many steps it held: with several writers, the next
+    /// write waits a little for their next steps (see ``gatherDelay``).
+    var lastWrite: (duration: Duration, steps: Int) = (.zero, 0)
 
     /// A step waiting for a write: its changes (`nil` for undo and redo, which are not replayed on
     /// a newer version) and who waits for it.
@@ -252,53 +255,72 @@ public actor DocumentModel {
         if let failure { throw failure }
     }
 
+    /// How long a write waits for more steps before it starts, when the last one held several:
+    /// writers whose steps it just acknowledged send their next ones within a millisecond or two,
+    /// and without the wait the next write would start with whichever came first and hold just
+    /// that one, leaving the rest to the write after (batches of 1 and n - 1 in turn, half the
+    /// throughput). A twentieth of the last write's time, at most 10 ms; none for a lone writer.
+    var gatherDelay: Duration {
+        guard lastWrite.steps > 1 else { return .zero }
+        return min(lastWrite.duration / 20, .milliseconds(10))
+    }
+
     /// Writes until no step is waiting: each write holds every step applied before it started.
     func writeLoop() async {
-        while !unwritten.isEmpty, let current = storage, let document = store as? EditableDocument {
-            let batch = unwritten
-            unwritten = []
-            let tree = document.tree
-            let (after, outcome) = await Task.detached { () -> (any DocumentStorage, Result<TreeStore?, any Error>) in
-                var next = current
-                let outcome = Result { try next.store(tree) }
-                return (next, outcome)
-            }.value
-            storage = after
-            switch outcome {
-            case .success(nil):
-                writes += 1
-                writtenSteps += batch.count
-                for step in batch { step.waiter.resume(returning: nil) }
-            case .success(let newer?):
-                // Someone else wrote the file: apply every step not yet written to their version.
-                let waiting = batch + unwritten
-                unwritten = []
-                var rebased = EditableDocument(
-                    source: DocumentSource(tree: newer, mode: document.mode, name: document.source.name), schema: document.schema)
-                for step in waiting {
-                    guard let changes = step.changes else {
-                        step.waiter.resume(returning: EditError("the file changed elsewhere before this undo or redo was saved; it was not applied to the newer version"))
-                        continue
-                    }
-                    do {
-                        try rebased.apply(changes)
-                        unwritten.append(step)
-                    } catch {
-                        step.waiter.resume(returning: EditError("the file changed elsewhere and this change no longer applies to it: \(error.description)", at: error.path))
-                    }
-                }
-                store = rebased
-                publish(.external, [], [])
-            case .failure(let error):
-                let failure = EditError("could not save the change: \(error)")
-                for step in batch + unwritten { step.waiter.resume(returning: failure) }
-                unwritten = []
-                store = EditableDocument(
-                    source: DocumentSource(tree: after.tree, mode: document.mode, name: document.source.name), schema: document.schema)
-                publish(.external, [], [])
-            }
+        while !unwritten.isEmpty {
+            if gatherDelay > .zero { try? await Task.sleep(for: gatherDelay) }
+            guard let current = storage, let document = store as? EditableDocument else { break }
+            await write(current: current, document: document)
         }
         writing = false
+    }
+
+    /// One write of every step waiting, and what follows from its outcome.
+    func write(current: any DocumentStorage, document: EditableDocument) async {
+        let batch = unwritten
+        unwritten = []
+        let tree = document.tree
+        let started = ContinuousClock.now
+        let (after, outcome) = await Task.detached { () -> (any DocumentStorage, Result<TreeStore?, any Error>) in
+            var next = current
+            let outcome = Result { try next.store(tree) }
+            return (next, outcome)
+        }.value
+        lastWrite = (ContinuousClock.now - started, batch.count)
+        storage = after
+        switch outcome {
+        case .success(nil):
+            writes += 1
+            writtenSteps += batch.count
+            for step in batch { step.waiter.resume(returning: nil) }
+        case .success(let newer?):
+            // Someone else wrote the file: apply every step not yet written to their version.
+            let waiting = batch + unwritten
+            unwritten = []
+            var rebased = EditableDocument(
+                source: DocumentSource(tree: newer, mode: document.mode, name: document.source.name), schema: document.schema)
+            for step in waiting {
+                guard let changes = step.changes else {
+                    step.waiter.resume(returning: EditError("the file changed elsewhere before this undo or redo was saved; it was not applied to the newer version"))
+                    continue
+                }
+                do {
+                    try rebased.apply(changes)
+                    unwritten.append(step)
+                } catch {
+                    step.waiter.resume(returning: EditError("the file changed elsewhere and this change no longer applies to it: \(error.description)", at: error.path))
+                }
+            }
+            store = rebased
+            publish(.external, [], [])
+        case .failure(let error):
+            let failure = EditError("could not save the change: \(error)")
+            for step in batch + unwritten { step.waiter.resume(returning: failure) }
+            unwritten = []
+            store = EditableDocument(
+                source: DocumentSource(tree: after.tree, mode: document.mode, name: document.source.name), schema: document.schema)
+            publish(.external, [], [])
+        }
     }
 
     /// A refresh over a storage: reads the newer version when the file changed elsewhere (and no
