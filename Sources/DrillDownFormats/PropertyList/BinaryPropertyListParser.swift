@@ -259,7 +259,7 @@ struct BinaryPropertyListParser {
     }
 
     /// Appends the decimal text of a big-endian integer of `size` bytes (1, 2, 4 unsigned; 8 signed;
-    /// 16 signed 128-bit), written digit by digit into the text buffer (no `String`).
+    /// 16 signed 128-bit), its digits formed on the stack (no `String`).
     mutating func appendInteger(at: Int, size: Int) throws(ParseFailure) {
         guard size <= objectsEnd - at else {
             throw Self.failure(at, "truncated integer: \(size) bytes at byte offset \(at) run past the object area")
@@ -280,12 +280,15 @@ struct BinaryPropertyListParser {
             builder.appendText(0x2D)
             v = 0 &- v
         }
-        let start = builder.text.count
-        repeat {
-            builder.appendText(UInt8(truncatingIfNeeded: 0x30 &+ v % 10))
-            v /= 10
-        } while v > 0
-        builder.text[start...].reverse()
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var i = 20
+            repeat {
+                i -= 1
+                digits[i] = UInt8(truncatingIfNeeded: 0x30 &+ v % 10)
+                v /= 10
+            } while v > 0
+            builder.appendText(UnsafeBufferPointer(rebasing: digits[i...]))
+        }
     }
 
     /// Whether every byte is below 0x80, checked 8 bytes at a time.

@@ -285,7 +285,7 @@ struct XMLPropertyListFastParser {
     /// `nil` at the end of input.
     mutating func nextTag() throws(Decline) -> Tag? {
         while true {
-            while p < end && Self.isSpace(p.pointee) { p += 1 }
+            p = Self.skipSpace(from: p, to: end)
             guard p < end else { return nil }
             guard p.pointee == 0x3C else { throw Decline() }
             if let tag = try tag() { return tag }
@@ -309,8 +309,18 @@ struct XMLPropertyListFastParser {
         }
         let nameStart = p
         if end - p >= 8 {
-            // The name ends at the first byte that cannot be in a name; up to 8 bytes at once.
             let word = UnsafeRawPointer(p).loadUnaligned(as: UInt64.self)
+            // A plist tag's name is lowercase letters up to `>` or `/`: found for all 8 bytes at once.
+            let stop = Self.zeroBytes(word ^ 0x3E3E_3E3E_3E3E_3E3E) | Self.zeroBytes(word ^ 0x2F2F_2F2F_2F2F_2F2F)
+            if stop != 0 {
+                let n = stop.trailingZeroBitCount / 8
+                let mask: UInt64 = (1 << UInt64(8 * n)) &- 1
+                if n > 0 && Self.lowercaseBytes(word) & mask == 0x8080_8080_8080_8080 & mask {
+                    p += n
+                    return try tagEnd(name: word & mask, isClose: isClose)
+                }
+            }
+            // Otherwise the name ends at the first byte that cannot be in a name.
             var n = 0
             while n < 8 && Self.isNameByte(UInt8(truncatingIfNeeded: word >> UInt64(8 * n))) { n += 1 }
             p += n
@@ -420,6 +430,37 @@ struct XMLPropertyListFastParser {
         }
         while q < end && q.pointee != 0x3C && q.pointee != 0x26 && q.pointee != 0x0D { q += 1 }
         return q
+    }
+
+    /// The first byte at or after `from` that is not XML whitespace, or `to`; 8 bytes per step
+    /// (the indentation between tags).
+    @inline(__always)
+    static func skipSpace(from: UnsafePointer<UInt8>, to end: UnsafePointer<UInt8>) -> UnsafePointer<UInt8> {
+        var q = from
+        while end - q >= 8 {
+            let w = UnsafeRawPointer(q).loadUnaligned(as: UInt64.self)
+            let space = equalBytes(w, 0x20) | equalBytes(w, 0x0A) | equalBytes(w, 0x09) | equalBytes(w, 0x0D)
+            if space != 0x8080_8080_8080_8080 { return q + (~space & 0x8080_8080_8080_8080).trailingZeroBitCount / 8 }
+            q += 8
+        }
+        while q < end && isSpace(q.pointee) { q += 1 }
+        return q
+    }
+
+    /// The high bit of each byte of `w` that equals `byte`, exactly (no carries between bytes).
+    @inline(__always)
+    static func equalBytes(_ w: UInt64, _ byte: UInt8) -> UInt64 {
+        let x = w ^ (0x0101_0101_0101_0101 &* UInt64(byte))
+        return ~(((x & 0x7F7F_7F7F_7F7F_7F7F) &+ 0x7F7F_7F7F_7F7F_7F7F) | x) & 0x8080_8080_8080_8080
+    }
+
+    /// The high bit of each byte of `w` that is a lowercase ASCII letter, exactly.
+    @inline(__always)
+    static func lowercaseBytes(_ w: UInt64) -> UInt64 {
+        let low = w & 0x7F7F_7F7F_7F7F_7F7F
+        let atLeastA = (low &+ 0x1F1F_1F1F_1F1F_1F1F) & 0x8080_8080_8080_8080
+        let belowBrace = ~(low &+ 0x0505_0505_0505_0505) & 0x8080_8080_8080_8080
+        return atLeastA & belowBrace & ~w
     }
 
     /// The high bit of each zero byte of `w` (exact up to the first zero byte, which is all that is used).
