@@ -2,7 +2,8 @@
 # Benchmarks (not tests): generates large inputs, builds a release binary, and compares DrillDown
 # with its peers on the same file in the same run. Prints numbers; the README quotes them.
 #
-#   Scripts/bench.sh                 the 3M-node outline JSON (1000 x 1000 rows, 47.7 MB)
+#   Scripts/bench.sh                 the 3M-node outline JSON (1000 x 1000 rows, 47.7 MB), then
+#                                    the same outline as XML and binary plists (against plistlib)
 #   Scripts/bench.sh --big           also 10M nodes (peak RSS against store + file)
 #   BENCH_RUNS=5 Scripts/bench.sh    repetitions per peer (default 3; the best and all runs print)
 #   BENCH_BIN=path Scripts/bench.sh  measure that drilldown binary (e.g. main's, for before/after)
@@ -71,5 +72,34 @@ best("python json.loads (in-process)", lambda: json.loads(data))
 PY
   for i in $(seq "$runs"); do echo "python3 json.load (whole process): $(wall python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$f") ms"; done
   for i in $(seq "$runs"); do echo "jq length (whole process): $(wall jq length "$f") ms"; done
+done
+
+# Property lists: the same 3M-node outline as an XML and a binary plist (written by plistlib),
+# DrillDown's in-process load against python's plistlib.loads on the same bytes.
+for kind in xml binary; do
+  f="$data/outline-3m.$([ "$kind" = xml ] && echo plist || echo bplist)"
+  [ -f "$f" ] || python3 -c '
+import json, plistlib, sys
+fmt = plistlib.FMT_XML if sys.argv[1] == "xml" else plistlib.FMT_BINARY
+open(sys.argv[3], "wb").write(plistlib.dumps(json.load(open(sys.argv[2])), fmt=fmt))' "$kind" "$data/outline-3m.json" "$f"
+  size=$(stat -c %s "$f")
+  echo "== $f ($(( size / 1000 )) kB, $kind plist)"
+  cat "$f" >/dev/null
+  for i in $(seq "$runs"); do
+    "$bin" stats "$f" --json | python3 -c '
+import json, sys
+d = json.load(sys.stdin); size = int(sys.argv[1])
+print("drilldown in-process load: %.1f ms  (%.0f MB/s)" % (d["loadMilliseconds"], size / 1e3 / d["loadMilliseconds"]))' "$size"
+  done
+  python3 - "$f" "$runs" <<'PY'
+import gc, plistlib, sys, time
+path, runs = sys.argv[1], int(sys.argv[2])
+data = open(path, "rb").read()
+times = []
+for _ in range(runs):
+    gc.collect()
+    t = time.perf_counter(); r = plistlib.loads(data); times.append(1000 * (time.perf_counter() - t)); del r
+print(f"python plistlib.loads (in-process): {min(times):.1f} ms  ({len(data) / 1e3 / min(times):.0f} MB/s; runs: {', '.join(f'{x:.0f}' for x in times)})")
+PY
 done
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"

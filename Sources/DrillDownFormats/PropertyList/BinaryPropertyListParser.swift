@@ -140,7 +140,7 @@ struct BinaryPropertyListParser {
         case 0x1, 0x8:
             let size = marker >> 4 == 0x1 ? 1 << low : low + 1
             guard size <= 16 else { throw Self.failure(at, "invalid integer size \(size) at byte offset \(at)") }
-            builder.appendText(try integerText(at: at + 1, size: size))
+            try appendInteger(at: at + 1, size: size)
             builder.finishScalar(.integer)
         case 0x2:
             let size = 1 << low
@@ -197,13 +197,11 @@ struct BinaryPropertyListParser {
         switch marker >> 4 {
         case 0x5:
             let (start, count) = try length(at: at, low: low, unit: 1)
-            for i in start ..< start + count {
-                let c = bytes[i]
-                if c < 0x80 {
-                    builder.appendText(c)
-                } else {
-                    UTF8Validation.append(UInt32(c), to: &builder.text)
-                }
+            let slice = UnsafeBufferPointer(rebasing: bytes[start ..< start + count])
+            if Self.isASCII(slice) {
+                builder.appendText(slice)
+            } else {
+                for c in slice { UTF8Validation.append(UInt32(c), to: &builder.text) }
             }
         case 0x6:
             let (start, count) = try length(at: at, low: low, unit: 2)
@@ -260,20 +258,52 @@ struct BinaryPropertyListParser {
         return v
     }
 
-    /// The decimal text of a big-endian integer of `size` bytes (1, 2, 4 unsigned; 8 signed; 16 signed 128-bit).
-    func integerText(at: Int, size: Int) throws(ParseFailure) -> String {
+    /// Appends the decimal text of a big-endian integer of `size` bytes (1, 2, 4 unsigned; 8 signed;
+    /// 16 signed 128-bit), its digits formed on the stack (no `String`).
+    mutating func appendInteger(at: Int, size: Int) throws(ParseFailure) {
         guard size <= objectsEnd - at else {
             throw Self.failure(at, "truncated integer: \(size) bytes at byte offset \(at) run past the object area")
         }
+        var v = try unsigned(at: at, size: min(size, 8))
+        var negative = false
         if size == 16 {
-            let high = try unsigned(at: at, size: 8)
             let low = try unsigned(at: at + 8, size: 8)
-            if high == 0 { return String(low) }
-            if high == UInt64.max && low >= 1 << 63 { return String(Int64(bitPattern: low)) }
-            throw Self.failure(at, "128-bit integer at byte offset \(at) is out of the 64-bit range")
+            guard v == 0 || (v == UInt64.max && low >= 1 << 63) else {
+                throw Self.failure(at, "128-bit integer at byte offset \(at) is out of the 64-bit range")
+            }
+            negative = v != 0
+            v = low
+        } else {
+            negative = size == 8 && v >= 1 << 63
         }
-        let v = try unsigned(at: at, size: size)
-        return size == 8 ? String(Int64(bitPattern: v)) : String(v)
+        if negative {
+            builder.appendText(0x2D)
+            v = 0 &- v
+        }
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var i = 20
+            repeat {
+                i -= 1
+                digits[i] = UInt8(truncatingIfNeeded: 0x30 &+ v % 10)
+                v /= 10
+            } while v > 0
+            builder.appendText(UnsafeBufferPointer(rebasing: digits[i...]))
+        }
+    }
+
+    /// Whether every byte is below 0x80, checked 8 bytes at a time.
+    static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard var p = bytes.baseAddress else { return true }
+        let end = p + bytes.count
+        while end - p >= 8 {
+            if UnsafeRawPointer(p).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { return false }
+            p += 8
+        }
+        while p < end {
+            if p.pointee >= 0x80 { return false }
+            p += 1
+        }
+        return true
     }
 
     /// The start and element count of a variable-length object at `at` whose elements are `unit` bytes.

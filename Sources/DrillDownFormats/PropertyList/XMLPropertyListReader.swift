@@ -1,7 +1,9 @@
 import DrillDownCore
 
-/// Reads XML property lists into a ``TreeStore`` with a small byte-level tokenizer for the
-/// plist subset of XML.
+/// Reads XML property lists into a ``TreeStore``: ``XMLPropertyListFastParser`` writes the nodes
+/// of a typical property list straight into the store's columns, and any input it declines (an
+/// error, CDATA, a hex integer, …) is read again by ``XMLPropertyListParser``, a byte-level
+/// tokenizer for the plist subset of XML that reports errors with their line and column.
 ///
 /// Supports `<plist>`, `<dict>`, `<key>`, `<array>`, `<string>`, `<integer>` (decimal or `0x` hex),
 /// `<real>`, `<true/>`, `<false/>`, `<date>` (ISO 8601), `<data>` (base64), the five named
@@ -22,6 +24,7 @@ enum XMLPropertyListReader {
             guard let base = buffer.baseAddress, !buffer.isEmpty else {
                 throw ParseFailure(offset: 0, "empty document; expected an XML property list")
             }
+            if let tree = XMLPropertyListFastParser.read(buffer) { return tree }
             var parser = XMLPropertyListParser(base: base, count: buffer.count)
             return try parser.parse()
         }

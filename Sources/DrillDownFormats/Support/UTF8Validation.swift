@@ -26,12 +26,21 @@ enum UTF8Validation {
     }
 
     /// The offset of the first invalid UTF-8 byte in `bytes`, or `nil` when all of it is valid.
-    /// - Complexity: O(n), with an 8-bytes-at-a-time fast path for ASCII.
+    /// - Complexity: O(n), with a 32- and 8-bytes-at-a-time fast path for ASCII.
     static func firstInvalidOffset(in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
         guard let base = bytes.baseAddress else { return nil }
         let end = base + bytes.count
         var p = base
         while p < end {
+            if end - p >= 32 {
+                let raw = UnsafeRawPointer(p)
+                let any = raw.loadUnaligned(as: UInt64.self) | raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+                    | raw.loadUnaligned(fromByteOffset: 16, as: UInt64.self) | raw.loadUnaligned(fromByteOffset: 24, as: UInt64.self)
+                if any & 0x8080_8080_8080_8080 == 0 {
+                    p += 32
+                    continue
+                }
+            }
             if end - p >= 8 {
                 let word = UnsafeRawPointer(p).loadUnaligned(as: UInt64.self)
                 if word & 0x8080_8080_8080_8080 == 0 {
