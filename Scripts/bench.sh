@@ -7,10 +7,13 @@
 #   Scripts/bench.sh --big           also 10M nodes (peak RSS against store + file)
 #   BENCH_RUNS=5 Scripts/bench.sh    repetitions per peer (default 3; the best and all runs print)
 #   BENCH_BIN=path Scripts/bench.sh  measure that drilldown binary (e.g. main's, for before/after)
+#   BENCH_YAML=0 Scripts/bench.sh    skip the YAML comparison (1M nodes as JSON and as YAML)
 #
 # Peers (in-process parse, file already in the page cache): pysimdjson's parse to its tape
 # (`simdjson.Parser().parse(bytes)`), orjson.loads, python json.loads; whole processes: jq,
-# `python3 -c 'json.load(...)'` and `drilldown stats`. pysimdjson and orjson are installed into
+# `python3 -c 'json.load(...)'` and `drilldown stats`. YAML: the same 1M-node tree as JSON and as
+# YAML (written by `drilldown convert`), DrillDown's load of each beside PyYAML's libyaml loader
+# (`yaml.load(data, Loader=yaml.CSafeLoader)`). pysimdjson, orjson and PyYAML are installed into
 # .venv-bench with pip when missing. The machine's load average is printed first: on a shared
 # machine compare only numbers from one run.
 set -euo pipefail
@@ -20,7 +23,7 @@ mkdir -p "$data"
 runs=${BENCH_RUNS:-3}
 command -v jq >/dev/null || { apt-get update -qq && apt-get install -y -qq jq >/dev/null; }
 if [ ! -x .venv-bench/bin/python ]; then python3 -m venv .venv-bench; fi
-.venv-bench/bin/python -c 'import simdjson, orjson' 2>/dev/null || .venv-bench/bin/pip install -q pysimdjson orjson
+.venv-bench/bin/python -c 'import simdjson, orjson, yaml' 2>/dev/null || .venv-bench/bin/pip install -q pysimdjson orjson pyyaml
 py=.venv-bench/bin/python
 
 if [ -n "${BENCH_BIN:-}" ]; then
@@ -102,4 +105,25 @@ for _ in range(runs):
 print(f"python plistlib.loads (in-process): {min(times):.1f} ms  ({len(data) / 1e3 / min(times):.0f} MB/s; runs: {', '.join(f'{x:.0f}' for x in times)})")
 PY
 done
+
+if [ "${BENCH_YAML:-1}" = 1 ]; then
+  json1m=$data/outline-1m.json
+  yaml1m=$data/outline-1m.yaml
+  [ -f "$json1m" ] || python3 Scripts/gen-outline.py --groups 333 --rows 1000 "$json1m" >/dev/null
+  [ -f "$yaml1m" ] || "$bin" convert "$json1m" "$yaml1m" >/dev/null
+  echo "== YAML: the same 1M-node tree as $json1m ($(( $(stat -c %s "$json1m") / 1000 )) kB) and $yaml1m ($(( $(stat -c %s "$yaml1m") / 1000 )) kB)"
+  for f in "$json1m" "$yaml1m"; do
+    cat "$f" >/dev/null
+    for i in $(seq "$runs"); do
+      echo "drilldown in-process load of ${f##*.}: $("$bin" stats "$f" --json | python3 -c 'import json, sys; print(json.load(sys.stdin)["loadMilliseconds"])') ms"
+    done
+  done
+  "$py" - "$yaml1m" <<'PY'
+import sys, time, yaml
+assert yaml.__with_libyaml__, "PyYAML was built without libyaml"
+data = open(sys.argv[1], "rb").read()
+t = time.perf_counter(); yaml.load(data, Loader=yaml.CSafeLoader)
+print(f"PyYAML yaml.load(Loader=CSafeLoader) (in-process, libyaml): {1000 * (time.perf_counter() - t):.0f} ms")
+PY
+fi
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"

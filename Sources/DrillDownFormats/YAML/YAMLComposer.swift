@@ -64,14 +64,11 @@ struct YAMLComposer {
         texts.reserveCapacity(inputBytes + 16)
     }
 
-    /// libyaml's own nesting limit (it counts some levels twice), set once well above ours so that ours reports it.
-    static let libyamlNesting: Void = { yaml_set_max_nest_level(Int32(YAMLReader.maxDepth * 3)) }()
-
     // MARK: Composing
 
     /// Composes the single document in `buffer` and returns its root item.
     mutating func compose(_ buffer: UnsafeBufferPointer<UInt8>) throws(ParseFailure) -> Int {
-        _ = Self.libyamlNesting
+        _ = YAMLReader.libyamlNesting
         guard let base = buffer.baseAddress, !buffer.isEmpty else {
             throw ParseFailure(offset: 0, "empty document; expected a YAML value")
         }
@@ -142,46 +139,17 @@ struct YAMLComposer {
     mutating func addScalar(
         _ text: UnsafeBufferPointer<UInt8>, tag: UnsafeMutablePointer<yaml_char_t>?, style: yaml_scalar_style_t, line: Int, column: Int
     ) throws(ParseFailure) -> Int {
-        let string = String(decoding: text, as: UTF8.self)
-        let isPlain = style == YAML_PLAIN_SCALAR_STYLE || style == YAML_ANY_SCALAR_STYLE
-        let resolved = Self.resolve(string, tag: Self.string(tag), isPlain: isPlain)
+        let scalar: YAMLScalar
+        do throws(YAMLScalar.Invalid) {
+            scalar = try YAMLScalar(text, tag: tag, style: style)
+        } catch {
+            throw Self.located(line, column, error.message)
+        }
         let rawStart = texts.count
         texts.append(contentsOf: text)
-        var item = Item(shape: .scalar, kind: .string, isMergeKey: isPlain && tag == nil && string == "<<", line: line, column: column)
+        var item = Item(shape: .scalar, kind: scalar.kind, isMergeKey: scalar.isMergeKey, line: line, column: column)
         item.raw = rawStart ..< texts.count
-        let converted: String?
-        switch resolved {
-        case .int:
-            item.kind = .integer
-            guard let integer = YAMLNumbers.integer(string) else {
-                throw Self.located(line, column, "invalid integer '\(string.prefix(80))' (or one of more than \(YAMLNumbers.maxDigits) digits in base 2, 8, 16 or 60)")
-            }
-            converted = integer
-        case .float:
-            guard let real = YAMLNumbers.real(string) else { throw Self.located(line, column, "invalid float '\(string)'") }
-            item.kind = .real
-            converted = real
-        case .bool:
-            item.kind = .bool
-            converted = ["true", "yes", "on", "y"].contains(string.lowercased()) ? "true" : "false"
-        case .null:
-            item.kind = .null
-            converted = ""
-        case .timestamp:
-            if text.count > 10, let date = PropertyListDate.normalize(text) {
-                item.kind = .date
-                converted = date
-            } else {
-                converted = nil
-            }
-        case .binary:
-            guard let data = Base64.normalize(text) else { throw Self.located(line, column, "invalid base64 in !!binary value") }
-            item.kind = .data
-            converted = String(decoding: data, as: UTF8.self)
-        case .string:
-            converted = nil
-        }
-        if let converted {
+        if let converted = scalar.converted {
             let start = texts.count
             texts.append(contentsOf: converted.utf8)
             item.value = start ..< texts.count
@@ -191,33 +159,6 @@ struct YAMLComposer {
         item.bytes = item.value.count
         items.append(item)
         return items.count - 1
-    }
-
-    enum Resolved { case null, bool, int, float, timestamp, binary, string }
-
-    /// The type of a scalar: its explicit tag, or for an untagged plain scalar the one its text
-    /// resolves to (quoted and block scalars are strings).
-    static func resolve(_ text: String, tag: String?, isPlain: Bool) -> Resolved {
-        if let tag, tag != "!" {
-            switch tag {
-            case "tag:yaml.org,2002:int": return .int
-            case "tag:yaml.org,2002:float": return .float
-            case "tag:yaml.org,2002:bool": return .bool
-            case "tag:yaml.org,2002:null": return .null
-            case "tag:yaml.org,2002:timestamp": return .timestamp
-            case "tag:yaml.org,2002:binary": return .binary
-            default: return .string
-            }
-        }
-        guard tag == nil, isPlain else { return .string }
-        switch YAMLPlainScalar.resolve(text) {
-        case .null: return .null
-        case .bool: return .bool
-        case .int: return .int
-        case .float: return .float
-        case .timestamp: return .timestamp
-        case .merge, .string: return .string
-        }
     }
 
     /// Closes a sequence or mapping: flattens merge keys, checks keys and the expanded size.

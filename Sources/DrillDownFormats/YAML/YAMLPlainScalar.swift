@@ -4,6 +4,23 @@
 enum YAMLPlainScalar: Equatable {
     case null, bool(Bool), int, float, timestamp, merge, string
 
+    /// Whether the plain scalar `text` can resolve to anything but a string, decided from its
+    /// bytes: every typed spelling starts with a digit, `+`, `-` or `.`, or is one of the words
+    /// of ``resolve(_:)`` (`yes`, `Off`, `~`, `<<`, `NULL`…).
+    static func mayBeTyped(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let first = text.first else { return true }
+        switch first {
+        case 0x30 ... 0x39, 0x2B, 0x2D, 0x2E: return true
+        default: return text.count <= 5 && words.contains { $0.count == text.count && $0.elementsEqual(text) }
+        }
+    }
+
+    /// The typed words of ``resolve(_:)``, as bytes.
+    private static let words: [[UInt8]] = [
+        "yes", "Yes", "YES", "true", "True", "TRUE", "on", "On", "ON", "no", "No", "NO", "false", "False", "FALSE",
+        "off", "Off", "OFF", "<<", "~", "null", "Null", "NULL",
+    ].map { Array($0.utf8) }
+
     /// The type of the plain scalar `text`.
     static func resolve(_ text: String) -> YAMLPlainScalar {
         switch text {
@@ -13,9 +30,9 @@ enum YAMLPlainScalar: Equatable {
         case "", "~", "null", "Null", "NULL": return .null
         default: break
         }
-        let b = Array(text.utf8)
-        let first = b[0]
+        let first = text.utf8.first!
         guard (first >= 0x30 && first <= 0x39) || first == 0x2B || first == 0x2D || first == 0x2E else { return .string }
+        let b = Array(text.utf8)
         if isInt(b) { return .int }
         if isFloat(b) { return .float }
         if isTimestamp(b) { return .timestamp }

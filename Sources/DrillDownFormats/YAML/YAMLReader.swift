@@ -1,8 +1,11 @@
+import CYaml
 import DrillDownCore
 
-/// Reads YAML into a ``TreeStore`` with libyaml's event parser (the C library Yams bundles),
-/// composed by ``YAMLComposer``. Plain scalars are typed by ``YAMLPlainScalar`` (the same rules as
-/// Yams' default resolver, without a regular expression per scalar).
+/// Reads YAML into a ``TreeStore`` with libyaml's event parser (the C library Yams bundles):
+/// straight from the events into the store (``YAMLStreamReader``) when the document has no
+/// aliases or merge keys and is valid, else composed by ``YAMLComposer``, which expands them
+/// and reports errors with their line and column. Plain scalars are typed by ``YAMLPlainScalar``
+/// (the same rules as Yams' default resolver, without a regular expression per scalar).
 ///
 /// Scalars take the kind of their resolved YAML 1.1 tag: `int` (decimal, `0x`, `0o`, `0b`,
 /// base 60, underscores — stored as exact decimal text at any size), `float` (`.inf`, `.nan`
@@ -20,11 +23,15 @@ enum YAMLReader {
     /// The deepest nesting accepted, aliases expanded.
     static let maxDepth = 10_000
 
+    /// libyaml's own nesting limit (it counts some levels twice), set once well above ours so that ours reports it.
+    static let libyamlNesting: Void = { yaml_set_max_nest_level(Int32(maxDepth * 3)) }()
+
     static func read(_ input: UnsafeBufferPointer<UInt8>, limit: ExpansionLimit = .default) throws(ParseFailure) -> TreeStore {
         try UTF16Transcoding.withUTF8(input) { (buffer) throws(ParseFailure) -> TreeStore in
             if let bad = UTF8Validation.firstInvalidOffset(in: buffer) {
                 throw ParseFailure(offset: bad, "invalid UTF-8 byte 0x\(String(buffer[bad], radix: 16, uppercase: true)); YAML documents must be UTF-8")
             }
+            if let tree = YAMLStreamReader.read(buffer, limit: limit) { return tree }
             var composer = YAMLComposer(inputBytes: buffer.count, limit: limit)
             let root = try composer.compose(buffer)
             return composer.build(root)

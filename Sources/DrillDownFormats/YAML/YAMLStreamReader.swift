@@ -1,0 +1,172 @@
+import CYaml
+import DrillDownCore
+
+/// Reads a YAML document straight from libyaml's event stream into the store's arrays
+/// (``TreeBuilder/Columns``): each event becomes its node as it arrives, with no graph or node
+/// tree in between.
+///
+/// This is the fast path of ``YAMLReader``, for the documents that need nothing but one pass:
+/// it gives up (returns `nil`) on an alias, a merge key, anything invalid (a libyaml error, a
+/// scalar that does not fit its tag, a duplicate key, a collection used as a key, a second
+/// document or none) and on a document past the nesting or ``ExpansionLimit`` limits. The
+/// reader then reads the input again with ``YAMLComposer``, which expands aliases and merges
+/// and reports every error with its line and column, so both paths give the same tree and the
+/// same errors. Anchors without aliases change nothing and are ignored.
+///
+/// ```swift
+/// let tree = YAMLStreamReader.read(buffer, limit: .default)   // nil: use YAMLComposer
+/// ```
+/// - Complexity: O(n) in the input size; duplicate keys are found by sorting each large
+///   mapping's key hashes, O(k log k) for k keys.
+struct YAMLStreamReader {
+    /// An open sequence or mapping.
+    struct Frame {
+        var isMapping: Bool
+        /// In a mapping: the next scalar or collection is a key.
+        var expectsKey: Bool
+        /// Where this mapping's key hashes start in ``keyHashes``.
+        var keysStart: Int
+    }
+
+    var frames: [Frame] = []
+    /// The hashes of the keys of every open mapping, innermost last.
+    var keyHashes: [UInt64] = []
+    var nodes = 0
+    var hasRoot = false
+
+    /// The tree of `buffer`'s single document, or `nil` when ``YAMLComposer`` must read it.
+    static func read(_ buffer: UnsafeBufferPointer<UInt8>, limit: ExpansionLimit) -> TreeStore? {
+        _ = YAMLReader.libyamlNesting
+        guard let base = buffer.baseAddress, !buffer.isEmpty else { return nil }
+        var parser = yaml_parser_t()
+        guard yaml_parser_initialize(&parser) == 1 else { return nil }
+        defer { yaml_parser_delete(&parser) }
+        yaml_parser_set_encoding(&parser, YAML_UTF8_ENCODING)
+        yaml_parser_set_input_string(&parser, base, buffer.count)
+        var reader = YAMLStreamReader()
+        reader.frames.reserveCapacity(64)
+        reader.keyHashes.reserveCapacity(256)
+        // Every node takes at least two bytes of input (`[]`, `a,`, `- `) but the root; text is
+        // keys as written plus values as stored, which can be longer (`y` is stored as `true`).
+        // More than that gives up to the composer; pages never written cost no memory.
+        let maxNodes = limit.maxNodes(inputBytes: buffer.count)
+        let maxText = limit.maxTextBytes(inputBytes: buffer.count)
+        return TreeBuilder.build(nodeCapacity: buffer.count / 2 + 16, textCapacity: 2 * buffer.count + 64) { out in
+            reader.fill(&parser, into: &out) && reader.nodes <= maxNodes && out.textCount <= maxText
+        }
+    }
+
+    /// Turns events into nodes until the stream ends; `false` to give up.
+    mutating func fill(_ parser: inout yaml_parser_t, into out: inout TreeBuilder.Columns) -> Bool {
+        var event = yaml_event_t()
+        while true {
+            guard yaml_parser_parse(&parser, &event) == 1 else { return false }
+            defer { yaml_event_delete(&event) }
+            switch event.type {
+            case YAML_SCALAR_EVENT:
+                let scalar = event.data.scalar
+                guard addScalar(UnsafeBufferPointer(start: scalar.value, count: Int(scalar.length)), scalar.tag, scalar.style, into: &out) else {
+                    return false
+                }
+            case YAML_SEQUENCE_START_EVENT, YAML_MAPPING_START_EVENT:
+                guard frames.count < YAMLReader.maxDepth, beginValue(into: &out) else { return false }
+                let isMapping = event.type == YAML_MAPPING_START_EVENT
+                out.openContainer(isMapping ? .object : .array)
+                frames.append(Frame(isMapping: isMapping, expectsKey: true, keysStart: keyHashes.count))
+            case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
+                let frame = frames.removeLast()
+                if frame.isMapping {
+                    guard Self.distinct(&keyHashes, from: frame.keysStart) else { return false }
+                    keyHashes.removeSubrange(frame.keysStart...)
+                }
+                out.closeContainer()
+                endValue()
+            case YAML_DOCUMENT_START_EVENT:
+                if hasRoot { return false }
+            case YAML_STREAM_END_EVENT:
+                return hasRoot
+            case YAML_ALIAS_EVENT:
+                return false
+            default:
+                break
+            }
+        }
+    }
+
+    /// Adds a scalar: a mapping's key (the title of the member that follows) or a value.
+    mutating func addScalar(
+        _ text: UnsafeBufferPointer<UInt8>, _ tag: UnsafeMutablePointer<yaml_char_t>?, _ style: yaml_scalar_style_t,
+        into out: inout TreeBuilder.Columns
+    ) -> Bool {
+        guard let scalar = try? YAMLScalar(text, tag: tag, style: style) else { return false }
+        if let last = frames.indices.last, frames[last].isMapping, frames[last].expectsKey {
+            guard !scalar.isMergeKey else { return false }
+            out.beginNode()
+            if let base = text.baseAddress, !out.appendText(base, text.count) { return false }
+            out.endKey()
+            keyHashes.append(Self.hash(text))
+            frames[last].expectsKey = false
+            return true
+        }
+        guard beginValue(into: &out) else { return false }
+        if var converted = scalar.converted {
+            let fitted = converted.withUTF8 { $0.isEmpty || out.appendText($0.baseAddress!, $0.count) }
+            guard fitted else { return false }
+        } else if let base = text.baseAddress, !out.appendText(base, text.count) {
+            return false
+        }
+        out.finishScalar(scalar.kind)
+        endValue()
+        return true
+    }
+
+    /// Starts the node of a value: a sequence element or the root gets an empty title, a mapping
+    /// member already has its key. `false` where a key is expected (keys must be scalars) or
+    /// after the root.
+    mutating func beginValue(into out: inout TreeBuilder.Columns) -> Bool {
+        nodes += 1
+        guard let last = frames.last else {
+            guard !hasRoot else { return false }
+            out.beginNode()
+            out.endKey()
+            return true
+        }
+        if last.isMapping { return !last.expectsKey }
+        out.beginNode()
+        out.endKey()
+        return true
+    }
+
+    /// Notes that a value ended: its mapping expects a key again, or the root is complete.
+    mutating func endValue() {
+        if let last = frames.indices.last {
+            frames[last].expectsKey = true
+        } else {
+            hasRoot = true
+        }
+    }
+
+    /// Whether the key hashes from `start` on are all different (equal hashes count as a
+    /// duplicate: the composer then compares the keys themselves). Sorts them in place.
+    static func distinct(_ hashes: inout [UInt64], from start: Int) -> Bool {
+        let count = hashes.count - start
+        guard count > 1 else { return true }
+        return hashes.withUnsafeMutableBufferPointer { all in
+            var keys = UnsafeMutableBufferPointer(rebasing: all[start...])
+            if count <= 8 {
+                for i in 1 ..< count { for j in 0 ..< i where keys[i] == keys[j] { return false } }
+                return true
+            }
+            keys.sort()
+            for i in 1 ..< count where keys[i] == keys[i - 1] { return false }
+            return true
+        }
+    }
+
+    /// FNV-1a of a key's bytes.
+    static func hash(_ text: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        var h: UInt64 = 0xCBF2_9CE4_8422_2325
+        for byte in text { h = (h ^ UInt64(byte)) &* 0x100_0000_01B3 }
+        return h
+    }
+}
