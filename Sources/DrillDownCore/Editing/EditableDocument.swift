@@ -87,6 +87,9 @@ public struct EditableDocument: Sendable {
         redoSteps = []
         var work = self
         var step = EditStep(changes: changes, paths: [], before: tree, after: nil)
+        // A change is at most three splices (a move into a row without children): no regrowth.
+        step.edits.reserveCapacity(3 * changes.count)
+        step.paths.reserveCapacity(changes.count)
         do {
             for change in changes {
                 step.paths.append(try work.perform(change, recording: &step))

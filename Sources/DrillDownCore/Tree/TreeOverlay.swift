@@ -188,6 +188,7 @@ struct OverlayEditor {
 
     init(_ tree: TreeStore) {
         self.tree = tree
+        written.reserveCapacity(4)
         baseCount = Int32(tree.kinds.count)
         if let o = tree.overlay {
             records = o.records
