@@ -55,6 +55,7 @@ extension EditableDocument {
     /// The fragment a ``NewNode`` becomes under `parentID`.
     func newFragment(_ node: NewNode, parent parentID: NodeID, at path: TreePath) throws(EditError) -> Fragment {
         var members: [Fragment] = []
+        members.reserveCapacity(node.attributes.count + 1)
         var seen = Set<String>()
         for a in node.attributes {
             guard !a.key.isEmpty else { throw EditError("an attribute needs a key", at: path) }
@@ -67,7 +68,9 @@ extension EditableDocument {
             guard node.value == nil else {
                 throw EditError("a row of the outline convention is a dictionary: give attributes, not a value", at: path)
             }
-            for a in node.attributes where (source.titleKeys + source.childKeys).contains(Array(a.key.lowercased().utf8)) {
+            for a in node.attributes {
+                let lowered = Array(a.key.lowercased().utf8)
+                guard source.titleKeys.contains(lowered) || source.childKeys.contains(lowered) else { continue }
                 throw EditError("'\(a.key)' is a structural key (title or children), not an attribute", at: path)
             }
             let titleKey = schemaTitleKey(forRowsOf: parentID)
@@ -174,11 +177,16 @@ extension EditableDocument {
         return field
     }
 
-    /// The spelling of the first of `keys` used by one of the first rows in `list`, else by one of
-    /// the first nodes of the document, else `fallback`'s when `keys` starts with its lowercase
-    /// form, else the first key.
+    /// The spelling of `list`'s own key when it is one of `keys` (the row holding the list spells
+    /// it so: a new children list of one of its rows is spelled the same), else of the first of
+    /// `keys` used by one of the first rows in `list`, else by one of the first nodes of the
+    /// document, else `fallback`'s when `keys` starts with its lowercase form, else the first key.
     /// - Complexity: O(``spellingLookahead``): a change never scans a whole level or document for a key.
     func spelling(of keys: [[UInt8]], near list: NodeID?, default fallback: String) -> String {
+        if let list, let holder = tree.parent(of: list), tree.kind(of: holder) == .object,
+            keys.contains(where: { tree.keyEquals(list, lowercased: $0) }) {
+            return String(decoding: tree.keyBytes(of: list), as: UTF8.self)
+        }
         func found(in ids: some Sequence<NodeID>) -> String? {
             for id in ids.prefix(Self.spellingLookahead) where tree.kind(of: id) == .object {
                 if let m = tree.member(of: id, lowercasedKeys: keys) { return String(decoding: tree.keyBytes(of: m), as: UTF8.self) }

@@ -79,30 +79,35 @@ public struct EditableDocument: Sendable {
     @discardableResult
     public mutating func apply(_ changes: [Change]) throws(EditError) -> [TreePath] {
         guard !changes.isEmpty else { throw EditError("no change to apply") }
-        // The histories leave `self` before it is copied, so appending to them below does not copy
-        // every kept step (a copy of 500 steps was most of a change's cost).
+        // The histories leave `self` while the changes are made, so appending to them below does
+        // not copy every kept step (a copy of 500 steps was most of a change's cost). Only the
+        // source changes (each splice replaces it): a failed change puts it back, and the rest of
+        // the document (its schema, its histories) is never copied.
         var history = undoSteps
         let redo = redoSteps
         undoSteps.removeAll()
         redoSteps = []
-        var work = self
+        let original = source
         var step = EditStep(changes: changes, paths: [], before: tree, after: nil)
+        // A change is at most three splices (a move into a row without children): no regrowth.
+        step.edits.reserveCapacity(3 * changes.count)
+        step.paths.reserveCapacity(changes.count)
         do {
             for change in changes {
-                step.paths.append(try work.perform(change, recording: &step))
+                step.paths.append(try perform(change, recording: &step))
             }
         } catch {
+            source = original
             undoSteps = history
             redoSteps = redo
             throw error
         }
-        step.after = work.tree
+        step.after = tree
         let paths = step.paths
         // What the change lets go of is freed on a background thread (see ``Reclaimer``).
         if let dropped = history.append(step) { Reclaimer.shared.discard(consume dropped) }
         Reclaimer.shared.discard(consume redo)
-        work.undoSteps = history
-        self = work
+        undoSteps = history
         return paths
     }
 

@@ -56,7 +56,9 @@ extension TreeStore {
         let targetIsObject = kind(of: target) == .object
         let generation = overlay?.generation ?? 0
         var added: [Int32] = []
-        var relinked: Set<NodeID> = []
+        added.reserveCapacity(splice.fragments.count)
+        // A change relinks at most a few subtrees: a list, not a hashed set (an allocation).
+        var relinked: [NodeID] = []
         for f in splice.fragments {
             let key = targetIsObject ? (f.key ?? []) : []
             if let (origin, node) = f.subtree, sharesBase(with: origin), !relinked.contains(node) {
@@ -70,7 +72,7 @@ extension TreeStore {
                     r.parent = target.rawValue
                     r.key = key
                     editor.write(node.rawValue, r)
-                    relinked.insert(node)
+                    relinked.append(node)
                     added.append(node.rawValue)
                     if age > 0 {
                         // Removed by a splice before (a move): put back uncounted if it left uncounted.
@@ -127,6 +129,7 @@ extension TreeStore {
     func subtreeSize(_ id: NodeID, limit: Int = .max) -> Int? {
         var total = 0
         var stack = [id]
+        stack.reserveCapacity(16)
         while let n = stack.popLast() {
             total += 1
             // Every node on the stack will be counted: stop before pushing a wide level's children.

@@ -128,6 +128,9 @@ public struct NodeRange: RandomAccessCollection, Sendable, Equatable {
         }
         let lo = Int32(positions.lowerBound), hi = Int32(positions.upperBound)
         guard let runs else {
+            // At most the run before, one per id and the run after: no growth while adding.
+            starts.reserveCapacity(ids.count + 2)
+            offsets.reserveCapacity(ids.count + 3)
             add(lowerBound, lo)
             for id in ids { add(id, 1) }
             add(lowerBound + hi, upperBound - lowerBound - hi)

@@ -1,14 +1,14 @@
 import Foundation
-import HashTreeCollections
 
 /// What an edit changed or added in a ``TreeStore``: one immutable record per such node, in a
-/// persistent hash trie that every later tree shares (a change copies O(log n) trie nodes).
+/// persistent hash trie (``RecordTrie``) that every later tree shares (a change copies
+/// O(log32 records) trie nodes).
 ///
 /// Base nodes (ids below ``baseCount``) that have a record are also marked in ``touched``, so a
 /// read of an unchanged base node costs one bit test, not a trie lookup.
 @usableFromInline final class TreeOverlay: Sendable {
     /// Changed and new nodes by raw id.
-    @usableFromInline let records: TreeDictionary<OverlayKey, StoredRecord>
+    @usableFromInline let records: RecordTrie
     /// Which base ids have a record.
     @usableFromInline let touched: TouchedSet
     /// The number of nodes in the base arrays.
@@ -29,7 +29,7 @@ import HashTreeCollections
     /// The ids each splice since the base wrote, latest first (see ``TreeStore/nodesWritten(since:)``).
     let log: OverlayLog
 
-    init(records: TreeDictionary<OverlayKey, StoredRecord>, touched: TouchedSet, baseCount: Int32, capacity: Int32,
+    init(records: RecordTrie, touched: TouchedSet, baseCount: Int32, capacity: Int32,
          counted: Int, unsized: [Int32], generation: Int, bytes: Int, log: OverlayLog) {
         self.records = records
         self.touched = touched
@@ -46,22 +46,8 @@ import HashTreeCollections
     /// The record of `id`, or `nil` when it is an unchanged base node.
     @inlinable func record(_ id: Int32) -> StoredRecord? {
         guard id >= baseCount || touched.contains(id) else { return nil }
-        return records[OverlayKey(id)]
+        return records[id]
     }
-}
-
-/// A node id as the key of the overlay's hash trie, hashed to itself: ids are distinct integers
-/// whose low bits are already evenly spread (new nodes get consecutive ids), so the trie branches
-/// on them directly instead of running SipHash for every lookup and write of a change.
-@usableFromInline struct OverlayKey: Hashable, Sendable {
-    @usableFromInline let raw: Int32
-
-    @inlinable init(_ raw: Int32) { self.raw = raw }
-
-    @inlinable func hash(into hasher: inout Hasher) { hasher.combine(raw) }
-
-    /// The trie's hash: the id itself (the trie never mixes a seed in).
-    @inlinable func _rawHashValue(seed: Int) -> Int { Int(UInt32(bitPattern: raw)) ^ seed }
 }
 
 /// The ids one splice wrote, linked to the entry of the tree it was applied to: a persistent
@@ -123,6 +109,8 @@ final class CountCache: @unchecked Sendable {
 /// one reference per record in the copied trie nodes (not a record's three arrays through the
 /// generic value witnesses), and a read of one field retains nothing but the box.
 @usableFromInline final class StoredRecord: Sendable {
+    /// The node's id (the trie's key).
+    @usableFromInline let id: Int32
     @usableFromInline let kind: UInt8
     @usableFromInline let parent: Int32
     @usableFromInline let key: [UInt8]
@@ -130,7 +118,8 @@ final class CountCache: @unchecked Sendable {
     /// Its children when they differ from the base's (always set for new nodes).
     @usableFromInline let children: NodeRange?
 
-    init(_ r: NodeRecord) {
+    init(_ r: NodeRecord, id: Int32) {
+        self.id = id
         kind = r.kind
         parent = r.parent
         key = r.key
@@ -185,7 +174,7 @@ final class CountCache: @unchecked Sendable {
 /// Makes the next overlay from a tree: records to write, ids to allocate.
 struct OverlayEditor {
     let tree: TreeStore
-    var records: TreeDictionary<OverlayKey, StoredRecord>
+    var records: RecordTrie
     var touched: TouchedSet
     let baseCount: Int32
     var capacity: Int32
@@ -199,6 +188,7 @@ struct OverlayEditor {
 
     init(_ tree: TreeStore) {
         self.tree = tree
+        written.reserveCapacity(4)
         baseCount = Int32(tree.kinds.count)
         if let o = tree.overlay {
             records = o.records
@@ -213,7 +203,7 @@ struct OverlayEditor {
             }
             bytes = o.bytes
         } else {
-            records = [:]
+            records = RecordTrie()
             touched = TouchedSet()
             capacity = baseCount
             count = tree.kinds.count
@@ -224,7 +214,7 @@ struct OverlayEditor {
 
     /// The current record of `id` (its base data when it has none yet).
     func current(_ id: NodeID) -> NodeRecord {
-        if id.rawValue >= baseCount || touched.contains(id.rawValue), let r = records[OverlayKey(id.rawValue)] { return r.record }
+        if id.rawValue >= baseCount || touched.contains(id.rawValue), let r = records[id.rawValue] { return r.record }
         return NodeRecord(
             kind: tree.kinds[id.index], parent: tree.parents[id.index], key: Array(tree.keyBytes(of: id)),
             value: Array(tree.valueBytes(of: id)), children: nil)
@@ -234,7 +224,7 @@ struct OverlayEditor {
         // A base id is in `touched` exactly when it has a record: no trie lookup needed.
         if id < baseCount, !touched.contains(id) { touched.insert(id) }
         bytes += record.bytes
-        records[OverlayKey(id)] = StoredRecord(record)
+        records.set(StoredRecord(record, id: id))
         written.append(id)
     }
 
