@@ -18,7 +18,6 @@ let package = Package(
         // HMAC-SHA256 for the web app's CSRF tokens (already in the graph through HummingbirdTesting).
         .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3" ..< "5.0.0"),
         // Persistent hash tries (TreeDictionary) for the edit overlay of the core's tree store.
-        .package(url: "https://github.com/apple/swift-collections.git", from: "1.6.0"),
         // The PostgreSQL store: several servers on one database, live across instances (LISTEN/NOTIFY).
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
         // Its event loops, TLS and logging, named directly by the PostgreSQL store.
@@ -30,7 +29,6 @@ let package = Package(
         // The UI-agnostic model: tree store, paths, navigation, outline, presentation, search.
         .target(
             name: "DrillDownCore",
-            dependencies: [.product(name: "HashTreeCollections", package: "swift-collections")],
             path: "Sources/DrillDownCore"
         ),
         // Readers and writers of documents: JSON, property lists (XML, binary, OpenStep), YAML.

@@ -77,17 +77,9 @@ module() {
     touch -r "$out/$name.started" "$out/$name.o"
   fi
 }
-# swift-collections' HashTreeCollections (the core's persistent edit overlay) comes from SwiftPM's own
-# debug build, uninstrumented: only DrillDown's modules need coverage, and ASan accepts plain objects.
-deps="$root/.build/debug"
-if [ ! -e "$deps/Modules/HashTreeCollections.swiftmodule" ]; then
-  log "building HashTreeCollections (swift build)"
-  swift build --target HashTreeCollections >/dev/null
-fi
-collections=("$deps"/HashTreeCollections.build/*.swift.o "$deps"/InternalCollectionsUtilities.build/*.swift.o)
 module Yams 5 "$yams/Yams" -D SWIFT_PACKAGE -I "$yams/CYaml/include" -Xcc -DYAML_DECLARE_STATIC
-module DrillDownCore 6 Sources/DrillDownCore -I "$deps/Modules"
-module DrillDownFormats 6 Sources/DrillDownFormats -I "$deps/Modules" -I "$yams/CYaml/include" -Xcc -DYAML_DECLARE_STATIC
+module DrillDownCore 6 Sources/DrillDownCore
+module DrillDownFormats 6 Sources/DrillDownFormats -I "$yams/CYaml/include" -Xcc -DYAML_DECLARE_STATIC
 
 # --- targets -------------------------------------------------------------------------------
 source_of() {
@@ -97,12 +89,12 @@ source_of() {
     *) echo "fuzz.sh: unknown target '$1' (known: ${all_targets[*]})" >&2; exit 2 ;;
   esac
 }
-libraries=("$out/DrillDownFormats.o" "$out/DrillDownCore.o" "$out/Yams.o" "$out/CYaml.a" "${collections[@]}")
+libraries=("$out/DrillDownFormats.o" "$out/DrillDownCore.o" "$out/Yams.o" "$out/CYaml.a")
 for t in "${targets[@]}"; do
   src="Fuzz/Targets/$(source_of "$t").swift"
   if stale "$out/fuzz-$t" "$src" Fuzz/Shared/*.swift "${libraries[@]}"; then
     log "linking fuzz-$t"
-    swiftc "${swift_flags[@]}" -swift-version 6 -I "$out" -I "$deps/Modules" -I "$yams/CYaml/include" -Xcc -DYAML_DECLARE_STATIC -module-name "Fuzz_${t//-/_}" \
+    swiftc "${swift_flags[@]}" -swift-version 6 -I "$out" -I "$yams/CYaml/include" -Xcc -DYAML_DECLARE_STATIC -module-name "Fuzz_${t//-/_}" \
       "$src" Fuzz/Shared/*.swift "${libraries[@]}" -o "$out/fuzz-$t" 2> >(grep -v "Cannot export local symbol" >&2 || true)
   fi
 done
