@@ -126,6 +126,23 @@ struct EditTests {
         }
     }
 
+    @Test("the Go to field's example path (made once per revision) follows a rename on the next page")
+    func goExampleFollowsEdits() async throws {
+        let (app, _) = try await editableApp()
+        try await app.test(.router) { client in
+            let (cookie, token) = try await session(client)
+            try await client.execute(uri: "/", method: .get, headers: [.cookie: cookie]) { page in
+                #expect(page.text.contains("placeholder=\"0.0 or Sounds/Vibrate\""))
+            }
+            let response = try await client.edit("/api/edit/rename/0.0", #"{"title":"Buzz"}"#, cookie: cookie, token: token)
+            #expect(response.status == .ok)
+            try await client.execute(uri: "/l/0", method: .get, headers: [.cookie: cookie]) { page in
+                #expect(page.text.contains("placeholder=\"0.0 or Sounds/Buzz\""))
+                #expect(!page.text.contains("Sounds/Vibrate"))
+            }
+        }
+    }
+
     @Test("Done with an empty title adds nothing; a bad path or move into nowhere is a clear error")
     func emptyTitle() async throws {
         let (app, model) = try await editableApp()

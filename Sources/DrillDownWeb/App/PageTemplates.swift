@@ -132,6 +132,11 @@ struct PageTemplates: Sendable {
 
     /// A dictionary's entry, or (as swift-mustache does for other values) a stored property read by reflection.
     static func child(_ name: String, of object: Any) -> Any? {
+        // The pages' own context types first, by type identity: a cast of `[String: String]` to
+        // `[String: Any]` builds a new dictionary, and `unwrap` asked a `Mirror` about each value.
+        let objectType = type(of: object)
+        if objectType == [String: Any].self { return (object as! [String: Any])[name].flatMap(unwrap) }
+        if objectType == [String: String].self { return (object as! [String: String])[name] }
         if let dictionary = object as? [String: Any] { return dictionary[name].flatMap(unwrap) }
         if object is String || object is Int || object is Bool || object is Double || object is HTML { return nil }
         if let parent = object as? MustacheParent { return parent.child(named: name).flatMap(unwrap) }
@@ -141,14 +146,24 @@ struct PageTemplates: Sendable {
 
     /// `value` without an `Optional` wrapper; `nil` for `Optional.none`.
     static func unwrap(_ value: Any) -> Any? {
+        if isPlain(type(of: value)) { return value }
         if value is String || value is Int || value is Bool || value is [String: Any] || value is HTML { return value }
         let mirror = Mirror(reflecting: value)
         guard mirror.displayStyle == .optional else { return value }
         return mirror.children.first.map { unwrap($0.value) } ?? nil
     }
 
+    /// Whether values of `type` are never `Optional` nor a list: strings, numbers, flags, HTML and
+    /// the dictionaries pages build (a metadata comparison each, no dynamic cast).
+    @inline(__always)
+    static func isPlain(_ type: Any.Type) -> Bool {
+        type == String.self || type == Int.self || type == Bool.self || type == [String: Any].self
+            || type == [String: String].self || type == HTML.self
+    }
+
     /// The elements of an array value (a section repeats for each), or `nil` when it is not one.
     static func items(_ value: Any) -> [Any]? {
+        if isPlain(type(of: value)) { return nil }
         if let rows = value as? [[String: Any]] { return rows }
         if value is String || value is Int || value is [String: Any] || value is HTML { return nil }
         if let list = value as? [Any] { return list }

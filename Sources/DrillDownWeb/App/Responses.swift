@@ -14,7 +14,7 @@ enum Responses {
     static func html(_ page: HTML, status: HTTPResponse.Status = .ok) -> Response {
         Response(
             status: status, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-cache"],
-            body: .init(byteBuffer: ByteBuffer(bytes: page.bytes)))
+            body: .init(byteBuffer: page.buffer))
     }
 
     /// A JSON document encoded from `value`.

@@ -21,6 +21,8 @@ struct Site: Sendable {
     let outlines = OutlineCache(capacity: 4)
     /// The sections of recently shown levels, per data revision.
     let sections = SectionCache()
+    /// The Go to field's example path, per data revision.
+    let goExamples = GoExampleCache()
     /// The CSRF tokens of sessions: under ``WebServer/Options/sessionSecret``, or this process's own secret.
     let csrf: CSRFTokens
     /// The open `/events` streams, capped by ``WebServer/Options/maxEventStreams``.

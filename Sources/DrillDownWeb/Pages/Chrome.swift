@@ -32,7 +32,7 @@ struct Chrome {
             let path = source.path(of: node)
             let level = source.childCount(of: node) > 0 ? path : path.parent
             c["pathbar"] = ["treePath": path.description, "titlePath": source.titlePath(of: node)]
-            c["goExample"] = Self.goExample(in: source)
+            c["goExample"] = site.goExamples.example(revision: RequestState.current?.revision ?? 0) { Self.goExample(in: source) }
             c["modes"] = [
                 "list": Links.level(level), "outline": Links.outline(revealing: path), "columns": Links.columns(path),
                 "isList": screen == "level" || screen == "detail", "isOutline": screen == "outline",

@@ -58,7 +58,7 @@ struct LevelPage {
         }
         let back = nav.backLabel.map { ($0, Links.level(path.parent)) }
         let chrome = Chrome(screen: "level", title: nav.title, back: back, node: id)
-        return site.assets.renderHTML("level", chrome.context(site: site, extra: extra), capacity: rowsHTML.bytes.count + 8192)
+        return site.assets.renderHTML("level", chrome.context(site: site, extra: extra), capacity: rowsHTML.count + 8192)
     }
 
     /// At most this many sections travel in a virtualized level's page for the script (their

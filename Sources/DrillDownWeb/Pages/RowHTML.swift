@@ -9,41 +9,41 @@ enum RowHTML {
     /// The `<li>` of one level row.
     static func append(_ row: Row, editing: RowEditing? = nil, to out: inout HTML) {
         let leads = Links.leadsSomewhere(row)
-        out += leads ? "<li class=\"row\" id=\"n-" : "<li class=\"row disabled\" id=\"n-"
+        out.write(leads ? "<li class=\"row\" id=\"n-" : "<li class=\"row disabled\" id=\"n-")
         appendPath(row.path, to: &out)
-        out += "\" data-path=\""
+        out.write("\" data-path=\"")
         appendPath(row.path, to: &out)
-        out += "\">"
+        out.write("\">")
         if leads {
             // The link of ``Links/destination(of:path:)``, written in place (a TreePath needs no escaping).
-            out += "<a class=\"cell\" href=\""
+            out.write("<a class=\"cell\" href=\"")
             appendDestination(row, to: &out)
-            out += "\">"
+            out.write("\">")
         } else {
-            out += "<span class=\"cell\">"
+            out.write("<span class=\"cell\">")
         }
         if let image = Links.image(row.image) {
-            out += "<img class=\"thumb\" src=\""
+            out.write("<img class=\"thumb\" src=\"")
             out.appendEscaped(image)
-            out += "\" alt=\"\" width=\"44\" height=\"44\">"
+            out.write("\" alt=\"\" width=\"44\" height=\"44\">")
         }
         appendText(row, to: &out)
         if !leads, editing == nil, case .action(let name) = row.select {
-            out += "<span class=\"action-badge\" title=\"Start the server with --editable to run actions\">▶ "
+            out.write("<span class=\"action-badge\" title=\"Start the server with --editable to run actions\">▶ ")
             out.appendEscaped(name)
-            out += "</span>"
+            out.write("</span>")
         }
-        if row.drills { out += "<span class=\"chevron\" aria-hidden=\"true\"></span>" }
-        out += leads ? "</a>" : "</span>"
+        if row.drills { out.write("<span class=\"chevron\" aria-hidden=\"true\"></span>") }
+        out.write(leads ? "</a>" : "</span>")
         if row.hasDetailButton {
-            out += "<a class=\"info\" href=\"/d/"
+            out.write("<a class=\"info\" href=\"/d/")
             appendPath(row.path, to: &out)
-            out += "\" aria-label=\"Details of "
+            out.write("\" aria-label=\"Details of ")
             out.appendEscaped(row.title)
-            out += "\">i</a>"
+            out.write("\">i</a>")
         }
         if let editing { appendEditing(row, editing, to: &out) }
-        out += "</li>\n"
+        out.write("</li>\n")
     }
 
     /// `path` in its dotted form (``TreePath/description``), digit by digit.
@@ -57,10 +57,10 @@ enum RowHTML {
     /// ``Links/destination(of:path:)`` of a row that leads somewhere.
     static func appendDestination(_ row: Row, to out: inout HTML) {
         if case .drill = row.select, row.drills {
-            if row.path.isRoot { return out += "/" }
-            out += "/l/"
+            if row.path.isRoot { return out.write("/") }
+            out.write("/l/")
         } else {
-            out += "/d/"
+            out.write("/d/")
         }
         appendPath(row.path, to: &out)
     }
@@ -126,15 +126,15 @@ enum RowHTML {
 
     /// A row's title and subtitle.
     static func appendText(_ row: Row, to out: inout HTML) {
-        out += "<span class=\"text\"><span class=\"row-title\">"
+        out.write("<span class=\"text\"><span class=\"row-title\">")
         out.appendEscaped(row.title)
-        out += "</span>"
+        out.write("</span>")
         if !row.subtitle.isEmpty {
-            out += "<span class=\"row-subtitle\">"
+            out.write("<span class=\"row-subtitle\">")
             out.appendEscaped(row.subtitle)
-            out += "</span>"
+            out.write("</span>")
         }
-        out += "</span>"
+        out.write("</span>")
     }
 
     /// The rows of one page; with `sections`, each section's header (`<li class="section-header">`
@@ -164,13 +164,13 @@ enum RowHTML {
 
     /// A section's header row; its id (`section-N`, N its position) is what the jump bar links to.
     static func appendHeader(_ section: Section, position: Int, to out: inout HTML) {
-        out += "<li class=\"section-header\" id=\"section-"
+        out.write("<li class=\"section-header\" id=\"section-")
         out.append(position)
-        out += "\" data-start=\""
+        out.write("\" data-start=\"")
         out.append(section.start)
-        out += "\"><h2>"
+        out.write("\"><h2>")
         out.appendEscaped(section.title)
-        out += "</h2></li>\n"
+        out.write("</h2></li>\n")
     }
 
     /// Appends `text` with `& < > " '` escaped, as Mustache's HTML escaping does.
