@@ -12,7 +12,7 @@ import DrillDownCore
 /// (``TreeBuilder/Columns/place(_:kind:parent:firstChild:childCount:textStart:titleLength:valueLength:)``),
 /// with no pending list, no growing array and no copy of a node.
 ///
-/// The first walk visits each object once (shared objects are remembered) and finds, for every
+/// The first walk visits each container once (shared ones are remembered) and finds, for every
 /// container, how many nodes, how many bytes of text at most, and how many levels it expands to;
 /// a reference cycle, nesting past ``BinaryPropertyListReader/maxDepth`` or an expansion past the
 /// ``ExpansionLimit`` is declined there. Those sizes give each container's first child id in
@@ -26,12 +26,20 @@ struct BinaryPropertyListFastParser {
     /// The walk stops here, for errors and input left to ``BinaryPropertyListParser``.
     struct Decline: Error {}
 
-    /// What an object expands to. `nodes` is 0 before the first walk reaches it and -1 while its
-    /// members are being measured (a reference to it then is a cycle).
+    /// What an object expands to: nodes, bytes of text at most, and levels of containers.
     struct Summary {
         var nodes: Int
         var text: Int
         var height: Int
+    }
+
+    /// A container's ``Summary`` as the first walk stores it, 12 bytes (the limits keep every
+    /// count below 2^31 and text below 2^32). `nodes` is 0 before the walk reaches the container
+    /// and -1 while its members are being measured (a reference to it then is a cycle).
+    struct Stored {
+        var nodes: Int32
+        var height: Int32
+        var text: UInt32
     }
 
     /// An object's marker decoded: a scalar's text bound, or a container's reference list.
@@ -75,8 +83,8 @@ struct BinaryPropertyListFastParser {
     let objectsEnd: Int
     let maxNodes: Int
     let maxTextBytes: Int
-    /// One ``Summary`` per object, zeroed.
-    let summaries: UnsafeMutablePointer<Summary>
+    /// One ``Stored`` per object (only containers' are written), zeroed.
+    let summaries: UnsafeMutablePointer<Stored>
 
     /// The tree of `bytes`, or `nil` when the input needs ``BinaryPropertyListParser``.
     static func read(_ bytes: UnsafeBufferPointer<UInt8>, limit: ExpansionLimit) -> TreeStore? {
@@ -92,7 +100,7 @@ struct BinaryPropertyListFastParser {
         let count = uint64(trailer + 8), top = uint64(trailer + 16), table = uint64(trailer + 24)
         guard (1 ... 8).contains(offsetSize), (1 ... 8).contains(refSize), count >= 1, count <= UInt64(trailer), top < count,
               table >= 8, table <= UInt64(trailer), (UInt64(trailer) - table) / UInt64(offsetSize) >= count else { return nil }
-        guard let memory = calloc(Int(count), MemoryLayout<Summary>.stride) else { return nil }
+        guard let memory = calloc(Int(count), MemoryLayout<Stored>.stride) else { return nil }
         defer { free(memory) }
         // Node ids are 32-bit and text offsets 32-bit: larger limits cannot be reached anyway.
         let parser = BinaryPropertyListFastParser(
@@ -100,7 +108,7 @@ struct BinaryPropertyListFastParser {
             offsetTable: Int(table), objectsEnd: Int(table),
             maxNodes: min(limit.maxNodes(inputBytes: bytes.count), Int(Int32.max) - 1),
             maxTextBytes: min(limit.maxTextBytes(inputBytes: bytes.count), Int(UInt32.max) - 1),
-            summaries: memory.bindMemory(to: Summary.self, capacity: Int(count)))
+            summaries: memory.bindMemory(to: Stored.self, capacity: Int(count)))
         guard let total = try? parser.measure() else { return nil }
         return TreeBuilder.build(nodeCapacity: total.nodes, textCapacity: total.text) { columns in
             do throws(Decline) {
@@ -126,7 +134,9 @@ struct BinaryPropertyListFastParser {
             let t = stack.count - 1
             let frame = stack[t]
             if frame.next == frame.count {
-                summaries[frame.object] = frame.sum
+                summaries[frame.object] = Stored(
+                    nodes: Int32(truncatingIfNeeded: frame.sum.nodes), height: Int32(truncatingIfNeeded: frame.sum.height),
+                    text: UInt32(truncatingIfNeeded: frame.sum.text))
                 stack.removeLast()
                 guard t > 0 else { return frame.sum }
                 try add(frame.sum, to: &stack[t - 1].sum)
@@ -141,7 +151,7 @@ struct BinaryPropertyListFastParser {
             let index = try ref(at: frame.refs + (frame.isDict ? frame.count + frame.next : frame.next) * refSize)
             let known = summaries[index]
             if known.nodes > 0 {
-                try add(known, to: &stack[t].sum)
+                try add(Summary(nodes: Int(known.nodes), text: Int(known.text), height: Int(known.height)), to: &stack[t].sum)
                 continue
             }
             guard known.nodes == 0 else { throw Decline() }
@@ -151,9 +161,7 @@ struct BinaryPropertyListFastParser {
                 summaries[index].nodes = -1
                 stack.append(Measure(object: index, refs: value.start, count: value.count, next: 0, isDict: value.isDict, sum: Summary(nodes: 1, text: 0, height: 1)))
             } else {
-                let scalar = Summary(nodes: 1, text: try textBound(value), height: 0)
-                summaries[index] = scalar
-                try add(scalar, to: &stack[t].sum)
+                try add(Summary(nodes: 1, text: try textBound(value), height: 0), to: &stack[t].sum)
             }
         }
     }
@@ -217,7 +225,7 @@ struct BinaryPropertyListFastParser {
         switch o.marker >> 4 {
         case 0xA, 0xC, 0xD:
             // Its children get ids when it closes, after every node its members expand to.
-            let first = placed + summaries[index].nodes - 1 - o.count
+            let first = placed + Int(summaries[index].nodes) - 1 - o.count
             c.place(id, kind: o.isDict ? .object : .array, parent: parent, firstChild: first, childCount: o.count,
                     textStart: textStart, titleLength: titleLength, valueLength: 0)
             if o.count > 0 {
