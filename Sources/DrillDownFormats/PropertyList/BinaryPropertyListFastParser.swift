@@ -179,7 +179,10 @@ struct BinaryPropertyListFastParser {
     func textBound(_ o: Object) throws(Decline) -> Int {
         switch o.marker >> 4 {
         case 0x0: return 5
-        case 0x1, 0x8, 0x2, 0x3: return 32
+        // Unsigned 1-, 2- and 4-byte integers have at most 3, 5 and 10 digits; others 20 with the sign.
+        case 0x1, 0x8: return o.count == 1 ? 3 : o.count == 2 ? 5 : o.count == 4 ? 10 : 20
+        // Reals are at most 24 bytes ("-2.2250738585072014e-308"), dates 24 ("…T00:00:00.000Z").
+        case 0x2, 0x3: return 32
         case 0x4: return (o.count + 2) / 3 * 4
         case 0x5: return 2 * o.count
         case 0x6: return 3 * o.count
@@ -364,19 +367,16 @@ struct BinaryPropertyListFastParser {
             negative = v != 0
             v = low
         }
-        let out = try room(21, &c)
-        var n = 0
-        if negative {
-            out[0] = 0x2D
-            n = 1
-            v = 0 &- v
-        }
+        let n = negative ? 1 : 0
+        if negative { v = 0 &- v }
         var digits = 1
         var probe = v
         while probe >= 10 {
             probe /= 10
             digits += 1
         }
+        let out = try room(n + digits, &c)
+        if negative { out[0] = 0x2D }
         var i = n + digits
         repeat {
             i -= 1
