@@ -208,6 +208,8 @@ extension TreeBuilder {
         @usableFromInline var currentTitleLength: UInt32 = 0
         /// Set when more nodes arrived than the capacity: the result is then discarded.
         @usableFromInline var overflowed = false
+        /// Set by ``finishPlaced()``: every node was written at its id, there is no pending root.
+        @usableFromInline var placedAll = false
 
         @usableFromInline init(
             kinds: UnsafeMutablePointer<UInt8>, parents: UnsafeMutablePointer<Int32>, firstChild: UnsafeMutablePointer<Int32>,
@@ -345,8 +347,36 @@ extension TreeBuilder {
             pending[mark - 1].childCount = Int32(truncatingIfNeeded: n)
         }
 
+        /// Writes node `id` whole, for readers that know every node's final id before they read it
+        /// (the binary property-list reader, whose containers state their sizes up front) and so
+        /// need no pending list. Such a reader uses only this and the text appends, writes each id
+        /// below the node capacity exactly once, and ends with ``finishPlaced()``. An id past the
+        /// capacity is not written and makes the build fail.
+        @inlinable @inline(__always) public mutating func place(
+            _ id: Int, kind: ValueKind, parent: Int, firstChild first: Int, childCount: Int,
+            textStart: Int, titleLength: Int, valueLength: Int
+        ) {
+            guard id >= 0 && id < nodeCapacity else {
+                overflowed = true
+                return
+            }
+            kinds[id] = kind.rawValue
+            parents[id] = Int32(truncatingIfNeeded: parent)
+            firstChild[id] = Int32(truncatingIfNeeded: first)
+            childCounts[id] = Int32(truncatingIfNeeded: childCount)
+            textStarts[id] = UInt32(truncatingIfNeeded: textStart)
+            titleLengths[id] = UInt32(truncatingIfNeeded: titleLength)
+            valueLengths[id] = UInt32(truncatingIfNeeded: valueLength)
+        }
+
+        /// Declares every id below the node capacity written by ``place(_:kind:parent:firstChild:childCount:textStart:titleLength:valueLength:)``.
+        @inlinable public mutating func finishPlaced() {
+            placedAll = true
+            nodeCount = nodeCapacity
+        }
+
         /// Whether exactly one complete top-level value has been read and everything fitted.
-        @inlinable public var isComplete: Bool { frameCount == 0 && pendingCount == 1 && !overflowed }
+        @inlinable public var isComplete: Bool { (placedAll || (frameCount == 0 && pendingCount == 1)) && !overflowed }
 
         /// Places the root at id 0.
         @usableFromInline mutating func finish() {
@@ -400,7 +430,7 @@ extension TreeBuilder {
                                             textCapacity: t.count)
                                         ok = fill(&columns) && columns.isComplete
                                         if ok {
-                                            columns.finish()
+                                            if !columns.placedAll { columns.finish() }
                                             nodes = columns.nodeCount
                                             textCount = columns.textCount
                                         }

@@ -1,6 +1,9 @@
 import DrillDownCore
 
-/// Reads binary property lists (`bplist00`) into a ``TreeStore``.
+/// Reads binary property lists (`bplist00`) into a ``TreeStore``: ``BinaryPropertyListFastParser``
+/// writes the nodes straight to their ids in the store's columns, and any input it declines (an
+/// error, a 128-bit integer out of range, …) is read again by ``BinaryPropertyListParser``,
+/// whose errors name the byte offset.
 ///
 /// Supports the trailer, offset table and object references of any width; integers (1–16
 /// bytes), reals (4 and 8 bytes), dates (to ISO 8601 text), data (to base64 text), ASCII,
@@ -16,6 +19,7 @@ enum BinaryPropertyListReader {
 
     /// Reads `input`; shared references are copied per use, up to `limit`.
     static func read(_ input: UnsafeBufferPointer<UInt8>, limit: ExpansionLimit = .default) throws(ParseFailure) -> TreeStore {
+        if let tree = BinaryPropertyListFastParser.read(input, limit: limit) { return tree }
         var parser = try BinaryPropertyListParser(input, limit: limit)
         return try parser.parse()
     }
