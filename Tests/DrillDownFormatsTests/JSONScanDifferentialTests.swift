@@ -79,16 +79,7 @@ struct JSONScanDifferentialTests {
         var rng = SeededGenerator(seed: 17)
         let specials: [UInt8] = Array("{}[]\":,\\ \n\t0-.eEaftnu".utf8) + [0x00, 0x01, 0x1F, 0x7F, 0x80, 0xC3, 0xE2, 0xFF]
         for _ in 0 ..< 6000 {
-            var bytes = Array(Self.value(0, &rng).utf8)
-            for _ in 0 ..< Int.random(in: 1 ... 3, using: &rng) where !bytes.isEmpty {
-                let i = Int.random(in: 0 ..< bytes.count, using: &rng)
-                switch Int.random(in: 0 ..< 4, using: &rng) {
-                case 0: bytes.remove(at: i)
-                case 1: bytes[i] = specials.randomElement(using: &rng)!
-                case 2: bytes.insert(specials.randomElement(using: &rng)!, at: i)
-                default: bytes.removeLast(bytes.count - i)
-                }
-            }
+            let bytes = damaged(Array(Self.value(0, &rng).utf8), with: specials, &rng)
             Self.compare(bytes)
         }
     }

@@ -190,3 +190,19 @@ struct RandomTrees {
         return .array((0 ..< count).map { _ in value(depth: depth + 1) })
     }
 }
+
+/// `bytes` damaged one to three times: a byte removed, replaced or inserted (from `specials`), or
+/// the rest cut off, as a truncated or hand-mangled file would be.
+func damaged(_ bytes: [UInt8], with specials: [UInt8], _ rng: inout SeededGenerator) -> [UInt8] {
+    var bytes = bytes
+    for _ in 0 ..< Int.random(in: 1 ... 3, using: &rng) where !bytes.isEmpty {
+        let i = Int.random(in: 0 ..< bytes.count, using: &rng)
+        switch Int.random(in: 0 ..< 4, using: &rng) {
+        case 0: bytes.remove(at: i)
+        case 1: bytes[i] = specials.randomElement(using: &rng)!
+        case 2: bytes.insert(specials.randomElement(using: &rng)!, at: i)
+        default: bytes.removeLast(bytes.count - i)
+        }
+    }
+    return bytes
+}

@@ -110,16 +110,7 @@ struct XMLPropertyListDifferentialTests {
         var rng = SeededGenerator(seed: 41)
         let specials = Array("<>/&;!?-[]\"' \n\r\tx0#".utf8)
         for _ in 0 ..< 6000 {
-            var bytes = Array(Self.document(Self.value(0, common: true, &rng), &rng).utf8)
-            for _ in 0 ..< Int.random(in: 1 ... 3, using: &rng) where !bytes.isEmpty {
-                let i = Int.random(in: 0 ..< bytes.count, using: &rng)
-                switch Int.random(in: 0 ..< 4, using: &rng) {
-                case 0: bytes.remove(at: i)
-                case 1: bytes[i] = specials.randomElement(using: &rng)!
-                case 2: bytes.insert(specials.randomElement(using: &rng)!, at: i)
-                default: bytes.removeLast(bytes.count - i)
-                }
-            }
+            let bytes = damaged(Array(Self.document(Self.value(0, common: true, &rng), &rng).utf8), with: specials, &rng)
             Self.compare(bytes)
         }
     }
