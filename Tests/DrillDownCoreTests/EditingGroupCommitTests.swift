@@ -94,8 +94,8 @@ struct EditingGroupCommitTests {
             try await group.waitForAll()
         }
         #expect(DocumentSource(tree: state.disk).childCount(of: state.disk.root) == 1 + clients * rounds)
-        // One write a round (plus the first client's start-up); alternating batches of 1 and 7 would take 20.
-        #expect(state.writes <= rounds + 3, "\(state.writes) writes for \(rounds) rounds of \(clients) clients")
+        // About one write a round (plus the clients' start); alternating batches of 1 and 7 take 20.
+        #expect(state.writes <= rounds + 5, "\(state.writes) writes for \(rounds) rounds of \(clients) clients")
     }
 
     @Test("a change made over an older copy is applied again to the newer file, never over it")

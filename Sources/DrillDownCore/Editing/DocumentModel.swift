@@ -46,7 +46,7 @@ public actor DocumentModel {
     public private(set) var writes = 0
     public private(set) var writtenSteps = 0
     /// How long the last write took and how many steps it held: with several writers, the next
-    /// write waits a little for their next steps (see ``gatherDelay``).
+    /// write waits a little for their next steps (see ``gather()``).
     var lastWrite: (duration: Duration, steps: Int) = (.zero, 0)
 
     /// A step waiting for a write: its changes (`nil` for undo and redo, which are not replayed on
@@ -255,20 +255,25 @@ public actor DocumentModel {
         if let failure { throw failure }
     }
 
-    /// How long a write waits for more steps before it starts, when the last one held several:
-    /// writers whose steps it just acknowledged send their next ones within a millisecond or two,
-    /// and without the wait the next write would start with whichever came first and hold just
-    /// that one, leaving the rest to the write after (batches of 1 and n - 1 in turn, half the
-    /// throughput). A twentieth of the last write's time, at most 10 ms; none for a lone writer.
-    var gatherDelay: Duration {
-        guard lastWrite.steps > 1 else { return .zero }
-        return min(lastWrite.duration / 20, .milliseconds(10))
+    /// Before a write that follows one holding several steps, waits until as many are waiting
+    /// again, or for a quarter of that write's time (at most 50 ms), whichever comes first.
+    /// Writers whose steps the last write acknowledged send their next ones a moment later;
+    /// without the wait the next write would start with whichever came first and hold just that
+    /// one, leaving the rest to the write after (batches of 1 and n - 1 in turn, half the
+    /// throughput). A lone writer never waits, and a full group does not wait for the time limit.
+    func gather() async {
+        let expected = lastWrite.steps
+        guard expected > 1, unwritten.count < expected else { return }
+        let deadline = ContinuousClock.now + min(lastWrite.duration / 4, .milliseconds(50))
+        while unwritten.count < expected, ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .microseconds(250))
+        }
     }
 
     /// Writes until no step is waiting: each write holds every step applied before it started.
     func writeLoop() async {
         while !unwritten.isEmpty {
-            if gatherDelay > .zero { try? await Task.sleep(for: gatherDelay) }
+            await gather()
             guard let current = storage, let document = store as? EditableDocument else { break }
             await write(current: current, document: document)
         }
