@@ -48,6 +48,11 @@ public actor DocumentModel {
     /// How long the last write took and how many steps it held: with several writers, the next
     /// write waits a little for their next steps (see ``gather()``).
     var lastWrite: (duration: Duration, steps: Int) = (.zero, 0)
+    /// Replaces ``gather()``'s time limit (tests: a group's return then does not depend on how
+    /// busy the machine's threads are).
+    var gatherLimit: Duration?
+
+    func setGatherLimit(_ limit: Duration?) { gatherLimit = limit }
 
     /// A step waiting for a write: its changes (`nil` for undo and redo, which are not replayed on
     /// a newer version) and who waits for it.
@@ -264,7 +269,7 @@ public actor DocumentModel {
     func gather() async {
         let expected = lastWrite.steps
         guard expected > 1, unwritten.count < expected else { return }
-        let deadline = ContinuousClock.now + min(lastWrite.duration / 4, .milliseconds(50))
+        let deadline = ContinuousClock.now + (gatherLimit ?? min(lastWrite.duration / 4, .milliseconds(50)))
         while unwritten.count < expected, ContinuousClock.now < deadline {
             try? await Task.sleep(for: .microseconds(250))
         }
