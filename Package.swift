@@ -17,7 +17,6 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
         // HMAC-SHA256 for the web app's CSRF tokens (already in the graph through HummingbirdTesting).
         .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3" ..< "5.0.0"),
-        // Persistent hash tries (TreeDictionary) for the edit overlay of the core's tree store.
         // The PostgreSQL store: several servers on one database, live across instances (LISTEN/NOTIFY).
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
         // Its event loops, TLS and logging, named directly by the PostgreSQL store.
@@ -43,11 +42,12 @@ let package = Package(
             dependencies: ["DrillDownCore", .product(name: "GRDB", package: "GRDB.swift")],
             path: "Sources/DrillDownStore"
         ),
-        // The PostgreSQL store (postgres-nio): the tree table in a shared database, NOTIFY between instances.
+        // The PostgreSQL store (postgres-nio): the tree table in a shared database, NOTIFY between
+        // instances; read lazily through the Store's TreeTableSource, the same as an SQLite tree table.
         .target(
             name: "DrillDownPostgres",
             dependencies: [
-                "DrillDownCore", .product(name: "PostgresNIO", package: "postgres-nio"),
+                "DrillDownCore", "DrillDownStore", .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"), .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),

@@ -1,4 +1,5 @@
 import DrillDownCore
+import DrillDownStore
 import PostgresNIO
 
 /// Why the PostgreSQL store could not do something, with where (the database URL, no password).
@@ -28,6 +29,14 @@ public struct PostgresStoreError: Error, Sendable, CustomStringConvertible {
         if let edit = error as? EditError {
             self.init(location, edit.message)
             conflict = edit
+            return
+        }
+        if let store = error as? StoreError {
+            self.init(location, store.message)
+            return
+        }
+        if error is PostgresDecodingError {
+            self.init(location, "a column does not hold what a tree table's does (\(String(describing: error).prefix(200)))")
             return
         }
         if let psql = error as? PSQLError {

@@ -56,6 +56,7 @@ public struct PostgresTreeStore: EditingStore {
         schema: Schema = Schema(), listen: Bool = true
     ) throws(PostgresStoreError) {
         table = try PostgresTreeTable(location)
+        try table.upgrade()
         if listen { listener = try PostgresListener(location) }
         let snapshot = try table.read()
         self.mode = mode

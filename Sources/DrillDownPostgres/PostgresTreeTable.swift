@@ -1,4 +1,5 @@
 import DrillDownCore
+import DrillDownStore
 import PostgresNIO
 
 /// A document stored as a tree table in PostgreSQL: one row per node, as in the SQLite tree table.
@@ -10,10 +11,16 @@ import PostgresNIO
 ///     position bigint NOT NULL,   -- orders the parent's children (gapped: index × 2^20 when written whole)
 ///     kind smallint NOT NULL,     -- ValueKind's raw value: 0 object, 1 array, 2 string, 3 integer, …
 ///     key text,                   -- the member's key in an object (NULL in arrays and at the root)
-///     value text);                -- a scalar's text as written (NULL for containers)
+///     value text,                 -- a scalar's text as written (NULL for containers)
+///     nchildren bigint NOT NULL); -- the number of children, kept by the trigger <table>_count
 /// CREATE INDEX <table>_by_parent ON <table>(parent, position, id);
-/// CREATE TABLE <table>_meta(key text PRIMARY KEY, value text NOT NULL);  -- format, version, documentFormat, revision
+/// CREATE TABLE <table>_meta(key text PRIMARY KEY, value text NOT NULL);  -- format, version, documentFormat, outline, revision
 /// ```
+///
+/// `nchildren` makes a level's size one row read, so a level of millions of rows opens as fast
+/// as one of ten (see ``source(mode:keys:name:)``); `outline` records whether the tree follows the
+/// outline convention, so opening never scans a level to find out. Tables written before version
+/// 2 lack both: they are read with counts, and ``upgrade()`` adds them.
 ///
 /// `revision` counts committed changes: every change increments it in its transaction (which
 /// also serializes writers of the table) and announces it with `NOTIFY drilldown_<table>`.
@@ -30,6 +37,8 @@ public struct PostgresTreeTable: Sendable {
 
     /// The value of `meta.format`.
     public static let formatName = "drilldown-tree"
+    /// The layout version written (`meta.version`): 2 has `nchildren` and `outline`.
+    public static let formatVersion = 2
     /// The distance between neighbouring siblings' positions in a level written whole.
     static let positionGap: Int64 = 1 << 20
 
@@ -51,27 +60,85 @@ public struct PostgresTreeTable: Sendable {
         public var documentFormat: String?
     }
 
+    /// The table's meta rows, after checking that it is a tree table.
+    static func meta(of location: PostgresLocation, _ connection: PostgresConnection, _ logger: Logger) throws -> [String: String] {
+        let table = location.table
+        let exists = try connection.rows("SELECT to_regclass(\(table))::text, to_regclass(\(table + "_meta"))::text", logger)
+        guard let first = exists.first, try first.decode((String?, String?).self).0 != nil else {
+            throw PostgresStoreError(location, "there is no table '\(table)'; import a document with: drilldown convert FILE '\(location)'")
+        }
+        guard try first.decode((String?, String?).self).1 != nil else {
+            throw PostgresStoreError(location, "table '\(table)' is not a DrillDown tree table (it has no '\(table)_meta' table)")
+        }
+        var meta: [String: String] = [:]
+        for row in try connection.rows(PostgresQuery(unsafeSQL: "SELECT key, value FROM \(table)_meta"), logger) {
+            let (k, v) = try row.decode((String, String).self)
+            meta[k] = v
+        }
+        guard meta["format"] == Self.formatName else {
+            throw PostgresStoreError(location, "table '\(table)' is not a DrillDown tree table (its meta names no format '\(Self.formatName)')")
+        }
+        return meta
+    }
+
+    /// A lazy snapshot of the table (see ``DrillDownStore/TreeTableSource``): opening reads the
+    /// meta and the root row; levels are read a page of 100 rows at a time, on a connection of
+    /// the source's own. `mode` `nil` takes the one recorded at import with the standard keys (with
+    /// other keys, or on a table written before it was recorded, the table is read whole once to find it).
+    public func source(mode: ReadingMode? = nil, keys: OutlineKeys = .standard, name: String? = nil) throws(PostgresStoreError) -> TreeTableSource {
+        let location = location
+        let logger = session.logger
+        let (meta, counts) = try session.run { connection in
+            let meta = try Self.meta(of: location, connection, logger)
+            let column = try connection.rows("""
+                SELECT 1 FROM information_schema.columns
+                WHERE table_schema = current_schema() AND table_name = \(location.table) AND column_name = 'nchildren'
+                """, logger)
+            return (meta, !column.isEmpty)
+        }
+        var resolved = mode
+        if resolved == nil, keys == .standard, let flag = meta["outline"] { resolved = flag == "1" ? .outline(keys) : .generic }
+        if resolved == nil { resolved = DocumentSource(tree: try read().tree, mode: nil, keys: keys).mode }
+        let reader = PostgresNodeRows(session: try PostgresSession(location), table: location.table, hasCounts: counts)
+        do {
+            return try TreeTableSource(reader: reader, mode: resolved ?? .generic, keys: keys, name: name ?? location.table)
+        } catch {
+            throw PostgresStoreError(location, error.message)
+        }
+    }
+
+    /// Brings a table written before version 2 up to it in one transaction: `nchildren` counted
+    /// once and kept by the trigger from then on, and the outline flag recorded. Does nothing to a
+    /// version-2 table.
+    public func upgrade() throws(PostgresStoreError) {
+        let location = location
+        let logger = session.logger
+        let table = table
+        let meta = try session.run { connection in try Self.meta(of: location, connection, logger) }
+        guard (Int(meta["version"] ?? "1") ?? 1) < Self.formatVersion else { return }
+        let outline: Bool
+        if case .outline = DocumentSource(tree: try read().tree).mode { outline = true } else { outline = false }
+        try session.transaction { connection in
+            try connection.execute(PostgresQuery(unsafeSQL: "ALTER TABLE \(table) ADD COLUMN IF NOT EXISTS nchildren bigint NOT NULL DEFAULT 0"), logger)
+            try connection.execute(PostgresQuery(unsafeSQL: """
+                UPDATE \(table) t SET nchildren = c.n
+                FROM (SELECT parent, count(*) AS n FROM \(table) WHERE parent IS NOT NULL GROUP BY parent) c WHERE t.id = c.parent
+                """), logger)
+            try Self.createCounting(table, connection, logger)
+            try connection.execute("""
+                INSERT INTO \(unescaped: table)_meta(key, value) VALUES ('version', \(String(Self.formatVersion))), ('outline', \(outline ? "1" : "0"))
+                ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value
+                """, logger)
+        }
+    }
+
     /// Reads the whole table in one consistent (repeatable-read) transaction.
     public func read() throws(PostgresStoreError) -> Snapshot {
         let logger = session.logger
         let location = location
         let table = table
         return try session.transaction(isolation: "REPEATABLE READ READ ONLY") { connection throws -> Snapshot in
-            let exists = try connection.rows("SELECT to_regclass(\(table))::text, to_regclass(\(table + "_meta"))::text", logger)
-            guard let first = exists.first, try first.decode((String?, String?).self).0 != nil else {
-                throw PostgresStoreError(location, "there is no table '\(table)'; import a document with: drilldown convert FILE '\(location)'")
-            }
-            guard try first.decode((String?, String?).self).1 != nil else {
-                throw PostgresStoreError(location, "table '\(table)' is not a DrillDown tree table (it has no '\(table)_meta' table)")
-            }
-            var meta: [String: String] = [:]
-            for row in try connection.rows(PostgresQuery(unsafeSQL: "SELECT key, value FROM \(table)_meta"), logger) {
-                let (k, v) = try row.decode((String, String).self)
-                meta[k] = v
-            }
-            guard meta["format"] == Self.formatName else {
-                throw PostgresStoreError(location, "table '\(table)' is not a DrillDown tree table (its meta names no format '\(Self.formatName)')")
-            }
+            let meta = try Self.meta(of: location, connection, logger)
             let sink = RowSink()
             _ = try connection.query(PostgresQuery(unsafeSQL: "SELECT id, parent, position, kind, key, value FROM \(table)"), logger: logger) { row in
                 let (id, parent, position, kind, key, value) = try row.decode((Int64, Int64?, Int64, Int16, String?, String?).self)
@@ -102,27 +169,70 @@ public struct PostgresTreeTable: Sendable {
         let table = table
         let channel = location.channel
         try session.transaction { connection in
-            for drop in ["TABLE IF EXISTS \(table)", "TABLE IF EXISTS \(table)_meta", "SEQUENCE IF EXISTS \(table)_ids"] {
+            for drop in ["TABLE IF EXISTS \(table)", "TABLE IF EXISTS \(table)_meta", "SEQUENCE IF EXISTS \(table)_ids", "FUNCTION IF EXISTS \(table)_count()"] {
                 try connection.execute(PostgresQuery(unsafeSQL: "DROP \(drop)"), logger)
             }
             try connection.execute(PostgresQuery(unsafeSQL: """
                 CREATE TABLE \(table)(id bigint PRIMARY KEY, parent bigint, position bigint NOT NULL,
-                    kind smallint NOT NULL, key text, value text)
+                    kind smallint NOT NULL, key text, value text, nchildren bigint NOT NULL DEFAULT 0)
                 """), logger)
             try connection.execute(PostgresQuery(unsafeSQL: "CREATE TABLE \(table)_meta(key text PRIMARY KEY, value text NOT NULL)"), logger)
             let next = try TreeCopy.copy(tree, into: table, positionGap: Self.positionGap, connection, logger)
             try connection.execute(PostgresQuery(unsafeSQL: "CREATE INDEX \(table)_by_parent ON \(table)(parent, position, id)"), logger)
+            try Self.createCounting(table, connection, logger)
             try connection.execute(PostgresQuery(unsafeSQL: "CREATE SEQUENCE \(table)_ids START WITH \(next)"), logger)
+            var outline = false
+            if case .outline = DocumentSource(tree: tree).mode { outline = true }
             try connection.execute(
-                "INSERT INTO \(unescaped: table)_meta(key, value) VALUES ('format', \(Self.formatName)), ('version', '1'), ('documentFormat', \(documentFormat ?? "")), ('revision', '1')",
+                """
+                INSERT INTO \(unescaped: table)_meta(key, value) VALUES ('format', \(Self.formatName)), ('version', \(String(Self.formatVersion))),
+                    ('documentFormat', \(documentFormat ?? "")), ('outline', \(outline ? "1" : "0")), ('revision', '1')
+                """,
                 logger)
             try connection.execute(PostgresQuery(unsafeSQL: "ANALYZE \(table)"), logger)
             try connection.execute("SELECT pg_notify(\(channel), '1')", logger)
         }
     }
 
+    /// The number of rows, the depth and the widest level of the stored tree, counted in SQL.
+    public func shape() throws(PostgresStoreError) -> (nodes: Int, depth: Int, widest: Int) {
+        let logger = session.logger
+        let table = table
+        return try session.run { connection in
+            let counts = try connection.rows(PostgresQuery(unsafeSQL: """
+                SELECT (SELECT count(*) FROM \(table)),
+                    (WITH RECURSIVE d(id, depth) AS (SELECT id, 0 FROM \(table) WHERE parent IS NULL
+                        UNION ALL SELECT n.id, d.depth + 1 FROM \(table) AS n JOIN d ON n.parent = d.id) SELECT max(depth) FROM d),
+                    (SELECT max(c) FROM (SELECT count(*) AS c FROM \(table) WHERE parent IS NOT NULL GROUP BY parent) AS w)
+                """), logger)
+            let (nodes, depth, widest) = try counts[0].decode((Int64, Int64?, Int64?).self)
+            return (Int(nodes), Int(depth ?? 0), Int(widest ?? 0))
+        }
+    }
+
     /// Whether the server answers (for `/readyz`): `nil`, or why not.
     public func ping() -> String? { session.ping() }
+
+    /// The trigger that keeps `nchildren` right whoever writes (this store, `psql`, another tool).
+    static func createCounting(_ table: String, _ connection: PostgresConnection, _ logger: Logger) throws {
+        try connection.execute(PostgresQuery(unsafeSQL: """
+            CREATE OR REPLACE FUNCTION \(table)_count() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                IF TG_OP <> 'DELETE' AND NEW.parent IS NOT NULL THEN
+                    UPDATE \(table) SET nchildren = nchildren + 1 WHERE id = NEW.parent;
+                END IF;
+                IF TG_OP <> 'INSERT' AND OLD.parent IS NOT NULL THEN
+                    UPDATE \(table) SET nchildren = nchildren - 1 WHERE id = OLD.parent;
+                END IF;
+                RETURN NULL;
+            END $$
+            """), logger)
+        try connection.execute(PostgresQuery(unsafeSQL: "DROP TRIGGER IF EXISTS \(table)_counts ON \(table)"), logger)
+        try connection.execute(PostgresQuery(unsafeSQL: """
+            CREATE TRIGGER \(table)_counts AFTER INSERT OR DELETE OR UPDATE OF parent ON \(table)
+                FOR EACH ROW EXECUTE FUNCTION \(table)_count()
+            """), logger)
+    }
 }
 
 /// Where rows streamed by the event loop are gathered; read only after the query's future

@@ -23,7 +23,7 @@ enum TreeCopy {
         }
         @Sendable func stream() async throws -> Int64 {
             var next: Int64 = 1
-            try await connection.copyFrom(table: table, columns: ["id", "parent", "position", "kind", "key", "value"], logger: logger) { writer in
+            try await connection.copyFrom(table: table, columns: ["id", "parent", "position", "kind", "key", "value", "nchildren"], logger: logger) { writer in
                 var buffer = ByteBuffer()
                 buffer.reserveCapacity(bufferSize + 4096)
                 var queue: [(node: NodeID, id: Int64, parent: Int64, position: Int64, keyed: Bool)] = [(tree.root, 0, -1, 0, false)]
@@ -43,6 +43,8 @@ enum TreeCopy {
                     if item.keyed { TreeCopy.escape(tree.keyBytes(of: item.node), into: &buffer) } else { buffer.writeStaticString("\\N") }
                     buffer.writeInteger(UInt8(ascii: "\t"))
                     if kind.isContainer { buffer.writeStaticString("\\N") } else { TreeCopy.escape(tree.valueBytes(of: item.node), into: &buffer) }
+                    buffer.writeInteger(UInt8(ascii: "\t"))
+                    TreeCopy.append(kind.isContainer ? Int64(tree.childCount(of: item.node)) : 0, to: &buffer)
                     buffer.writeInteger(UInt8(ascii: "\n"))
                     if kind.isContainer {
                         for (i, child) in tree.children(of: item.node).enumerated() {

@@ -12,7 +12,8 @@ enum DatabaseData {
     case treeTable(SQLiteTreeStore)
     /// Tables mapped by the schema's `levels:`: read lazily; edited row by row through a ``RelationalStore``.
     case relational(RelationalSource)
-    /// A tree table in PostgreSQL, read whole; edits go row by row through a ``PostgresTreeStore``.
+    /// A tree table in PostgreSQL, read lazily through a ``TreeTableSource``; edits go row by row
+    /// through a ``PostgresTreeStore``.
     case postgres(PostgresTreeTable)
 
     /// Whether `path` is an SQLite database: by its header, or by its extension (`.sqlite`, `.sqlite3`, `.db`).
@@ -32,24 +33,23 @@ enum DatabaseData {
 }
 
 extension LoadedData {
-    /// Loads a tree table from PostgreSQL (`postgres://…`; `postgres://` alone takes `DATABASE_URL`
-    /// or the `PG*` variables), whole, as a document tree.
+    /// Opens a tree table in PostgreSQL (`postgres://…`; `postgres://` alone takes `DATABASE_URL`
+    /// or the `PG*` variables), lazily: the root row now, each level a page at a time when shown.
     static func loadPostgres(
         url: String, table: String?, schema: Schema, titleKey: String?, childrenKey: String?, generic: Bool, start: UInt64
     ) throws -> LoadedData {
         let location = try postgresLocation(url, table: table)
-        let snapshot: PostgresTreeTable.Snapshot
+        let keys = outlineKeys(schema: schema, titleKey: titleKey, childrenKey: childrenKey)
         let store: PostgresTreeTable
+        let source: TreeTableSource
         do {
             store = try PostgresTreeTable(location)
-            snapshot = try store.read()
+            source = try store.source(mode: generic ? .generic : nil, keys: keys, name: location.table)
         } catch {
             throw BadInput(error.description)
         }
-        let keys = outlineKeys(schema: schema, titleKey: titleKey, childrenKey: childrenKey)
-        let source = DocumentSource(tree: snapshot.tree, mode: generic ? .generic : nil, keys: keys, name: location.table)
         return LoadedData(
-            file: location.description, folder: URL(fileURLWithPath: FileManager.default.currentDirectoryPath), tree: snapshot.tree,
+            file: location.description, folder: URL(fileURLWithPath: FileManager.default.currentDirectoryPath), tree: nil,
             format: nil, database: .postgres(store), presenter: Presenter(source: source, schema: schema),
             loadSeconds: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
     }
@@ -144,10 +144,9 @@ extension LoadedData {
     func editingStore(listen: Bool = false) throws -> any EditingStore {
         switch database {
         case .postgres(let table):
-            let document = source as? DocumentSource
             do {
                 return try PostgresTreeStore(
-                    table.location, mode: document?.mode, name: table.location.table, schema: presenter.schema, listen: listen)
+                    table.location, mode: (source as? TreeTableSource)?.mode, name: table.location.table, schema: presenter.schema, listen: listen)
             } catch {
                 throw BadInput(error.description)
             }

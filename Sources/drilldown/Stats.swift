@@ -1,5 +1,6 @@
 import ArgumentParser
 import DrillDownCore
+import DrillDownPostgres
 import DrillDownStore
 import Foundation
 
@@ -32,6 +33,9 @@ struct Stats: ParsableCommand {
         // A tree table is counted in SQL; a relational database has no document tree: its rows are its nodes.
         var shape: (nodes: Int, depth: Int, widest: Int)?
         if case .treeTable(let table) = loaded.database {
+            do { shape = try table.shape() } catch { throw BadInput(error.description) }
+        }
+        if case .postgres(let table) = loaded.database {
             do { shape = try table.shape() } catch { throw BadInput(error.description) }
         }
         let nodes = loaded.tree?.count ?? shape?.nodes ?? rowCount + 1

@@ -3,15 +3,32 @@ import Foundation
 import GRDB
 
 /// One row of `nodes`, as read.
-struct NodeRecord: Sendable, Equatable {
-    var id: Int64
-    var kind: ValueKind
-    var key: String?
+package struct NodeRecord: Sendable, Equatable {
+    package var id: Int64
+    package var kind: ValueKind
+    package var key: String?
     /// A scalar's text (`nil` for containers).
-    var value: String?
-    /// The number of children (the maintained `nchildren` column, or a count on version-1 tables).
-    var count: Int
-    var position: Int64
+    package var value: String?
+    /// The number of children (the maintained `nchildren` column, or a count where there is none).
+    package var count: Int
+    package var position: Int64
+
+    package init(id: Int64, kind: ValueKind, key: String?, value: String?, count: Int, position: Int64) {
+        self.id = id
+        self.kind = kind
+        self.key = key
+        self.value = value
+        self.count = count
+        self.position = position
+    }
+
+    /// A row as stored, its kind checked: `kind` must be a ``ValueKind`` raw value.
+    package init(id: Int64, rawKind: Int64, key: String?, value: String?, count: Int, position: Int64) throws(StoreError) {
+        guard rawKind >= 0, rawKind < Int64(ValueKind.allCases.count), let kind = ValueKind(rawValue: UInt8(rawKind)) else {
+            throw StoreError(file: "", message: "node \(id) has kind \(rawKind), which is not a known kind (0–\(ValueKind.allCases.count - 1))")
+        }
+        self.init(id: id, kind: kind, key: key, value: kind.isContainer ? nil : value ?? "", count: count, position: position)
+    }
 }
 
 /// A node shown in a level, with what showing it needs: its first members (for objects) and the

@@ -318,9 +318,9 @@ struct TreeTableEditor {
         }
         var existing = row.members.first { $0.key == key } ?? row.members.first { TreeTableSource.lowered($0.key ?? "") == lowered }
         if existing == nil, !row.membersComplete {
-            existing = try TreeTableSource.readRows(
-                db, counts: source.hasCounts, sql: "WHERE parent = ? AND key = ? ORDER BY position, id LIMIT 1", arguments: [row.node.id, key]
-            ).first?.node ?? member(of: row, [lowered])
+            existing = try SQLiteNodeRows.Queries(db: db, counts: true).rows(
+                "WHERE parent = ? AND key = ? ORDER BY position, id LIMIT 1", [row.node.id, key]
+            ).first ?? member(of: row, [lowered])
         }
         if let existing, existing.kind.isContainer {
             throw EditError("'\(key)' holds a \(existing.kind); only scalar attributes can be set", at: path)

@@ -2,8 +2,9 @@ import DrillDownCore
 import Foundation
 import GRDB
 
-/// A ``Source`` over an SQLite tree table that reads only what is shown: opening reads the root
-/// row, and each level is read a page at a time through the `(parent, position)` index.
+/// A ``Source`` over a tree table (in an SQLite file, or in PostgreSQL through DrillDownPostgres)
+/// that reads only what is shown: opening reads the root row, and each level is read a page at a
+/// time through the `(parent, position)` index. The queries come from a ``NodeRowReader``.
 ///
 /// Nodes are read with the same rules as ``DocumentSource`` (the outline convention: a row is
 /// an object, titled by its `Title` member, with its children in its `Children` array and its
@@ -26,16 +27,13 @@ import GRDB
 /// new snapshot after every change it commits and whenever another writer committed. If the
 /// database fails after opening, the affected rows read as empty and ``lastError`` says why.
 public struct TreeTableSource: Source {
-    /// The database file.
-    public let file: String
     /// How nodes are read: the outline convention or generic.
     public let mode: ReadingMode
     /// A name for the data (the file name), the root title in generic mode.
     public let name: String
-    let database: DatabaseQueue
+    /// Where the rows are read.
+    let reader: any NodeRowReader
     let keys: Keys
-    /// Whether `nodes` has the maintained `nchildren` column (version 2); else levels are counted.
-    let hasCounts: Bool
     let cache: TreeTableCache
     /// Set while a write transaction reads through this source (misses read in it).
     var transaction: TransactionHandle?
@@ -47,10 +45,13 @@ public struct TreeTableSource: Source {
         var rows: [String]
     }
 
-    /// The open transaction of a write, for a source read inside it.
+    /// The queries of an open write transaction, for a source read inside it (only while it is open).
     struct TransactionHandle: @unchecked Sendable {
-        unowned(unsafe) let db: Database
+        let queries: any NodeRowQueries
     }
+
+    /// What the rows are in (the database file, or the PostgreSQL table).
+    public var file: String { reader.origin }
 
     /// Thrown by a loader that needs a query while only the lock is held.
     struct NeedsDatabase: Error {}
@@ -66,12 +67,8 @@ public struct TreeTableSource: Source {
 
     /// Reads through the connection of `store`.
     public init(store: SQLiteTreeStore, mode: ReadingMode? = nil, keys: OutlineKeys = .standard, name: String? = nil) throws(StoreError) {
-        file = store.path
-        database = store.database
-        self.name = name ?? URL(fileURLWithPath: store.path).lastPathComponent
         let keySet: OutlineKeys
         if case .outline(let given) = mode { keySet = given } else { keySet = keys }
-        self.keys = Keys(title: keySet.title.map(Self.lowered), children: keySet.children.map(Self.lowered), rows: keySet.rows.map(Self.lowered))
         do {
             let opened = try store.database.read { db throws -> (Bool, ReadingMode, TreeTableCache.State) in
                 let version = try TreeTableLayout.version(db)
@@ -94,43 +91,61 @@ public struct TreeTableSource: Source {
                     }
                     resolved = try (outline ?? TreeTableLayout.followsOutlineConvention(db, keys: keySet)) ? .outline(keySet) : .generic
                 }
-                let state = try Self.readState(db, counts: counts, file: store.path)
+                let state = try Self.readState(SQLiteNodeRows.Queries(db: db, counts: counts), origin: store.path)
                 return (counts, resolved, state)
             }
-            hasCounts = opened.0
-            self.mode = opened.1
-            cache = TreeTableCache(opened.2)
+            self.init(
+                reader: SQLiteNodeRows(database: store.database, file: store.path, hasCounts: opened.0), mode: opened.1, keys: keySet,
+                name: name ?? URL(fileURLWithPath: store.path).lastPathComponent, state: opened.2)
         } catch {
             throw StoreError(file: store.path, error)
         }
     }
 
-    init(copying other: TreeTableSource, state: TreeTableCache.State) {
-        file = other.file
-        mode = other.mode
-        name = other.name
-        database = other.database
-        keys = other.keys
-        hasCounts = other.hasCounts
+    /// Reads through `reader`, in a resolved `mode`: only the root row now.
+    package init(reader: any NodeRowReader, mode: ReadingMode, keys: OutlineKeys, name: String) throws(StoreError) {
+        let state: TreeTableCache.State
+        do { state = try reader.read { q in try Self.readState(q, origin: reader.origin) } } catch {
+            throw (error as? StoreError) ?? StoreError(file: reader.origin, message: reader.describe(error))
+        }
+        self.init(reader: reader, mode: mode, keys: keys, name: name, state: state)
+    }
+
+    init(reader: any NodeRowReader, mode: ReadingMode, keys keySet: OutlineKeys, name: String, state: TreeTableCache.State) {
+        self.reader = reader
+        self.mode = mode
+        self.name = name
+        keys = Keys(title: keySet.title.map(Self.lowered), children: keySet.children.map(Self.lowered), rows: keySet.rows.map(Self.lowered))
         cache = TreeTableCache(state)
     }
 
-    /// A new snapshot of the database as it is now (an empty cache), read through `db`.
-    func renewed(_ db: Database) throws -> TreeTableSource {
-        TreeTableSource(copying: self, state: try Self.readState(db, counts: hasCounts, file: file))
+    init(copying other: TreeTableSource, state: TreeTableCache.State) {
+        reader = other.reader
+        mode = other.mode
+        name = other.name
+        keys = other.keys
+        cache = TreeTableCache(state)
     }
 
-    /// This snapshot with the cached rows of `ids` read again through `db` (after a change that
+    /// A new snapshot of the data as it is now (an empty cache), read through `q`.
+    package func renewed(_ q: any NodeRowQueries) throws -> TreeTableSource {
+        TreeTableSource(copying: self, state: try Self.readState(q, origin: file))
+    }
+
+    /// The version (`PRAGMA data_version`, a revision) this snapshot was taken at.
+    package var version: Int64 { cache.withState { $0.version } }
+
+    /// This snapshot with the cached rows of `ids` read again through `q` (after a change that
     /// moved no node and left the root row as it was): two small queries, the rest of the cache kept.
-    func refreshing(rowsOf ids: [NodeID], _ db: Database) throws -> TreeTableSource {
+    func refreshing(rowsOf ids: [NodeID], _ q: any NodeRowQueries) throws -> TreeTableSource {
         var state = cache.copy()
         for id in ids {
             guard let li = state.levelIndex(containing: id.rawValue) else { continue }
             let k = Int(id.rawValue - state.levels[li].first)
             let key = TreeTableCache.State.pageKey(li, k / TreeTableCache.pageSize)
             guard var rows = state.pages[key], k % TreeTableCache.pageSize < rows.count else { continue }
-            var fresh = try Self.readRows(db, counts: hasCounts, sql: "WHERE id = ?", arguments: [rows[k % TreeTableCache.pageSize].node.id])
-            try Self.fillMembers(&fresh, db, counts: hasCounts)
+            var fresh = try q.row(id: rows[k % TreeTableCache.pageSize].node.id).map { [LevelRow(node: $0)] } ?? []
+            try Self.fillMembers(&fresh, q)
             if let row = fresh.first {
                 rows[k % TreeTableCache.pageSize] = row
                 state.pages[key] = rows
@@ -141,15 +156,15 @@ public struct TreeTableSource: Source {
         return TreeTableSource(copying: self, state: state)
     }
 
-    /// The root row and `PRAGMA data_version`: a fresh, empty cache.
-    static func readState(_ db: Database, counts: Bool, file: String) throws -> TreeTableCache.State {
-        let version = try Int64.fetchOne(db, sql: "PRAGMA data_version") ?? 0
-        var roots = try readRows(db, counts: counts, sql: "WHERE parent IS NULL ORDER BY id LIMIT 2", arguments: [])
-        guard !roots.isEmpty else { throw StoreError(file: file, message: "nodes table: it is empty (a tree needs a root: a row whose parent is NULL)") }
+    /// The root row and the version: a fresh, empty cache.
+    static func readState(_ q: any NodeRowQueries, origin: String) throws -> TreeTableCache.State {
+        let version = try q.version()
+        var roots = try q.roots().map { LevelRow(node: $0) }
+        guard !roots.isEmpty else { throw StoreError(file: origin, message: "nodes table: it is empty (a tree needs a root: a row whose parent is NULL)") }
         guard roots.count == 1 else {
-            throw StoreError(file: file, message: "nodes table: nodes \(roots[0].node.id) and \(roots[1].node.id) both have no parent; a tree has one root")
+            throw StoreError(file: origin, message: "nodes table: nodes \(roots[0].node.id) and \(roots[1].node.id) both have no parent; a tree has one root")
         }
-        try fillMembers(&roots, db, counts: counts)
+        try fillMembers(&roots, q)
         return TreeTableCache.State(version: version, root: roots[0])
     }
 
@@ -234,7 +249,7 @@ public struct TreeTableSource: Source {
             guard let m = try member(of: row, [Self.lowered(key)], db) else { return nil }
             if m.kind == .array, m.count > 0, m.count <= 8, row.smallArrays[m.id] == nil, !row.members.contains(m) {
                 var one = [LevelRow(node: m)]
-                try Self.fillSmallArrays(&one, db: try need(db), members: [m])
+                try Self.fillSmallArrays(&one, try need(db), members: [m])
                 return summary(of: m, in: one[0])
             }
             return summary(of: m, in: row)
@@ -256,27 +271,28 @@ public struct TreeTableSource: Source {
 
     /// Runs `body` on the cache: first without the database (cache hits), then, when it needs a
     /// query, again inside a read of the database (or in the open write transaction).
-    func load<T>(_ fallback: T, _ body: (inout TreeTableCache.State, Database?) throws -> T) -> T {
+    func load<T>(_ fallback: T, _ body: (inout TreeTableCache.State, (any NodeRowQueries)?) throws -> T) -> T {
         do {
-            if let handle = transaction { return try cache.withState { try body(&$0, handle.db) } }
+            if let handle = transaction { return try cache.withState { try body(&$0, handle.queries) } }
             do {
                 return try cache.withState { try body(&$0, nil) }
             } catch is NeedsDatabase {
-                return try database.read { db in try cache.withState { try body(&$0, db) } }
+                return try reader.read { q in try cache.withState { try body(&$0, q) } }
             }
         } catch {
-            cache.withState { $0.failure = StoreError(file: file, error).description }
+            let message = (error as? StoreError).map { StoreError(file: file, message: $0.message).description } ?? reader.describe(error)
+            cache.withState { $0.failure = message }
             return fallback
         }
     }
 
-    func need(_ db: Database?) throws -> Database {
+    func need(_ db: (any NodeRowQueries)?) throws -> any NodeRowQueries {
         guard let db else { throw NeedsDatabase() }
         return db
     }
 
     /// The stored row shown as `id` (the root row for the root), reading its page when needed.
-    func row(_ id: Int32, _ s: inout TreeTableCache.State, _ db: Database?) throws -> LevelRow? {
+    func row(_ id: Int32, _ s: inout TreeTableCache.State, _ db: (any NodeRowQueries)?) throws -> LevelRow? {
         if id == 0 { return s.root }
         guard let li = s.levelIndex(containing: id) else { return nil }
         let k = Int(id - s.levels[li].first)
@@ -300,31 +316,19 @@ public struct TreeTableSource: Source {
 
     /// The (position, id) of the last row of page `p` of level `li`: known, or found by stepping
     /// through the index from the last known one (reading positions only), recording each page's.
-    func boundary(_ li: Int, _ p: Int, _ s: inout TreeTableCache.State, _ db: Database) throws -> (Int64, Int64)? {
+    func boundary(_ li: Int, _ p: Int, _ s: inout TreeTableCache.State, _ db: any NodeRowQueries) throws -> (Int64, Int64)? {
         if p < s.levels[li].boundaries.count { return s.levels[li].boundaries[p] }
         let list = s.levels[li].list
-        let cursor: RowCursor
-        if let last = s.levels[li].boundaries.last {
-            cursor = try GRDB.Row.fetchCursor(
-                db, sql: "SELECT position, id FROM nodes WHERE parent = ? AND (position, id) > (?, ?) ORDER BY position, id",
-                arguments: [list, last.0, last.1])
-        } else {
-            cursor = try GRDB.Row.fetchCursor(db, sql: "SELECT position, id FROM nodes WHERE parent = ? ORDER BY position, id", arguments: [list])
-        }
-        var n = 0
-        while let r = try cursor.next() {
-            n += 1
-            if n == TreeTableCache.pageSize {
-                n = 0
-                s.levels[li].boundaries.append((r[0], r[1]))
-                if s.levels[li].boundaries.count > p { break }
-            }
+        let missing = p + 1 - s.levels[li].boundaries.count
+        let keys = try db.keys(of: list, after: s.levels[li].boundaries.last, limit: missing * TreeTableCache.pageSize)
+        for k in stride(from: TreeTableCache.pageSize - 1, to: keys.count, by: TreeTableCache.pageSize) {
+            s.levels[li].boundaries.append(keys[k])
         }
         return p < s.levels[li].boundaries.count ? s.levels[li].boundaries[p] : nil
     }
 
     /// The children block of visible node `id`, reserving it on first use.
-    func childRange(of id: Int32, _ s: inout TreeTableCache.State, _ db: Database?) throws -> NodeRange {
+    func childRange(of id: Int32, _ s: inout TreeTableCache.State, _ db: (any NodeRowQueries)?) throws -> NodeRange {
         if let li = s.levelOf[id] {
             guard li >= 0 else { return .empty }
             return NodeRange(s.levels[Int(li)].first, s.levels[Int(li)].first + s.levels[Int(li)].count)
@@ -343,7 +347,7 @@ public struct TreeTableSource: Source {
     }
 
     /// The stored node whose children are the visible children of `row`, if it has any.
-    func childList(of row: LevelRow, isRoot: Bool, _ db: Database?) throws -> NodeRecord? {
+    func childList(of row: LevelRow, isRoot: Bool, _ db: (any NodeRowQueries)?) throws -> NodeRecord? {
         guard isOutline else { return row.node.kind.isContainer ? row.node : nil }
         if isRoot, row.node.kind == .array { return row.node }
         guard let list = try member(of: row, isRoot ? keys.rows : keys.children, db), list.kind == .array else { return nil }
@@ -351,7 +355,7 @@ public struct TreeTableSource: Source {
     }
 
     /// The first member of `row` whose key is one of the lowercased `keys` (earlier keys win).
-    func member(of row: LevelRow, _ keys: [String], _ db: Database?) throws -> NodeRecord? {
+    func member(of row: LevelRow, _ keys: [String], _ db: (any NodeRowQueries)?) throws -> NodeRecord? {
         guard row.node.kind == .object else { return nil }
         for key in keys {
             if let m = row.members.first(where: { Self.lowered($0.key ?? "") == key }) { return m }
@@ -359,85 +363,47 @@ public struct TreeTableSource: Source {
         guard !row.membersComplete else { return nil }
         let db = try need(db)
         for key in keys {
-            let found = try Self.readRows(
-                db, counts: hasCounts, sql: "WHERE parent = ? AND key = ? COLLATE NOCASE ORDER BY position, id LIMIT 1",
-                arguments: [row.node.id, key])
-            if let m = found.first { return m.node }
+            if let m = try db.member(of: row.node.id, lowercasedKey: key) { return m }
         }
         return nil
     }
 
     /// One page of the children of stored node `list`, after `after` (keyset pagination), with members.
-    func readPage(list: Int64, after: (Int64, Int64)?, _ db: Database) throws -> [LevelRow] {
-        var rows: [LevelRow]
-        if let after {
-            rows = try Self.readRows(
-                db, counts: hasCounts, sql: "WHERE parent = ? AND (position, id) > (?, ?) ORDER BY position, id LIMIT ?",
-                arguments: [list, after.0, after.1, TreeTableCache.pageSize])
-        } else {
-            rows = try Self.readRows(db, counts: hasCounts, sql: "WHERE parent = ? ORDER BY position, id LIMIT ?", arguments: [list, TreeTableCache.pageSize])
-        }
-        try Self.fillMembers(&rows, db, counts: hasCounts)
-        return rows
-    }
-
-    /// The columns every read takes, in ``record(_:)``'s order.
-    static func columns(counts: Bool) -> String {
-        "id, kind, key, value, \(counts ? "nchildren" : "(SELECT count(*) FROM nodes AS c WHERE c.parent = nodes.id)"), position, parent"
-    }
-
-    static func record(_ row: GRDB.Row) throws -> NodeRecord {
-        let raw: Int64 = row[1]
-        guard raw >= 0, raw < Int64(ValueKind.allCases.count), let kind = ValueKind(rawValue: UInt8(raw)) else {
-            throw StoreError(file: "", message: "node \(row[0] as Int64) has kind \(raw), which is not a known kind (0–\(ValueKind.allCases.count - 1))")
-        }
-        return NodeRecord(id: row[0], kind: kind, key: row[2], value: kind.isContainer ? nil : (row[3] as String?) ?? "", count: row[4], position: row[5])
-    }
-
-    static func readRows(_ db: Database, counts: Bool, sql: String, arguments: StatementArguments) throws -> [LevelRow] {
-        var rows: [LevelRow] = []
-        let cursor = try GRDB.Row.fetchCursor(db, sql: "SELECT \(columns(counts: counts)) FROM nodes \(sql)", arguments: arguments)
-        while let row = try cursor.next() { rows.append(LevelRow(node: try record(row))) }
+    func readPage(list: Int64, after: (Int64, Int64)?, _ db: any NodeRowQueries) throws -> [LevelRow] {
+        var rows = try db.children(of: list, after: after, limit: TreeTableCache.pageSize).map { LevelRow(node: $0) }
+        try Self.fillMembers(&rows, db)
         return rows
     }
 
     /// Reads the members of the object rows: one query for all rows of ordinary size, a limited
     /// one for each row with more than ``TreeTableCache/memberLimit`` members; then the elements
     /// of small member arrays.
-    static func fillMembers(_ rows: inout [LevelRow], _ db: Database, counts: Bool) throws {
+    static func fillMembers(_ rows: inout [LevelRow], _ db: any NodeRowQueries) throws {
         let objects = rows.indices.filter { rows[$0].node.kind == .object && rows[$0].node.count > 0 }
         let small = objects.filter { rows[$0].node.count <= TreeTableCache.memberLimit }
         if !small.isEmpty {
             var byParent: [Int64: Int] = [:]
             for i in small { byParent[rows[i].node.id] = i }
-            let ids = small.map { String(rows[$0].node.id) }.joined(separator: ",")
-            let cursor = try GRDB.Row.fetchCursor(db, sql: "SELECT \(columns(counts: counts)) FROM nodes WHERE parent IN (\(ids)) ORDER BY parent, position, id")
-            while let r = try cursor.next() {
-                if let i = byParent[r[6]] { rows[i].members.append(try record(r)) }
+            for (parent, member) in try db.children(ofAll: small.map { rows[$0].node.id }) {
+                if let i = byParent[parent] { rows[i].members.append(member) }
             }
         }
         for i in objects where rows[i].node.count > TreeTableCache.memberLimit {
-            rows[i].members = try readRows(
-                db, counts: counts, sql: "WHERE parent = ? ORDER BY position, id LIMIT ?",
-                arguments: [rows[i].node.id, TreeTableCache.memberLimit]).map(\.node)
+            rows[i].members = try db.children(of: rows[i].node.id, after: nil, limit: TreeTableCache.memberLimit)
             rows[i].membersComplete = false
         }
         let arrays = rows.flatMap { $0.members.filter { $0.kind == .array && $0.count > 0 && $0.count <= 8 } }
-        if !arrays.isEmpty { try fillSmallArrays(&rows, db: db, members: arrays) }
+        if !arrays.isEmpty { try fillSmallArrays(&rows, db, members: arrays) }
     }
 
     /// Reads the elements of the given small member arrays into their rows' ``LevelRow/smallArrays``
     /// (only arrays whose elements are all scalars).
-    static func fillSmallArrays(_ rows: inout [LevelRow], db: Database, members: [NodeRecord]) throws {
-        let ids = members.map { String($0.id) }.joined(separator: ",")
+    static func fillSmallArrays(_ rows: inout [LevelRow], _ db: any NodeRowQueries, members: [NodeRecord]) throws {
         var items: [Int64: [String]] = [:]
         var mixed = Set<Int64>()
-        let cursor = try GRDB.Row.fetchCursor(db, sql: "SELECT parent, kind, value FROM nodes WHERE parent IN (\(ids)) ORDER BY parent, position, id")
-        while let r = try cursor.next() {
-            let parent: Int64 = r[0]
-            let kind: Int64 = r[1]
-            if kind == Int64(ValueKind.object.rawValue) || kind == Int64(ValueKind.array.rawValue) { mixed.insert(parent) }
-            items[parent, default: []].append((r[2] as String?) ?? "")
+        for (parent, kind, value) in try db.elements(ofAll: members.map(\.id)) {
+            if kind.isContainer { mixed.insert(parent) }
+            items[parent, default: []].append(value ?? "")
         }
         let wanted = Set(members.map(\.id))
         for i in rows.indices {

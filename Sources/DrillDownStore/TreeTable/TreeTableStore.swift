@@ -30,6 +30,8 @@ import GRDB
 public struct TreeTableStore: EditingStore {
     /// The current data: a lazy snapshot.
     public private(set) var source: TreeTableSource
+    /// The file's rows (the source's reader).
+    let rows: SQLiteNodeRows
     /// The presentation schema whose row controls constrain attribute types.
     public var schema: Schema
     /// How many steps ``undo()`` can go back.
@@ -51,6 +53,7 @@ public struct TreeTableStore: EditingStore {
         let store = try SQLiteTreeStore(path: path, create: false)
         try store.migrate()
         source = try TreeTableSource(store: store, mode: mode, keys: keys, name: name)
+        rows = SQLiteNodeRows(database: store.database, file: store.path, hasCounts: true)
         self.schema = schema
     }
 
@@ -62,22 +65,24 @@ public struct TreeTableStore: EditingStore {
         guard !changes.isEmpty else { throw EditError("no change to apply") }
         let current = source
         let schema = schema
+        let rows = rows
         let (paths, operations, next) = try transaction { db in
-            var work = try current.current(in: db).bound(to: db)
+            let q = rows.queries(db)
+            var work = try current.current(in: q).bound(to: q)
             if work.cache !== current.cache {
-                try Self.checkUnchanged(changes, shown: current.bound(to: db), now: work)
+                try Self.checkUnchanged(changes, shown: current.bound(to: q), now: work)
             }
             var editor = TreeTableEditor(db: db, source: work, schema: schema)
             var paths: [TreePath] = []
             for (i, change) in changes.enumerated() {
-                if i > 0 { editor.source = try work.renewed(db).bound(to: db) }
+                if i > 0 { editor.source = try work.renewed(q).bound(to: q) }
                 paths.append(try editor.perform(change))
                 work = editor.source
             }
             // In the outline convention a rename or an attribute changes only the row's own members, so
             // only its cached row is read again; generically a member is also a node of its own.
             let inPlace = work.isOutline && changes.count == 1 && !editor.operations.contains(where: \.isStructural) && !editor.touched.contains(work.root)
-            let next = inPlace ? try work.unbound.refreshing(rowsOf: editor.touched, db) : try work.renewed(db)
+            let next = inPlace ? try work.unbound.refreshing(rowsOf: editor.touched, q) : try work.renewed(q)
             return (paths, editor.operations, next)
         }
         source = next
@@ -106,7 +111,8 @@ public struct TreeTableStore: EditingStore {
     /// Picks up commits of other writers: `PRAGMA data_version` differs from the snapshot's.
     public mutating func refresh() throws(EditError) -> Bool {
         let current = source
-        let next = try read { db in try current.current(in: db) }
+        let rows = rows
+        let next = try read { db in try current.current(in: rows.queries(db)) }
         guard next.cache !== current.cache else { return false }
         source = next
         return true
@@ -115,9 +121,10 @@ public struct TreeTableStore: EditingStore {
     /// Runs row operations (undo or redo) checked against other writers, then takes a new snapshot.
     mutating func replay(_ operations: [RowOperation]) throws(EditError) {
         let current = source
+        let rows = rows
         source = try transaction { db in
             for operation in operations { try operation.run(db, checked: true) }
-            return try current.renewed(db)
+            return try current.renewed(rows.queries(db))
         }
     }
 
@@ -126,7 +133,7 @@ public struct TreeTableStore: EditingStore {
     func transaction<T>(_ body: (Database) throws -> T) throws(EditError) -> T {
         do {
             var result: T?
-            try source.database.writeWithoutTransaction { db in
+            try rows.database.writeWithoutTransaction { db in
                 try db.inTransaction(.immediate) {
                     result = try body(db)
                     return .commit
@@ -140,7 +147,7 @@ public struct TreeTableStore: EditingStore {
     }
 
     func read<T>(_ body: (Database) throws -> T) throws(EditError) -> T {
-        do { return try source.database.read(body) } catch { throw Self.editError(error, file: source.file) }
+        do { return try rows.database.read(body) } catch { throw Self.editError(error, file: source.file) }
     }
 
     static func editError(_ error: any Error, file: String) -> EditError {
@@ -178,16 +185,14 @@ public struct TreeTableStore: EditingStore {
 
 extension TreeTableSource {
     /// This snapshot when no other writer committed since it was taken, else a new one.
-    func current(in db: Database) throws -> TreeTableSource {
-        let version = try Int64.fetchOne(db, sql: "PRAGMA data_version") ?? 0
-        let known = cache.withState { $0.version }
-        return version == known ? self : try renewed(db)
+    package func current(in q: any NodeRowQueries) throws -> TreeTableSource {
+        try q.version() == version ? self : try renewed(q)
     }
 
-    /// This snapshot reading through the open transaction `db` (and only while it is open).
-    func bound(to db: Database) -> TreeTableSource {
+    /// This snapshot reading through the open transaction of `q` (and only while it is open).
+    package func bound(to q: any NodeRowQueries) -> TreeTableSource {
         var copy = self
-        copy.transaction = TransactionHandle(db: db)
+        copy.transaction = TransactionHandle(queries: q)
         return copy
     }
 
@@ -198,9 +203,9 @@ extension TreeTableSource {
     }
 
     /// Runs `body` on the cache inside the open transaction, rethrowing any error.
-    func inTransaction<T>(_ body: (inout TreeTableCache.State, Database) throws -> T) throws -> T {
+    func inTransaction<T>(_ body: (inout TreeTableCache.State, any NodeRowQueries) throws -> T) throws -> T {
         guard let handle = transaction else { throw NeedsDatabase() }
-        return try cache.withState { try body(&$0, handle.db) }
+        return try cache.withState { try body(&$0, handle.queries) }
     }
 
     /// The stored row shown at `path`, or `nil` when the path leaves the tree.

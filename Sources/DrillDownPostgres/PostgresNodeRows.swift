@@ -1,0 +1,110 @@
+import DrillDownCore
+import DrillDownStore
+import Logging
+import PostgresNIO
+
+/// The rows of a PostgreSQL tree table, read for a lazy ``DrillDownStore/TreeTableSource``:
+/// each level a page at a time through the `(parent, position, id)` index, with keyset
+/// pagination, on a connection of its own (``PostgresSession``). The version is the table's
+/// revision, so a snapshot knows when another instance committed.
+struct PostgresNodeRows: NodeRowReader {
+    let session: PostgresSession
+    let table: String
+    /// Whether the table has the maintained `nchildren` column; else children are counted.
+    let hasCounts: Bool
+
+    var origin: String { session.location.description }
+
+    func read<T>(_ body: (any NodeRowQueries) throws -> T) throws -> T {
+        let table = table
+        let counts = hasCounts
+        let logger = session.logger
+        return try session.run { connection in try body(Queries(connection: connection, table: table, counts: counts, logger: logger)) }
+    }
+
+    func describe(_ error: any Error) -> String {
+        if let error = error as? PostgresStoreError { return error.description }
+        return PostgresStoreError(session.location, error).description
+    }
+
+    /// The queries bound to one connection.
+    struct Queries: NodeRowQueries {
+        let connection: PostgresConnection
+        let table: String
+        let counts: Bool
+        let logger: Logger
+
+        var columns: String {
+            "id, kind, key, value, \(counts ? "nchildren" : "(SELECT count(*) FROM \(table) AS c WHERE c.parent = n.id)"), position, parent"
+        }
+
+        func version() throws -> Int64 {
+            let rows = try connection.rows(PostgresQuery(unsafeSQL: "SELECT value FROM \(table)_meta WHERE key = 'revision'"), logger)
+            return Int64(try rows.first?.decode(String.self) ?? "0") ?? 0
+        }
+
+        func roots() throws -> [NodeRecord] {
+            try records(PostgresQuery(unsafeSQL: "SELECT \(columns) FROM \(table) n WHERE parent IS NULL ORDER BY id LIMIT 2")).map(\.row)
+        }
+
+        func row(id: Int64) throws -> NodeRecord? {
+            try records("SELECT \(unescaped: columns) FROM \(unescaped: table) n WHERE id = \(id)").first?.row
+        }
+
+        func children(of parent: Int64, after: (Int64, Int64)?, limit: Int) throws -> [NodeRecord] {
+            if let after {
+                return try records("""
+                    SELECT \(unescaped: columns) FROM \(unescaped: table) n WHERE parent = \(parent) AND (position, id) > (\(after.0), \(after.1))
+                    ORDER BY position, id LIMIT \(limit)
+                    """).map(\.row)
+            }
+            return try records("SELECT \(unescaped: columns) FROM \(unescaped: table) n WHERE parent = \(parent) ORDER BY position, id LIMIT \(limit)")
+                .map(\.row)
+        }
+
+        func keys(of parent: Int64, after: (Int64, Int64)?, limit: Int) throws -> [(Int64, Int64)] {
+            let query: PostgresQuery
+            if let after {
+                query = """
+                    SELECT position, id FROM \(unescaped: table) WHERE parent = \(parent) AND (position, id) > (\(after.0), \(after.1))
+                    ORDER BY position, id LIMIT \(limit)
+                    """
+            } else {
+                query = "SELECT position, id FROM \(unescaped: table) WHERE parent = \(parent) ORDER BY position, id LIMIT \(limit)"
+            }
+            return try connection.rows(query, logger).map { try $0.decode((Int64, Int64).self) }
+        }
+
+        func member(of parent: Int64, lowercasedKey: String) throws -> NodeRecord? {
+            // ASCII case-insensitive, as SQLite's NOCASE: lower() on ASCII letters only would need a
+            // function; translate() maps A–Z exactly and keeps every other character.
+            try records("""
+                SELECT \(unescaped: columns) FROM \(unescaped: table) n WHERE parent = \(parent)
+                    AND translate(key, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz') = \(lowercasedKey)
+                ORDER BY position, id LIMIT 1
+                """).first?.row
+        }
+
+        func children(ofAll parents: [Int64]) throws -> [(parent: Int64, row: NodeRecord)] {
+            try records("""
+                SELECT \(unescaped: columns) FROM \(unescaped: table) n WHERE parent = ANY(\(parents)::int8[]) ORDER BY parent, position, id
+                """).map { ($0.parent ?? -1, $0.row) }
+        }
+
+        func elements(ofAll parents: [Int64]) throws -> [(parent: Int64, kind: ValueKind, value: String?)] {
+            try connection.rows("""
+                SELECT parent, kind, value FROM \(unescaped: table) WHERE parent = ANY(\(parents)::int8[]) ORDER BY parent, position, id
+                """, logger).map { row in
+                let (parent, kind, value) = try row.decode((Int64, Int16, String?).self)
+                return (parent, ValueKind(rawValue: UInt8(clamping: kind)) ?? .null, value)
+            }
+        }
+
+        func records(_ query: PostgresQuery) throws -> [(row: NodeRecord, parent: Int64?)] {
+            try connection.rows(query, logger).map { row in
+                let (id, kind, key, value, count, position, parent) = try row.decode((Int64, Int16, String?, String?, Int64, Int64, Int64?).self)
+                return (try NodeRecord(id: id, rawKind: Int64(kind), key: key, value: value, count: Int(count), position: position), parent)
+            }
+        }
+    }
+}
