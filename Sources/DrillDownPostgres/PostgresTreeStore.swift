@@ -1,30 +1,27 @@
 import DrillDownCore
+import DrillDownStore
 import Foundation
 import NIOConcurrencyHelpers
 import PostgresNIO
 
 /// An ``EditingStore`` over a tree table in PostgreSQL that several `drilldown serve` instances
-/// share: each change is one transaction that writes only the rows it touches, ends with
-/// `NOTIFY drilldown_<table>, '<revision>'`, and is seen by every instance.
+/// share. It is the SQLite tree table's store on another database: the snapshot is a lazy
+/// ``DrillDownStore/TreeTableSource`` (the root row when opened, then a page of 100 rows per
+/// level shown), and each change is carried out by the same ``DrillDownStore/TreeTableEditor``,
+/// writing only the rows it touches (``PostgresRowWriter``).
 ///
-/// Changes are validated and turned into splices by ``EditableDocument`` on this instance's
-/// snapshot (the same rules as every other store); ``PostgresSpliceWriter`` then writes each
-/// splice: the rows it removes are locked (`SELECT … FOR UPDATE`) and must still exist, its
-/// container row too, new rows are inserted, and a subtree put back elsewhere (a move) keeps its
-/// rows. A change to a row another instance deleted or replaced meanwhile fails with a
-/// ``EditError/Reason/conflict`` error and changes nothing; so does an unreachable server, as
+/// Each step is one transaction that first increments the table's revision (`UPDATE … RETURNING`,
+/// which holds the revision row until the commit, so writers of the table go one after another),
+/// then resolves the change's paths in the table as it is now (a snapshot older than the
+/// revision is renewed, and a path that now leads to another row, or a row changed since it was
+/// shown, is a ``EditError/Reason/conflict`` that changes nothing), writes its rows and ends with
+/// `NOTIFY drilldown_<table>, '<revision>'`, delivered at the commit. An unreachable server is
 /// ``EditError/Reason/unavailable``.
 ///
-/// The snapshot is the whole tree in memory. After a change it is the tree this instance
-/// computed, when nobody else wrote in between (the revision went up by exactly one); otherwise,
-/// and when ``refresh()`` learns from the ``PostgresListener`` (or a poll every 2 s) that another
-/// instance committed, the table is read again.
-///
-/// Undo and redo write a step's splices backwards (``TreeEdit/inverse``) or again, in a
-/// transaction like any change, with the same row checks: rows the step deleted come back as new
-/// rows, and a row another instance changed or deleted since makes the undo a conflict that
-/// changes nothing. The history lasts until the table is read again (another instance wrote):
-/// the steps name nodes of this snapshot.
+/// Undo and redo replay the step's recorded row operations inverted or again, refusing (as a
+/// conflict) when another instance changed those rows since. Other instances' commits are
+/// noticed by ``refresh()``, from the ``PostgresListener`` or a poll every 2 s: the snapshot is
+/// renewed (an empty cache, nothing read until shown).
 ///
 /// ```swift
 /// let location = try PostgresLocation(url: "postgres://dd@127.0.0.1:55432/db?table=music")
@@ -36,13 +33,12 @@ public struct PostgresTreeStore: EditingStore {
     public let table: PostgresTreeTable
     /// The presentation schema whose row controls constrain attribute types.
     public var schema: Schema
-    var document: EditableDocument
-    var rows: RowMap
-    /// The revision the snapshot shows.
-    public private(set) var revision: Int64
-    let mode: ReadingMode?
-    let keys: OutlineKeys
-    let name: String
+    /// The current data: a lazy snapshot.
+    public private(set) var source: TreeTableSource
+    /// How many steps ``undo()`` can go back.
+    public var historyLimit = 500
+    var undoHistory: [Step] = []
+    var redoHistory: [Step] = []
     var listener: PostgresListener?
     /// What refresh last saw; a reference, because a model refreshes a copy and keeps it only when
     /// the data changed.
@@ -50,135 +46,155 @@ public struct PostgresTreeStore: EditingStore {
     /// How often ``refresh()`` asks the database even when no notification came.
     public var pollInterval: Duration = .seconds(2)
 
-    /// Reads the table whole; with `listen`, follows other instances' changes through NOTIFY.
+    /// One undoable step: the changes as given and the row operations that carried them out.
+    struct Step: Sendable {
+        var edit: EditStep
+        var operations: [RowOperation]
+    }
+
+    /// Opens the table for editing (upgrading a table written by an older version once); with
+    /// `listen`, follows other instances' changes through NOTIFY.
     public init(
         _ location: PostgresLocation, mode: ReadingMode? = nil, keys: OutlineKeys = .standard, name: String? = nil,
         schema: Schema = Schema(), listen: Bool = true
     ) throws(PostgresStoreError) {
         table = try PostgresTreeTable(location)
         try table.upgrade()
+        source = try table.source(mode: mode, keys: keys, name: name)
         if listen { listener = try PostgresListener(location) }
-        let snapshot = try table.read()
-        self.mode = mode
-        self.keys = keys
-        self.name = name ?? location.table
         self.schema = schema
-        document = Self.document(snapshot.tree, mode: mode, keys: keys, name: self.name, schema: schema)
-        rows = snapshot.rows
-        revision = snapshot.revision
     }
 
-    static func document(_ tree: TreeStore, mode: ReadingMode?, keys: OutlineKeys, name: String, schema: Schema) -> EditableDocument {
-        var document = EditableDocument(source: DocumentSource(tree: tree, mode: mode, keys: keys, name: name), schema: schema)
-        document.historyLimit = undoLimit
-        return document
-    }
-
-    /// The most steps kept for undo.
-    public static let undoLimit = 100
-
-    public var snapshot: any Source { document.source }
-    public var canUndo: Bool { !document.undoHistory.isEmpty }
-    public var canRedo: Bool { !document.redoHistory.isEmpty }
+    /// The revision the snapshot shows.
+    public var revision: Int64 { source.version }
+    public var snapshot: any Source { source }
+    public var canUndo: Bool { !undoHistory.isEmpty }
+    public var canRedo: Bool { !redoHistory.isEmpty }
 
     public mutating func apply(_ changes: [Change]) throws(EditError) -> [TreePath] {
-        var work = document
-        work.schema = schema
-        let paths = try work.apply(changes)
-        guard let step = work.undoHistory.last else { throw EditError("the change was not recorded") }
-        try commit(step.edits, giving: work)
+        guard !changes.isEmpty else { throw EditError("no change to apply") }
+        let current = source
+        let schema = schema
+        let (paths, operations, next) = try transaction { writer, q, revision in
+            var work = (current.version == revision - 1 ? current : try current.renewed(q)).bound(to: q)
+            if !work.isSnapshot(current) {
+                try TreeTableStore.checkUnchanged(changes, shown: current.bound(to: q), now: work)
+            }
+            var editor = TreeTableEditor(db: writer, source: work, schema: schema)
+            var paths: [TreePath] = []
+            for (i, change) in changes.enumerated() {
+                if i > 0 { editor.source = try work.renewed(q).bound(to: q) }
+                paths.append(try editor.perform(change))
+                work = editor.source
+            }
+            // In the outline convention a rename or an attribute changes only the row's own members.
+            let inPlace = work.isOutline && changes.count == 1 && !editor.operations.contains(where: \.isStructural) && !editor.touched.contains(work.root)
+            let next = inPlace ? try work.unbound.refreshing(rowsOf: editor.touched, q) : try work.renewed(q)
+            return (paths, editor.operations, next)
+        }
+        source = next
+        undoHistory.append(Step(edit: EditStep(changes: changes, paths: paths), operations: operations))
+        if undoHistory.count > historyLimit { undoHistory.removeFirst(undoHistory.count - historyLimit) }
+        redoHistory.removeAll()
         return paths
     }
 
     public mutating func undo() throws(EditError) -> EditStep? {
-        var work = document
-        guard let step = work.undo() else { return nil }
-        try commit(step.edits.reversed().map(\.inverse), giving: work)
-        return step
+        guard let step = undoHistory.last else { return nil }
+        try replay(step.operations.reversed().map(\.inverse))
+        undoHistory.removeLast()
+        redoHistory.append(step)
+        return step.edit
     }
 
     public mutating func redo() throws(EditError) -> EditStep? {
-        var work = document
-        guard let step = work.redo() else { return nil }
-        try commit(step.edits, giving: work)
-        return step
+        guard let step = redoHistory.last else { return nil }
+        try replay(step.operations)
+        redoHistory.removeLast()
+        undoHistory.append(step)
+        return step.edit
     }
 
-    /// Writes `edits` in one transaction; then `work` (the document they lead to) is the
-    /// snapshot, or the table is read again when another instance committed in between.
-    mutating func commit(_ edits: [TreeEdit], giving work: EditableDocument) throws(EditError) {
-        var work = work
-        var map = rows
-        let known = revision
-        let committed: Int64
-        do {
-            committed = try table.session.transaction { connection in
-                var writer = PostgresSpliceWriter(connection: connection, table: table.location.table, logger: table.session.logger, rows: map)
-                let next = try writer.begin()
-                for edit in edits { try writer.write(edit) }
-                try writer.finish(revision: next, channel: table.location.channel)
-                map = writer.rows
-                return next
-            }
-        } catch {
-            // A failed change leaves the table as it was. A conflict means this snapshot is stale
-            // (another writer changed or deleted a row it holds): read the table again, so the
-            // page that refreshes on the 409 shows the data as it is now.
-            if let conflict = error.underlyingConflict {
-                try? reload()
-                throw conflict
-            }
-            throw error.editError
-        }
-        if committed == known + 1 {
-            work.schema = schema
-            document = work
-            rows = map
-            revision = committed
-        } else {
-            try reload()
+    /// Runs row operations (undo or redo) checked against other writers, then takes a new snapshot.
+    mutating func replay(_ operations: [RowOperation]) throws(EditError) {
+        let current = source
+        source = try transaction { writer, q, _ in
+            for operation in operations { try writer.run(operation, checked: true) }
+            return try current.renewed(q)
         }
     }
 
-    /// Reads the table again when another instance committed: a notification announced a newer
-    /// revision, the listener reconnected (notifications may have been missed), or, every
-    /// ``pollInterval``, the revision in the table differs.
+    /// Picks up other instances' commits: when a newer revision was announced, the listener
+    /// reconnected (it may have missed some), or, every ``pollInterval``, the revision differs.
     public mutating func refresh() throws(EditError) -> Bool {
         let now = ContinuousClock.now
         let state = listener?.state
+        let known = revision
         let due = polling.box.withLockedValue { seen -> Bool in
-            // News: a newer revision was announced, or the listener reconnected (it may have missed some).
-            let news = state.map { $0.generation != seen.generation || $0.announced > revision } ?? false
+            let news = state.map { $0.generation != seen.generation || $0.announced > known } ?? false
             guard news || now - seen.time >= pollInterval else { return false }
             seen = (now, state?.generation ?? 0)
             return true
         }
         guard due else { return false }
-        let current: Int64
-        do { current = try table.revision() } catch { throw error.editError }
-        guard current != revision else { return false }
-        try reload()
+        let current = source
+        let next: TreeTableSource
+        do { next = try table.session.run { connection in try current.current(in: queries(connection)) } } catch { throw error.editError }
+        guard !next.isSnapshot(current) else { return false }
+        source = next
         return true
-    }
-
-    mutating func reload() throws(EditError) {
-        let fresh: PostgresTreeTable.Snapshot
-        do { fresh = try table.read() } catch { throw error.editError }
-        document = Self.document(fresh.tree, mode: mode, keys: keys, name: name, schema: schema)
-        rows = fresh.rows
-        revision = fresh.revision
     }
 
     /// Whether the database answers (for `/readyz`): `nil`, or why not.
     public func readiness() -> String? { table.ping() }
+
+    func queries(_ connection: PostgresConnection) -> PostgresNodeRows.Queries {
+        PostgresNodeRows.Queries(connection: connection, table: table.location.table, counts: true, logger: table.session.logger)
+    }
+
+    /// Runs `body` in one transaction on the write connection, after taking the next revision
+    /// (which queues the table's writers), and announces that revision at the commit. Any error
+    /// rolls everything back; a conflict renews the snapshot, so the page that reloads on the 409
+    /// shows the data as it is now.
+    mutating func transaction<T>(
+        _ body: (PostgresRowWriter, PostgresNodeRows.Queries, Int64) throws -> T
+    ) throws(EditError) -> T {
+        let location = table.location
+        let logger = table.session.logger
+        let store = self
+        do {
+            return try table.session.transaction { connection in
+                let next = try connection.rows(
+                    PostgresQuery(unsafeSQL: "UPDATE \(location.table)_meta SET value = (value::bigint + 1)::text WHERE key = 'revision' RETURNING value"),
+                    logger)
+                guard let text = try next.first?.decode(String.self), let revision = Int64(text) else {
+                    throw EditError("table '\(location.table)' has no revision row; it is not a DrillDown tree table")
+                }
+                let writer = PostgresRowWriter(connection: connection, table: location.table, logger: logger)
+                let result: T
+                do { result = try body(writer, store.queries(connection), revision) } catch let conflict as RowOperation.Conflict {
+                    throw EditError("\(conflict.message); nothing was changed (reload to see the data as it is now)", reason: .conflict)
+                }
+                try connection.execute("SELECT pg_notify(\(location.channel), \(text))", logger)
+                return result
+            }
+        } catch {
+            if let edit = error.conflict {
+                if edit.reason == .conflict { renewAfterConflict() }
+                throw edit
+            }
+            throw error.editError
+        }
+    }
+
+    /// A fresh snapshot after a conflict (kept as it is when the database cannot be read).
+    mutating func renewAfterConflict() {
+        let current = source
+        if let fresh = try? table.session.run({ connection in try current.renewed(queries(connection)) }) { source = fresh }
+    }
 }
 
 /// When ``PostgresTreeStore/refresh()`` last asked the database, and which listener connection it had heard from.
 final class Polling: Sendable {
     let box = NIOLockedValueBox<(time: ContinuousClock.Instant, generation: Int)>((ContinuousClock.now, 0))
-}
-
-extension PostgresStoreError {
-    /// The conflict a splice writer reported, if that is what failed.
-    var underlyingConflict: EditError? { conflict }
 }

@@ -28,7 +28,7 @@ import PostgresNIO
 /// ```swift
 /// let table = try PostgresTreeTable(try PostgresLocation(url: "postgres://dd@127.0.0.1/db?table=music"))
 /// try table.write(tree, documentFormat: "json")     // replaces the table in one transaction
-/// let snapshot = try table.read()                    // the tree, its row ids, the revision
+/// let snapshot = try table.read()                    // the whole tree and its revision (convert)
 /// ```
 public struct PostgresTreeTable: Sendable {
     /// Where the table is.
@@ -50,11 +50,9 @@ public struct PostgresTreeTable: Sendable {
 
     var table: String { location.table }
 
-    /// The tree as stored now, with the row id of every node and the revision it was read at.
+    /// The tree as stored now and the revision it was read at.
     public struct Snapshot: Sendable {
         public var tree: TreeStore
-        /// Row ids of the tree's nodes, by node id.
-        public var rows: RowMap
         public var revision: Int64
         /// The format of the document it was imported from, if recorded.
         public var documentFormat: String?
@@ -145,9 +143,9 @@ public struct PostgresTreeTable: Sendable {
                 sink.rows.append(id: id, parent: parent, position: position, kind: kind, key: key, value: value)
             }.wait()
             let rows = sink.rows
-            let built: (TreeStore, RowMap)
-            do throws(ParentLinkedRows.Invalid) { built = try rows.build() } catch { throw PostgresStoreError(location, "table '\(table)': \(error.message)") }
-            return Snapshot(tree: built.0, rows: built.1, revision: Int64(meta["revision"] ?? "0") ?? 0, documentFormat: meta["documentFormat"])
+            let tree: TreeStore
+            do throws(ParentLinkedRows.Invalid) { tree = try rows.build() } catch { throw PostgresStoreError(location, "table '\(table)': \(error.message)") }
+            return Snapshot(tree: tree, revision: Int64(meta["revision"] ?? "0") ?? 0, documentFormat: meta["documentFormat"])
         }
     }
 

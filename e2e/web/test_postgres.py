@@ -255,6 +255,7 @@ def test_pg_ctl_stop_and_start_under_load_503s_then_recovers(sounds_table):
         assert sa.post("/api/edit/add/1", {"title": "Before the outage"})[0] == 200
         with urllib.request.urlopen(a.url + "readyz", timeout=10) as r:
             assert r.status == 200
+        assert "Before the outage" in titles(a.url, "1")   # level 1 is read into A's snapshot
         pg_ctl("stop")
         try:
             status, body = sa.post("/api/edit/add/1", {"title": "During the outage"})
@@ -265,8 +266,13 @@ def test_pg_ctl_stop_and_start_under_load_503s_then_recovers(sounds_table):
             assert refused.value.code == 503
             with urllib.request.urlopen(a.url + "healthz", timeout=10) as r:
                 assert r.status == 200
-            # Reads are served from the instance's last snapshot meanwhile.
+            # Levels already read are served from the instance's snapshot meanwhile; one never read
+            # answers 503 with the reason (not an empty level).
             assert "Before the outage" in titles(a.url, "1")
+            with pytest.raises(urllib.error.HTTPError) as unread:
+                urllib.request.urlopen(a.url + "api/level/0", timeout=10)
+            assert unread.value.code == 503
+            assert "could not be read" in json.loads(unread.value.read())["error"]
         finally:
             pg_ctl("start")
         wait_until(lambda: sa.post("/api/edit/add/1", {"title": "After the outage"})[0] == 200, 15,

@@ -118,13 +118,8 @@ extension EditableDocument {
                     throw EditError("its '\(key)' holds a \(tree.kind(of: existing)), not a list of rows", at: path)
                 }
                 try checkIndex(index ?? 0, 0)
-                var schemaKey: String?
-                if parentID != source.root, !schema.kinds.isEmpty, let template = Presenter(source: source, schema: schema).kind(of: parentID) {
-                    guard let children = template.children else {
-                        throw EditError("\(name(of: parentID)) is a '\(template.kind)', and the schema gives that kind no children (it names no `children:` key)", at: path)
-                    }
-                    if keys.contains(Array(children.lowercased().utf8)) { schemaKey = children }
-                }
+                let schemaKey = try Self.schemaChildrenKey(
+                    schema, source: source, of: parentID, named: name(of: parentID), lowercasedKeys: keys.map { String(decoding: $0, as: UTF8.self) }, at: path)
                 let key = schemaKey ?? spelling(of: keys, near: source.parent(of: parentID).flatMap { source.childList(of: $0) },
                                    default: parentID == source.root ? "Rows" : "Children")
                 let m = tree.childCount(of: parentID)

@@ -29,4 +29,18 @@ extension EditableDocument {
             }
         }
     }
+
+    /// The schema's rule for a node that gets its first child (and so a children list): its
+    /// kind must name a `children:` key. Returns that key when it is one of `lowercasedKeys` (the
+    /// list is made under it), else `nil` (the caller picks the spelling).
+    /// - Throws: when the schema gives the node's kind no children.
+    public static func schemaChildrenKey(
+        _ schema: Schema, source: any Source, of id: NodeID, named name: String, lowercasedKeys: [String], at path: TreePath
+    ) throws(EditError) -> String? {
+        guard id != source.root, !schema.kinds.isEmpty, let template = Presenter(source: source, schema: schema).kind(of: id) else { return nil }
+        guard let children = template.children else {
+            throw EditError("\(name) is a '\(template.kind)', and the schema gives that kind no children (it names no `children:` key)", at: path)
+        }
+        return lowercasedKeys.contains(children.lowercased()) ? children : nil
+    }
 }

@@ -92,3 +92,101 @@ struct SQLiteNodeRows: NodeRowReader {
         try NodeRecord(id: row[0], rawKind: row[1], key: row[2], value: row[3], count: row[4], position: row[5])
     }
 }
+
+extension SQLiteNodeRows {
+    /// The row reads and writes of a change, in `db`'s open write transaction.
+    struct Writer: NodeRowWriter {
+        let db: Database
+
+        func row(_ id: Int64) throws -> NodeRow? {
+            try GRDB.Row.fetchOne(db, sql: "SELECT \(NodeRow.columns) FROM nodes WHERE id = ?", arguments: [id]).map(NodeRow.init)
+        }
+
+        func subtree(of id: Int64) throws -> [NodeRow] {
+            try GRDB.Row.fetchAll(db, sql: """
+                WITH RECURSIVE sub(id, depth) AS (SELECT ?, 0 UNION ALL SELECT n.id, sub.depth + 1 FROM nodes AS n JOIN sub ON n.parent = sub.id)
+                SELECT nodes.id, parent, position, kind, key, value FROM sub JOIN nodes ON nodes.id = sub.id ORDER BY sub.depth
+                """, arguments: [id]).map(NodeRow.init)
+        }
+
+        /// Above every id in the table and every id this file ever handed out (so an undone delete
+        /// can put its rows back under their own ids).
+        func allocate(_ n: Int) throws -> Int64 {
+            let top = try Int64.fetchOne(db, sql: "SELECT max(id) FROM nodes") ?? -1
+            let mark = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'nextID'").flatMap { Int64($0) } ?? 0
+            let first = max(top + 1, mark)
+            try db.execute(sql: "INSERT OR REPLACE INTO meta(key, value) VALUES ('nextID', ?)", arguments: [String(first + Int64(n))])
+            return first
+        }
+
+        func position(ofChild index: Int, last: Bool, of parent: Int64, excluding: Int64) throws -> Int64? {
+            if last {
+                return try Int64.fetchOne(
+                    db, sql: "SELECT position FROM nodes WHERE parent = ? AND id <> ? ORDER BY position DESC, id DESC LIMIT 1",
+                    arguments: [parent, excluding])
+            }
+            return try Int64.fetchOne(
+                db, sql: "SELECT position FROM nodes WHERE parent = ? AND id <> ? ORDER BY position, id LIMIT 1 OFFSET ?",
+                arguments: [parent, excluding, index])
+        }
+
+        func children(of parent: Int64, excluding: Int64) throws -> [NodeRow] {
+            try GRDB.Row.fetchAll(
+                db, sql: "SELECT \(NodeRow.columns) FROM nodes WHERE parent = ? AND id <> ? ORDER BY position, id", arguments: [parent, excluding]
+            ).map(NodeRow.init)
+        }
+
+        func memberKeys(ofFirstChildrenOf list: Int64, lowercasedKeys: [String]) throws -> [(Int64, String)] {
+            try GRDB.Row.fetchAll(db, sql: """
+                SELECT p.id, m.key FROM (SELECT id, position FROM nodes WHERE parent = ? ORDER BY position, id LIMIT 100) AS p
+                JOIN nodes AS m ON m.parent = p.id WHERE m.key COLLATE NOCASE IN (\(TreeTableLayout.inList(lowercasedKeys)))
+                ORDER BY p.position, p.id, m.position, m.id
+                """, arguments: [list]).map { ($0[0], $0[1]) }
+        }
+
+        func hasMember(_ parent: Int64, key: String, other: Int64) throws -> Bool {
+            try Bool.fetchOne(db, sql: "SELECT EXISTS(SELECT 1 FROM nodes WHERE parent = ? AND key = ? AND id <> ?)", arguments: [parent, key, other]) ?? false
+        }
+
+        func member(of parent: Int64, exactKey key: String) throws -> NodeRecord? {
+            try Queries(db: db, counts: true).rows("WHERE parent = ? AND key = ? ORDER BY position, id LIMIT 1", [parent, key]).first
+        }
+
+        func count(of parent: Int64, before: (Int64, Int64)) throws -> Int {
+            try Int.fetchOne(
+                db, sql: "SELECT count(*) FROM nodes WHERE parent = ? AND (position, id) < (?, ?)", arguments: [parent, before.0, before.1]) ?? 0
+        }
+
+        func run(_ operation: RowOperation, checked: Bool) throws {
+            if checked {
+                try check(operation) { ids in
+                    try Int.fetchOne(db, sql: "SELECT count(*) FROM nodes WHERE parent IN (\(ids.map(String.init).joined(separator: ",")))") ?? 0
+                }
+            }
+            switch operation {
+            case .insert(let rows):
+                let statement = try db.makeStatement(sql: "INSERT INTO nodes(\(NodeRow.columns)) VALUES (?, ?, ?, ?, ?, ?)")
+                for row in rows {
+                    try statement.execute(arguments: [row.id, row.parent, row.position, Int64(row.kind.rawValue), row.key, row.value])
+                }
+            case .delete(let rows):
+                for chunk in stride(from: 0, to: rows.count, by: 500) {
+                    let ids = rows[chunk ..< min(rows.count, chunk + 500)].map { String($0.id) }.joined(separator: ",")
+                    try db.execute(sql: "DELETE FROM nodes WHERE id IN (\(ids))")
+                }
+            case .update(_, let after):
+                try db.execute(
+                    sql: "UPDATE nodes SET parent = ?, position = ?, kind = ?, key = ?, value = ? WHERE id = ?",
+                    arguments: [after.parent, after.position, Int64(after.kind.rawValue), after.key, after.value, after.id])
+            }
+        }
+    }
+}
+
+extension NodeRow {
+    init(_ row: GRDB.Row) {
+        self.init(
+            id: row[0], parent: row[1], position: row[2], kind: ValueKind(rawValue: UInt8(clamping: row[3] as Int64)) ?? .null, key: row[4],
+            value: row[5])
+    }
+}

@@ -85,6 +85,8 @@ final class TreeTableCache: @unchecked Sendable {
         /// Pages of rows, keyed by level index and page number.
         var pages: [Int64: [LevelRow]] = [:]
         var failure: String?
+        /// How many reads failed.
+        var failures = 0
 
         /// The level `id` belongs to (binary search over the levels' id blocks).
         func levelIndex(containing id: Int32) -> Int? {

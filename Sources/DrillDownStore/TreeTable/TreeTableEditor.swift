@@ -1,20 +1,20 @@
 import DrillDownCore
-import GRDB
 
 /// Carries out one ``Change`` on a tree table inside an open write transaction, with the same
 /// rules and messages as ``EditableDocument`` (outline convention or generic), writing only the
-/// rows the change touches and recording them as ``RowOperation``s for undo.
-struct TreeTableEditor {
-    let db: Database
+/// rows the change touches and recording them as ``RowOperation``s for undo. The queries come
+/// from a ``NodeRowWriter`` (SQLite or PostgreSQL); the rules are the same for both.
+package struct TreeTableEditor {
+    let db: any NodeRowWriter
     /// The snapshot paths are read in, bound to the transaction.
-    var source: TreeTableSource
+    package var source: TreeTableSource
     let schema: Schema
     /// The row operations run so far, in order.
-    var operations: [RowOperation] = []
+    package var operations: [RowOperation] = []
     /// Visible nodes whose rows changed in place (their cached pages are dropped).
-    var touched: [NodeID] = []
+    package var touched: [NodeID] = []
 
-    init(db: Database, source: TreeTableSource, schema: Schema) {
+    package init(db: any NodeRowWriter, source: TreeTableSource, schema: Schema) {
         self.db = db
         self.source = source
         self.schema = schema
@@ -25,12 +25,12 @@ struct TreeTableEditor {
     var gap: Int64 { TreeTableLayout.positionGap }
 
     mutating func run(_ operation: RowOperation) throws {
-        try operation.run(db, checked: false)
+        try db.run(operation, checked: false)
         operations.append(operation)
     }
 
     /// Validates and applies `change`; returns the path of the affected node (as ``EditableDocument/apply(_:)``).
-    mutating func perform(_ change: Change) throws -> TreePath {
+    package mutating func perform(_ change: Change) throws -> TreePath {
         switch change {
         case .insert(let new, let parent, let index):
             let (id, row) = try node(at: parent)
@@ -44,7 +44,9 @@ struct TreeTableEditor {
         case .delete(let path):
             guard !path.isRoot else { throw EditError("the root cannot be deleted", at: path) }
             let (_, row) = try node(at: path)
-            try run(.delete(try subtree(of: row.node.id)))
+            let rows = try subtree(of: row.node.id)
+            guard !rows.isEmpty else { throw RowOperation.Conflict(message: "node \(row.node.id) was deleted by another writer meanwhile") }
+            try run(.delete(rows))
             return path
         case .move(let path, let parent, let index):
             return try move(path, into: parent, index: index)
@@ -75,17 +77,12 @@ struct TreeTableEditor {
     }
 
     func stored(_ id: Int64) throws -> NodeRow {
-        guard let row = try NodeRow.fetch(db, id: id) else { throw RowOperation.Conflict(message: "node \(id) is gone") }
+        guard let row = try db.row(id) else { throw RowOperation.Conflict(message: "node \(id) was deleted by another writer meanwhile") }
         return row
     }
 
     /// A node and its descendants, parents first.
-    func subtree(of id: Int64) throws -> [NodeRow] {
-        try GRDB.Row.fetchAll(db, sql: """
-            WITH RECURSIVE sub(id, depth) AS (SELECT ?, 0 UNION ALL SELECT n.id, sub.depth + 1 FROM nodes AS n JOIN sub ON n.parent = sub.id)
-            SELECT nodes.id, parent, position, kind, key, value FROM sub JOIN nodes ON nodes.id = sub.id ORDER BY sub.depth
-            """, arguments: [id]).map(NodeRow.init)
-    }
+    func subtree(of id: Int64) throws -> [NodeRow] { try db.subtree(of: id) }
 
     static func checkTitle(_ title: String, at path: TreePath) throws {
         guard !title.allSatisfy(\.isWhitespace) else { throw EditError("a title cannot be empty", at: path) }
@@ -93,29 +90,15 @@ struct TreeTableEditor {
 
     // MARK: Writing rows
 
-    /// `n` fresh ids: above every id in the table and every id this file ever handed out (so an
-    /// undone delete can put its rows back under their own ids).
-    func allocate(_ n: Int) throws -> Int64 {
-        let top = try Int64.fetchOne(db, sql: "SELECT max(id) FROM nodes") ?? -1
-        let mark = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'nextID'").flatMap { Int64($0) } ?? 0
-        let first = max(top + 1, mark)
-        try db.execute(sql: "INSERT OR REPLACE INTO meta(key, value) VALUES ('nextID', ?)", arguments: [String(first + Int64(n))])
-        return first
-    }
+    /// `n` fresh consecutive ids.
+    func allocate(_ n: Int) throws -> Int64 { try db.allocate(n) }
 
     /// A position for a new child of stored node `list` at `index` among its `count` children
     /// (not counting `excluding`): between the neighbours' positions, renumbering this one level
     /// first when they leave no room.
     mutating func position(in list: Int64, at index: Int, count: Int, excluding: Int64? = nil) throws -> Int64 {
         let other = excluding ?? -1
-        func nth(_ i: Int) throws -> Int64? {
-            if i == count - 1 {
-                return try Int64.fetchOne(
-                    db, sql: "SELECT position FROM nodes WHERE parent = ? AND id <> ? ORDER BY position DESC, id DESC LIMIT 1", arguments: [list, other])
-            }
-            return try Int64.fetchOne(
-                db, sql: "SELECT position FROM nodes WHERE parent = ? AND id <> ? ORDER BY position, id LIMIT 1 OFFSET ?", arguments: [list, other, i])
-        }
+        func nth(_ i: Int) throws -> Int64? { try db.position(ofChild: i, last: i == count - 1, of: list, excluding: other) }
         for attempt in 0 ..< 2 {
             let previous = index > 0 ? try nth(index - 1) : nil
             let next = index < count ? try nth(index) : nil
@@ -133,9 +116,7 @@ struct TreeTableEditor {
 
     /// Spreads the children of `list` to positions `k × gap` again (recorded, so undo restores them).
     mutating func renumber(_ list: Int64, excluding: Int64) throws {
-        let rows = try GRDB.Row.fetchAll(
-            db, sql: "SELECT \(NodeRow.columns) FROM nodes WHERE parent = ? AND id <> ? ORDER BY position, id", arguments: [list, excluding]
-        ).map(NodeRow.init)
+        let rows = try db.children(of: list, excluding: excluding)
         for (k, row) in rows.enumerated() where row.position != Int64(k + 1) * gap {
             var after = row
             after.position = Int64(k + 1) * gap
@@ -147,14 +128,9 @@ struct TreeTableEditor {
     /// `fallback`'s when `keys` starts with its lowercase form, else the first key.
     func spelling(of keys: [String], near list: Int64?, default fallback: String) throws -> String {
         if let list, !keys.isEmpty {
-            let found = try GRDB.Row.fetchAll(db, sql: """
-                SELECT p.id, m.key FROM (SELECT id, position FROM nodes WHERE parent = ? ORDER BY position, id LIMIT 100) AS p
-                JOIN nodes AS m ON m.parent = p.id WHERE m.key COLLATE NOCASE IN (\(TreeTableLayout.inList(keys)))
-                ORDER BY p.position, p.id, m.position, m.id
-                """, arguments: [list])
+            let found = try db.memberKeys(ofFirstChildrenOf: list, lowercasedKeys: keys)
             if let first = found.first {
-                let rowID: Int64 = first[0]
-                let candidates = found.prefix { ($0[0] as Int64) == rowID }.compactMap { $0[1] as String? }
+                let candidates = found.prefix { $0.0 == first.0 }.map(\.1)
                 for key in keys { if let hit = candidates.first(where: { TreeTableSource.lowered($0) == key }) { return hit } }
             }
         }
@@ -189,6 +165,7 @@ struct TreeTableEditor {
             }
         }
         let attributes = new.attributes.map { ($0.key, $0.value) }
+        _ = try stored(parent.node.id)
         if isOutline {
             try Self.checkTitle(new.title, at: path)
             guard new.value == nil else {
@@ -202,6 +179,7 @@ struct TreeTableEditor {
             let titleKey = try spelling(of: keys.title, near: list?.id, default: "Title")
             let members = [(titleKey, Scalar(.string, new.title))] + attributes
             if let list {
+                if list.id != parent.node.id { _ = try stored(list.id) }
                 let i = index ?? list.count
                 try checkIndex(i, list.count)
                 let position = try position(in: list.id, at: i, count: list.count)
@@ -217,12 +195,14 @@ struct TreeTableEditor {
                 throw EditError("its '\(existing.key ?? "")' holds a \(existing.kind), not a list of rows", at: path)
             }
             try checkIndex(index ?? 0, 0)
+            let schemaKey = try EditableDocument.schemaChildrenKey(
+                schema, source: source, of: parentID, named: name(of: parentID), lowercasedKeys: listKeys, at: path)
             var near: Int64?
             if !isRoot, let grand = source.parent(of: parentID) {
                 let grandRow = try source.inTransaction { s, db in try source.row(grand.rawValue, &s, db) }
                 near = try grandRow.flatMap { try childList(of: $0, isRoot: grand == source.root) }?.id
             }
-            let listKey = try spelling(of: listKeys, near: near, default: isRoot ? "Rows" : "Children")
+            let listKey = try schemaKey ?? spelling(of: listKeys, near: near, default: isRoot ? "Rows" : "Children")
             let listPosition = try position(in: parent.node.id, at: parent.node.count, count: parent.node.count)
             let id = try allocate(members.count + 2)
             let listRow = NodeRow(id: id, parent: parent.node.id, position: listPosition, kind: .array, key: listKey, value: nil)
@@ -250,7 +230,7 @@ struct TreeTableEditor {
     }
 
     func hasMember(_ parent: Int64, key: String, other: Int64) throws -> Bool {
-        try Bool.fetchOne(db, sql: "SELECT EXISTS(SELECT 1 FROM nodes WHERE parent = ? AND key = ? AND id <> ?)", arguments: [parent, key, other]) ?? false
+        try db.hasMember(parent, key: key, other: other)
     }
 
     // MARK: Title
@@ -318,9 +298,7 @@ struct TreeTableEditor {
         }
         var existing = row.members.first { $0.key == key } ?? row.members.first { TreeTableSource.lowered($0.key ?? "") == lowered }
         if existing == nil, !row.membersComplete {
-            existing = try SQLiteNodeRows.Queries(db: db, counts: true).rows(
-                "WHERE parent = ? AND key = ? ORDER BY position, id LIMIT 1", [row.node.id, key]
-            ).first ?? member(of: row, [lowered])
+            existing = try db.member(of: row.node.id, exactKey: key) ?? member(of: row, [lowered])
         }
         if let existing, existing.kind.isContainer {
             throw EditError("'\(key)' holds a \(existing.kind); only scalar attributes can be set", at: path)
@@ -342,9 +320,7 @@ struct TreeTableEditor {
         }
         var index = row.node.count
         if isOutline, let list = try childList(of: row, isRoot: id == source.root), list.id != row.node.id {
-            index = try Int.fetchOne(
-                db, sql: "SELECT count(*) FROM nodes WHERE parent = ? AND (position, id) < (?, ?)",
-                arguments: [row.node.id, list.position, list.id]) ?? index
+            index = try db.count(of: row.node.id, before: (list.position, list.id))
         }
         let position = try position(in: row.node.id, at: index, count: row.node.count)
         let memberID = try allocate(1)
@@ -386,12 +362,14 @@ struct TreeTableEditor {
                     throw EditError("index \(index ?? 0) is out of range: \(name(of: destination)) has 0 children (0…0 allowed)", at: parent)
                 }
                 i = 0
+                let schemaKey = try EditableDocument.schemaChildrenKey(
+                    schema, source: source, of: destination, named: name(of: destination), lowercasedKeys: listKeys, at: parent)
                 var near: Int64?
                 if !isRoot, let grand = source.parent(of: destination) {
                     let grandRow = try source.inTransaction { s, db in try source.row(grand.rawValue, &s, db) }
                     near = try grandRow.flatMap { try childList(of: $0, isRoot: grand == source.root) }?.id
                 }
-                let listKey = try spelling(of: listKeys, near: near, default: isRoot ? "Rows" : "Children")
+                let listKey = try schemaKey ?? spelling(of: listKeys, near: near, default: isRoot ? "Rows" : "Children")
                 let members = destinationRow.node.count
                 let listPosition = try position(in: destinationRow.node.id, at: members, count: members)
                 list = try allocate(1)

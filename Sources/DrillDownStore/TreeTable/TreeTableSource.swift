@@ -26,7 +26,7 @@ import GRDB
 /// A snapshot reads the database as it is when a page is first read; ``TreeTableStore`` makes a
 /// new snapshot after every change it commits and whenever another writer committed. If the
 /// database fails after opening, the affected rows read as empty and ``lastError`` says why.
-public struct TreeTableSource: Source {
+public struct TreeTableSource: FallibleSource {
     /// How nodes are read: the outline convention or generic.
     public let mode: ReadingMode
     /// A name for the data (the file name), the root title in generic mode.
@@ -137,8 +137,9 @@ public struct TreeTableSource: Source {
 
     /// This snapshot with the cached rows of `ids` read again through `q` (after a change that
     /// moved no node and left the root row as it was): two small queries, the rest of the cache kept.
-    func refreshing(rowsOf ids: [NodeID], _ q: any NodeRowQueries) throws -> TreeTableSource {
+    package func refreshing(rowsOf ids: [NodeID], _ q: any NodeRowQueries) throws -> TreeTableSource {
         var state = cache.copy()
+        state.version = try q.version()
         for id in ids {
             guard let li = state.levelIndex(containing: id.rawValue) else { continue }
             let k = Int(id.rawValue - state.levels[li].first)
@@ -170,7 +171,7 @@ public struct TreeTableSource: Source {
 
     static func lowered(_ key: String) -> String { String(decoding: key.utf8.map { $0 >= 65 && $0 <= 90 ? $0 | 0x20 : $0 }, as: UTF8.self) }
 
-    var isOutline: Bool {
+    package var isOutline: Bool {
         if case .outline = mode { return true }
         return false
     }
@@ -185,6 +186,8 @@ public struct TreeTableSource: Source {
 
     /// The last error met while reading lazily, if any.
     public var lastError: String? { cache.withState { $0.failure } }
+
+    public var readFailures: (count: Int, last: String?) { cache.withState { ($0.failures, $0.failure) } }
 
     public var rootTitle: String {
         if isOutline, let t = load(nil, { s, db in try member(of: s.root, keys.title, db) }), !t.kind.isContainer {
@@ -281,7 +284,10 @@ public struct TreeTableSource: Source {
             }
         } catch {
             let message = (error as? StoreError).map { StoreError(file: file, message: $0.message).description } ?? reader.describe(error)
-            cache.withState { $0.failure = message }
+            cache.withState {
+                $0.failure = message
+                $0.failures += 1
+            }
             return fallback
         }
     }

@@ -72,7 +72,7 @@ public struct TreeTableStore: EditingStore {
             if work.cache !== current.cache {
                 try Self.checkUnchanged(changes, shown: current.bound(to: q), now: work)
             }
-            var editor = TreeTableEditor(db: db, source: work, schema: schema)
+            var editor = TreeTableEditor(db: SQLiteNodeRows.Writer(db: db), source: work, schema: schema)
             var paths: [TreePath] = []
             for (i, change) in changes.enumerated() {
                 if i > 0 { editor.source = try work.renewed(q).bound(to: q) }
@@ -123,7 +123,7 @@ public struct TreeTableStore: EditingStore {
         let current = source
         let rows = rows
         source = try transaction { db in
-            for operation in operations { try operation.run(db, checked: true) }
+            for operation in operations { try SQLiteNodeRows.Writer(db: db).run(operation, checked: true) }
             return try current.renewed(rows.queries(db))
         }
     }
@@ -154,14 +154,14 @@ public struct TreeTableStore: EditingStore {
         switch error {
         case let edit as EditError: edit
         case let conflict as RowOperation.Conflict:
-            EditError("\(conflict.message); nothing was changed (reload to see the data as it is now)")
+            EditError("\(conflict.message); nothing was changed (reload to see the data as it is now)", reason: .conflict)
         default: EditError("could not write \(file): \(StoreError(file: file, error).message)")
         }
     }
 
     /// Refuses `changes` when another writer moved or changed what their paths showed: every path
     /// must still lead to the same stored row, and a renamed or re-valued row must be as shown.
-    static func checkUnchanged(_ changes: [Change], shown: TreeTableSource, now: TreeTableSource) throws {
+    package static func checkUnchanged(_ changes: [Change], shown: TreeTableSource, now: TreeTableSource) throws {
         for change in changes {
             var paths = [change.path]
             if case .move(_, let parent, _) = change { paths.append(parent) }
@@ -169,12 +169,16 @@ public struct TreeTableStore: EditingStore {
                 let before = try shown.storedRow(at: path)
                 let after = try now.storedRow(at: path)
                 guard before?.node.id == after?.node.id else {
-                    throw EditError("another writer changed the rows here since they were shown; nothing was changed (reload and try again)", at: path)
+                    throw EditError(
+                        "another writer changed the rows here since they were shown; nothing was changed (reload and try again)", at: path,
+                        reason: .conflict)
                 }
                 switch change {
                 case .updateTitle, .setAttribute:
                     guard before == after else {
-                        throw EditError("another writer changed this row since it was shown; nothing was changed (reload and try again)", at: path)
+                        throw EditError(
+                            "another writer changed this row since it was shown; nothing was changed (reload and try again)", at: path,
+                            reason: .conflict)
                     }
                 default: break
                 }
@@ -184,6 +188,9 @@ public struct TreeTableStore: EditingStore {
 }
 
 extension TreeTableSource {
+    /// Whether `other` is this very snapshot (the same cache), not a newer one.
+    package func isSnapshot(_ other: TreeTableSource) -> Bool { cache === other.cache }
+
     /// This snapshot when no other writer committed since it was taken, else a new one.
     package func current(in q: any NodeRowQueries) throws -> TreeTableSource {
         try q.version() == version ? self : try renewed(q)
@@ -196,7 +203,7 @@ extension TreeTableSource {
         return copy
     }
 
-    var unbound: TreeTableSource {
+    package var unbound: TreeTableSource {
         var copy = self
         copy.transaction = nil
         return copy

@@ -11,19 +11,36 @@ struct SnapshotMiddleware<Context: RequestContext>: RouterMiddleware {
     let site: Site
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard let model = site.model else { return try await next(request, context) }
+        guard let model = site.model else { return try await Self.answer(from: site.basePresenter.source) { try await next(request, context) } }
         let (source, revision) = await (model.source, model.revision)
         let existing = CSRFTokens.sessionID(in: request.headers[values: .cookie])
         let session = existing ?? CSRFTokens.newSessionID()
         let token = site.csrf.token(for: session)
         let state = RequestState(presenter: Presenter(source: source, schema: site.basePresenter.schema), revision: revision, csrf: token)
-        var response = try await RequestState.$current.withValue(state) { try await next(request, context) }
+        var response = try await RequestState.$current.withValue(state) {
+            try await Self.answer(from: source) { try await next(request, context) }
+        }
         if existing == nil {
             response.headers.append(HTTPField(
                 name: .setCookie, value: "\(CSRFTokens.cookieName)=\(session); Path=/; SameSite=Strict; HttpOnly"))
         }
         response.headers[.csrfToken] = token
         return response
+    }
+}
+
+extension SnapshotMiddleware {
+    /// The response `respond` gives, unless the snapshot is a ``FallibleSource`` and a read failed
+    /// meanwhile (its database is unreachable): then 503, not a page with rows missing.
+    static func answer(from source: any Source, _ respond: () async throws -> Response) async throws -> Response {
+        guard let fallible = source as? any FallibleSource else { return try await respond() }
+        let before = fallible.readFailures.count
+        let response = try await respond()
+        let after = fallible.readFailures
+        guard after.count > before else { return response }
+        throw WebError(
+            status: .serviceUnavailable, message: "the data could not be read (\(after.last ?? "unknown error")); try again shortly",
+            headers: [.retryAfter: "1"])
     }
 }
 
