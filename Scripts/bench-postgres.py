@@ -3,12 +3,16 @@
 server, each beside a peer measured in the same run, and prints one table.
 
   Scripts/bench-postgres.py --url postgres://dd@127.0.0.1:5432/postgres [--bin .build-release/release/drilldown]
-                            [--groups 334 --rows 1000] [--requests 300]
+                            [--groups 334 --rows 1000] [--requests 300] [--seconds 5]
 
-- import: `drilldown convert` of a generated outline JSON (gen-outline.py, GROUPS x ROWS rows) into a table
+- import: `drilldown convert` of a generated outline JSON (gen-outline.py, GROUPS x ROWS rows) into a table (COPY)
+- start: an editable instance until it answers (it reads the root row, not the table)
 - change: one rename acknowledged over HTTP (`POST /api/edit/rename/G.R`, one client, sequential), p50/p99;
   floor: the same one-row `UPDATE … WHERE id = N` by pgbench (one client, `-l` per-transaction latencies)
-- page: `GET /api/level/G` (100 rows), p50/p99, one instance
+- page: `GET /api/level/G` (the first 100 rows of group G, G spread over the table, so most are read from
+  PostgreSQL, not the instance's cache), p50/p99, one instance
+- pages/s: wrk (4 connections per instance) on `/api/level/G` for SECONDS against one instance, then against
+  two at once (the sum), so the limit of this machine shows
 - cross: a rename posted to instance B until instance A's `/events` delivers the change, p50/p99
 The input is generated into a temporary folder and deleted; the table is dropped at the end.
 """
@@ -58,6 +62,7 @@ def main():
     ap.add_argument("--rows", type=int, default=1000)
     ap.add_argument("--requests", type=int, default=300)
     ap.add_argument("--cross", type=int, default=100, help="samples of the cross-instance measurement")
+    ap.add_argument("--seconds", type=int, default=5, help="wrk duration for the pages/s measurement")
     args = ap.parse_args()
     table = "bench_" + str(os.getpid())
     url = args.url + ("&" if "?" in args.url else "?") + "table=" + table
@@ -71,9 +76,11 @@ def main():
                              capture_output=True, text=True, check=True).stdout.strip()
         t = time.monotonic()
         subprocess.run([args.bin, "convert", str(doc), url], check=True, capture_output=True)
-        note(results, ("import (convert, unnest batches)", f"{out}", f"{time.monotonic() - t:.1f} s", ""))
+        note(results, ("import (convert, COPY)", f"{out}", f"{time.monotonic() - t:.1f} s", ""))
 
+        t = time.monotonic()
         a, a_url = start(args.bin, url)
+        note(results, ("editable instance start (root row only)", out.split()[0] + " nodes", f"{(time.monotonic() - t) * 1000:.0f} ms", ""))
         procs.append(a)
         session = Session(a_url)
         lat = []
@@ -96,19 +103,28 @@ def main():
 
         conn = http.client.HTTPConnection("127.0.0.1", int(a_url.rsplit(":", 1)[1].strip("/")))
         pages = []
+        spread = max(1, args.groups // args.requests)
         for k in range(args.requests):
             t = time.perf_counter()
-            conn.request("GET", f"/api/level/{k % args.groups}")
+            conn.request("GET", f"/api/level/{(k * spread + 3) % args.groups}")
             r = conn.getresponse()
             r.read()
             pages.append((time.perf_counter() - t) * 1000)
             assert r.status == 200
         note(results, ("level page over HTTP (/api/level/G)", f"{args.requests} sequential", f"p50 {pct(pages, 50):.2f} ms, p99 {pct(pages, 99):.2f} ms", ""))
 
-        t = time.monotonic()
         b, b_url = start(args.bin, url)
-        note(results, ("editable instance start (reads the table whole)", out.split()[0] + " nodes", f"{time.monotonic() - t:.1f} s", ""))
         procs.append(b)
+        if shutil.which("wrk"):
+            def wrk(base):
+                return subprocess.Popen(["wrk", "-t1", "-c4", f"-d{args.seconds}s", base + "api/level/5"], stdout=subprocess.PIPE, text=True)
+            def rate(proc):
+                return float(re.search(r"Requests/sec:\s+([\d.]+)", proc.communicate()[0]).group(1))
+            one = rate(wrk(a_url))
+            both = [wrk(a_url), wrk(b_url)]
+            two = sum(rate(p) for p in both)
+            note(results, ("level pages/s (wrk, /api/level/5)", f"{args.seconds} s each", f"one instance {one:.0f}/s; two instances {two:.0f}/s",
+                           f"{os.cpu_count()} cores shared by wrk, the instances and PostgreSQL"))
         events = Events(a_url, timeout=30)
         other = Session(b_url)
         cross = []
@@ -122,7 +138,7 @@ def main():
     finally:
         for p in procs:
             p.kill()
-        subprocess.run(["psql", plain, "-qtAXc", f"DROP TABLE IF EXISTS {table}; DROP TABLE IF EXISTS {table}_meta; DROP SEQUENCE IF EXISTS {table}_ids"],
+        subprocess.run(["psql", plain, "-qtAXc", f"DROP TABLE IF EXISTS {table}; DROP TABLE IF EXISTS {table}_meta; DROP SEQUENCE IF EXISTS {table}_ids; DROP FUNCTION IF EXISTS {table}_count()"],
                        capture_output=True)
         shutil.rmtree(tmp, ignore_errors=True)
     print(f"\n| measure | size | drilldown | peer / floor (same run) |\n|---|---|---|---|")
