@@ -100,6 +100,61 @@ struct PostgresNodeRows: NodeRowReader {
             }
         }
 
+        /// Through the trigram index on `value` (`NAME_value_trgm`, see ``PostgresTreeTable``):
+        /// `ILIKE '%needle%'` on title members, scalar rows of lists and, with `values`, any member;
+        /// the first `limit` in document order (each candidate's positions from the root, compared as arrays).
+        func outlineCandidates(
+            containing needle: String, titleKeys: [String], listKeys: [String], values: Bool, limit: Int
+        ) throws -> (rows: [Int64], total: Int)? {
+            var escaped = ""
+            for c in needle {
+                if c == "\\" || c == "%" || c == "_" { escaped.append("\\") }
+                escaped.append(c)
+            }
+            let pattern = "%" + escaped + "%"
+            // A row is shown when its parent is a list: the root array, or an array under a list key.
+            let fold = "'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz'"
+            let listed = "l.kind = 1 AND (l.parent IS NULL OR translate(l.key, \(fold)) = ANY($4::text[]))"
+            let attributes = values
+                ? "UNION SELECT m.parent FROM \(table) m JOIN \(table) r ON r.id = m.parent JOIN \(table) l ON l.id = r.parent WHERE m.value ILIKE $1 AND m.key IS NOT NULL AND \(listed)"
+                : ""
+            var bindings = PostgresBindings()
+            bindings.append(pattern)
+            bindings.append(titleKeys)
+            bindings.append(Int64(limit))
+            bindings.append(listKeys)
+            // Document order: each candidate's (position, id) pairs from the root down, compared as arrays.
+            let query = PostgresQuery(unsafeSQL: """
+                WITH RECURSIVE c AS (
+                    SELECT m.parent AS id FROM \(table) m JOIN \(table) r ON r.id = m.parent JOIN \(table) l ON l.id = r.parent
+                    WHERE m.value ILIKE $1 AND translate(m.key, \(fold)) = ANY($2::text[]) AND \(listed)
+                    UNION SELECT r.id FROM \(table) r JOIN \(table) l ON l.id = r.parent
+                    WHERE r.value ILIKE $1 AND r.key IS NULL AND r.kind > 1 AND \(listed)
+                    \(attributes)),
+                up(candidate, parent, place) AS (
+                    SELECT c.id, t.parent, ARRAY[t.position, t.id] FROM c JOIN \(table) t ON t.id = c.id
+                    UNION ALL SELECT up.candidate, p.parent, ARRAY[p.position, p.id] || up.place FROM up JOIN \(table) p ON p.id = up.parent)
+                SELECT candidate, count(*) OVER () FROM up WHERE parent IS NULL ORDER BY place LIMIT $3
+                """, binds: bindings)
+            let rows = try connection.rows(query, logger).map { try $0.decode((Int64, Int64).self) }
+            return (rows.map(\.0), Int(rows.first?.1 ?? 0))
+        }
+
+        func lineage(of id: Int64) throws -> [(id: Int64, index: Int, parentIsArray: Bool)] {
+            try connection.rows("""
+                WITH RECURSIVE up(id, parent, position, depth) AS (
+                    SELECT id, parent, position, 0 FROM \(unescaped: table) WHERE id = \(id)
+                    UNION ALL SELECT t.id, t.parent, t.position, up.depth + 1 FROM \(unescaped: table) t JOIN up ON t.id = up.parent)
+                SELECT up.id, CASE WHEN up.parent IS NULL THEN 0 ELSE
+                        (SELECT count(*) FROM \(unescaped: table) s WHERE s.parent = up.parent AND (s.position, s.id) < (up.position, up.id)) END,
+                    coalesce(p.kind = 1, false)
+                FROM up LEFT JOIN \(unescaped: table) p ON p.id = up.parent ORDER BY up.depth DESC
+                """, logger).map { row in
+                let (id, index, array) = try row.decode((Int64, Int64, Bool).self)
+                return (id, Int(index), array)
+            }
+        }
+
         func records(_ query: PostgresQuery) throws -> [(row: NodeRecord, parent: Int64?)] {
             try connection.rows(query, logger).map { row in
                 let (id, kind, key, value, count, position, parent) = try row.decode((Int64, Int16, String?, String?, Int64, Int64, Int64?).self)

@@ -123,6 +123,7 @@ public struct PostgresTreeTable: Sendable {
                 FROM (SELECT parent, count(*) AS n FROM \(table) WHERE parent IS NOT NULL GROUP BY parent) c WHERE t.id = c.parent
                 """), logger)
             try Self.createCounting(table, connection, logger)
+            try Self.createTextIndex(table, connection, logger)
             try connection.execute("""
                 INSERT INTO \(unescaped: table)_meta(key, value) VALUES ('version', \(String(Self.formatVersion))), ('outline', \(outline ? "1" : "0"))
                 ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value
@@ -177,6 +178,7 @@ public struct PostgresTreeTable: Sendable {
             try connection.execute(PostgresQuery(unsafeSQL: "CREATE TABLE \(table)_meta(key text PRIMARY KEY, value text NOT NULL)"), logger)
             let next = try TreeCopy.copy(tree, into: table, positionGap: Self.positionGap, connection, logger)
             try connection.execute(PostgresQuery(unsafeSQL: "CREATE INDEX \(table)_by_parent ON \(table)(parent, position, id)"), logger)
+            try Self.createTextIndex(table, connection, logger)
             try Self.createCounting(table, connection, logger)
             try connection.execute(PostgresQuery(unsafeSQL: "CREATE SEQUENCE \(table)_ids START WITH \(next)"), logger)
             var outline = false
@@ -210,6 +212,20 @@ public struct PostgresTreeTable: Sendable {
 
     /// Whether the server answers (for `/readyz`): `nil`, or why not.
     public func ping() -> String? { session.ping() }
+
+    /// The trigram index on `value` that searches use (`ILIKE '%…%'`), when the server has the
+    /// `pg_trgm` extension (PostgreSQL's contrib; trusted, so a database owner may create it).
+    /// Without it searches scan the table, still in SQL.
+    static func createTextIndex(_ table: String, _ connection: PostgresConnection, _ logger: Logger) throws {
+        try connection.execute("SAVEPOINT text_index", logger)
+        do {
+            try connection.execute("CREATE EXTENSION IF NOT EXISTS pg_trgm", logger)
+            try connection.execute(PostgresQuery(unsafeSQL: "CREATE INDEX IF NOT EXISTS \(table)_value_trgm ON \(table) USING gin (value gin_trgm_ops)"), logger)
+            try connection.execute("RELEASE SAVEPOINT text_index", logger)
+        } catch {
+            try connection.execute("ROLLBACK TO SAVEPOINT text_index", logger)
+        }
+    }
 
     /// The trigger that keeps `nchildren` right whoever writes (this store, `psql`, another tool).
     static func createCounting(_ table: String, _ connection: PostgresConnection, _ logger: Logger) throws {

@@ -190,6 +190,21 @@ struct PostgresTreeStoreTests {
         #expect(source.title(of: source.node(at: [2])!) == "Time Further Out")
     }
 
+    @Test func searchesThroughTheTextIndexFindWhatAWalkOfTheDocumentFinds() throws {
+        let store = try PG.store("search")
+        let document = DocumentSource(tree: PG.library)
+        let indexed = try #require(store.snapshot as? any IndexedSearch)
+        for text in ["blue", "O", "time out", "So What", "1957", "false", "%", "_", "\\", "nothing like it"] {
+            for values in [false, true] {
+                let query = SearchQuery(text, includeValues: values, limit: 3)
+                let found = try #require(try indexed.indexedFind(query, until: { false }), "answered through the index, not a walk")
+                let walked = document.find(query)
+                #expect(found.total == walked.total, "\(text) values: \(values)")
+                #expect(found.hits.map { store.snapshot.path(of: $0) } == walked.hits.map { document.path(of: $0) }, "\(text) values: \(values)")
+            }
+        }
+    }
+
     @Test func anUnreachableServerIsUnavailableNotInvalid() throws {
         var store = try PG.store("down")
         let dead = try PostgresLocation(url: "postgres://dd@127.0.0.1:1/postgres?sslmode=disable").naming(table: store.table.location.table)

@@ -21,6 +21,12 @@ public struct SearchResult: Sendable, Equatable {
     public var hits: [NodeID]
     /// The number of matching nodes.
     public var total: Int
+
+    /// Creates a result.
+    public init(hits: [NodeID], total: Int) {
+        self.hits = hits
+        self.total = total
+    }
 }
 
 /// A search stopped because its caller no longer wanted the answer (see ``Source/find(_:until:)``).
@@ -153,6 +159,10 @@ extension Source {
         if let document = self as? DocumentSource { return try document.search(query, until: isCancelled, firstHits: firstHits) }
         let needle = query.text.lowercased()
         guard !needle.isEmpty else { return SearchResult(hits: [], total: 0) }
+        if let indexed = self as? any IndexedSearch, let found = try indexed.indexedFind(query, until: isCancelled) {
+            if found.hits.count == query.limit { firstHits(found.hits) }
+            return found
+        }
         var hits: [NodeID] = []
         var total = 0
         var visited = 0
@@ -160,12 +170,7 @@ extension Source {
         while let id = stack.popLast() {
             visited &+= 1
             if visited & 1023 == 0, isCancelled() { throw SearchCancelled() }
-            var hit = title(of: id).lowercased().contains(needle)
-            if !hit, query.includeValues {
-                hit = (value(of: id)?.text.lowercased().contains(needle) ?? false)
-                    || attributes(of: id).contains { $0.value.text.lowercased().contains(needle) }
-            }
-            if hit {
+            if matches(id, needle: needle, includeValues: query.includeValues) {
                 total += 1
                 if hits.count < query.limit {
                     hits.append(id)
@@ -176,4 +181,20 @@ extension Source {
         }
         return SearchResult(hits: hits, total: total)
     }
+
+    /// Whether `id` is a hit: its title (or, with `includeValues`, its value or an attribute's)
+    /// contains `needle`, which is lowercased.
+    public func matches(_ id: NodeID, needle: String, includeValues: Bool) -> Bool {
+        if title(of: id).lowercased().contains(needle) { return true }
+        guard includeValues else { return false }
+        return (value(of: id)?.text.lowercased().contains(needle) ?? false) || attributes(of: id).contains { $0.value.text.lowercased().contains(needle) }
+    }
+}
+
+/// A source that can search through an index of its storage (a trigram index in PostgreSQL)
+/// instead of walking every node; ``Source/find(_:until:firstHits:)`` asks it first.
+public protocol IndexedSearch: Source {
+    /// The hits of `query` found through the index, in document order (the first `limit` by
+    /// storage order), or `nil` when this source has no index for it (the caller walks instead).
+    func indexedFind(_ query: SearchQuery, until isCancelled: () -> Bool) throws(SearchCancelled) -> SearchResult?
 }

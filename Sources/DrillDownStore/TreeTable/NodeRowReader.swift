@@ -34,4 +34,23 @@ package protocol NodeRowQueries {
     func children(ofAll parents: [Int64]) throws -> [(parent: Int64, row: NodeRecord)]
     /// The kind and text of every child of each of `parents` (the elements of small arrays).
     func elements(ofAll parents: [Int64]) throws -> [(parent: Int64, kind: ValueKind, value: String?)]
+    /// Through a text index, the visible rows of the outline convention that may contain `needle`
+    /// (ignoring case) in their title (a member keyed by one of `titleKeys`, or a scalar row's
+    /// value) or, with `values`, in an attribute: the first `limit` in document order and how many there are.
+    /// A row is shown when its parent is the root array or an array keyed by one of `listKeys`.
+    /// `nil` when the storage has no such index.
+    func outlineCandidates(containing needle: String, titleKeys: [String], listKeys: [String], values: Bool, limit: Int) throws -> (rows: [Int64], total: Int)?
+    /// The rows from the root down to row `id`: each one's index among its siblings and whether its parent is an array.
+    func lineage(of id: Int64) throws -> [(id: Int64, index: Int, parentIsArray: Bool)]
+}
+
+extension NodeRowQueries {
+    /// No index: searches walk the source.
+    package func outlineCandidates(
+        containing needle: String, titleKeys: [String], listKeys: [String], values: Bool, limit: Int
+    ) throws -> (rows: [Int64], total: Int)? {
+        nil
+    }
+
+    package func lineage(of id: Int64) throws -> [(id: Int64, index: Int, parentIsArray: Bool)] { [] }
 }

@@ -26,7 +26,7 @@ import GRDB
 /// A snapshot reads the database as it is when a page is first read; ``TreeTableStore`` makes a
 /// new snapshot after every change it commits and whenever another writer committed. If the
 /// database fails after opening, the affected rows read as empty and ``lastError`` says why.
-public struct TreeTableSource: FallibleSource {
+public struct TreeTableSource: FallibleSource, IndexedSearch {
     /// How nodes are read: the outline convention or generic.
     public let mode: ReadingMode
     /// A name for the data (the file name), the root title in generic mode.
@@ -420,5 +420,44 @@ public struct TreeTableSource: FallibleSource {
                 rows[i].smallArrays[rows[i].node.id] = items[rows[i].node.id] ?? []
             }
         }
+    }
+}
+
+extension TreeTableSource {
+    /// In the outline convention, the hits through the reader's text index (PostgreSQL's trigram
+    /// index): the candidate rows' paths come from their lineage, each is resolved to its node
+    /// in this snapshot and checked with the same rule as a walk (``Source/matches(_:needle:includeValues:)``).
+    /// The hits are the first `limit` candidates in document order; `total` counts every
+    /// candidate. `nil` (walk instead) in generic mode or without an index.
+    public func indexedFind(_ query: SearchQuery, until isCancelled: () -> Bool) throws(SearchCancelled) -> SearchResult? {
+        guard isOutline else { return nil }
+        let needle = query.text.lowercased()
+        let found: (rows: [Int64], total: Int, lineages: [[(id: Int64, index: Int, parentIsArray: Bool)]])?
+        do {
+            found = try reader.read { q in
+                guard
+                    let candidates = try q.outlineCandidates(
+                        containing: query.text, titleKeys: keys.title, listKeys: keys.children + keys.rows, values: query.includeValues, limit: query.limit)
+                else { return nil }
+                return (candidates.rows, candidates.total, try candidates.rows.map { try q.lineage(of: $0) })
+            }
+        } catch {
+            return nil
+        }
+        guard let found else { return nil }
+        var hits: [(path: TreePath, node: NodeID)] = []
+        for (row, lineage) in zip(found.rows, found.lineages) {
+            if isCancelled() { throw SearchCancelled() }
+            let path = TreePath(lineage.dropFirst().filter(\.parentIsArray).map(\.index))
+            guard let node = node(at: path), storedID(of: node) == row, matches(node, needle: needle, includeValues: query.includeValues) else { continue }
+            hits.append((path, node))
+        }
+        hits.sort { $0.path.indices.lexicographicallyPrecedes($1.path.indices) }
+        return SearchResult(hits: hits.map(\.node), total: max(found.total, hits.count))
+    }
+
+    /// The stored row shown as `id`, if it can be read.
+    func storedID(of id: NodeID) -> Int64? {
+        load(nil) { s, db in try row(id.rawValue, &s, db)?.node.id }
     }
 }
