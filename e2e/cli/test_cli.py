@@ -1,5 +1,7 @@
 """End-to-end tests of the `drilldown` CLI: the real binary on the examples, every format, bad input."""
 import json
+import os
+import uuid
 
 import pytest
 
@@ -23,7 +25,8 @@ OPENSTEP_SEED = """// seed 000 in OpenStep text form
 
 @pytest.fixture(scope="module")
 def seed_files(tmp_path_factory, drilldown):
-    """Seed 000's data in every format: XML plist (the example), JSON, YAML, binary and OpenStep plists."""
+    """Seed 000's data in every format: XML plist (the example), JSON, YAML, binary and OpenStep plists,
+    and a PostgreSQL tree table imported from it (when Scripts/test.sh started a server)."""
     d = tmp_path_factory.mktemp("seed")
     files = {"plist": SEED}
     for ext in ["json", "yaml", "bplist"]:
@@ -33,6 +36,10 @@ def seed_files(tmp_path_factory, drilldown):
     openstep = d / "Data.openstep"
     openstep.write_text(OPENSTEP_SEED)
     files["openstep"] = openstep
+    pg = os.environ.get("DRILLDOWN_TEST_PG_URL", "")
+    if pg:
+        files["postgres"] = pg + ("&" if "?" in pg else "?") + f"table=seed_{uuid.uuid4().hex[:8]}"
+        drilldown("convert", SEED, files["postgres"], check=0)
     return files
 
 
@@ -41,8 +48,10 @@ def ls_json(drilldown, file, path=None):
     return json.loads(drilldown(*args, check=0).stdout)
 
 
-@pytest.mark.parametrize("fmt", ["plist", "json", "yaml", "bplist", "openstep"])
+@pytest.mark.parametrize("fmt", ["plist", "json", "yaml", "bplist", "openstep", "postgres"])
 def test_seed_drills_level_by_level_in_every_format(drilldown, seed_files, fmt):
+    if fmt not in seed_files:
+        pytest.skip("DRILLDOWN_TEST_PG_URL is unset: no PostgreSQL server (Scripts/test.sh starts one)")
     f = seed_files[fmt]
     root = ls_json(drilldown, f)
     assert root["title"] == "Root"
@@ -257,3 +266,13 @@ def test_convert_never_leaves_a_half_written_file(drilldown, tmp_path):
     assert drilldown("convert", bad, out).returncode == 1
     assert out.read_text() == '{"keep": true}'
     assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.json", "out.json"]
+
+
+@pytest.mark.parametrize("args", [["Screen"], ["screen", "--limit", "3"], ["item", "--values"], ["%"], ["nothing like it"]])
+def test_find_on_a_postgresql_table_answers_as_on_the_file(drilldown, seed_files, args):
+    """The table's search goes through its trigram index; the hits, their order and the count are the file's."""
+    if "postgres" not in seed_files:
+        pytest.skip("DRILLDOWN_TEST_PG_URL is unset: no PostgreSQL server (Scripts/test.sh starts one)")
+    on_file = drilldown("find", seed_files["plist"], *args, "--json", check=0).stdout
+    on_table = drilldown("find", seed_files["postgres"], *args, "--json", check=0).stdout
+    assert json.loads(on_table) == json.loads(on_file)
