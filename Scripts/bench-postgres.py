@@ -80,7 +80,8 @@ def main():
 
         t = time.monotonic()
         a, a_url = start(args.bin, url)
-        note(results, ("editable instance start (root row only)", out.split()[0] + " nodes", f"{(time.monotonic() - t) * 1000:.0f} ms", ""))
+        nodes = re.search(r"([\d,]+) nodes", out).group(1)
+        note(results, ("editable instance start (root row only)", nodes + " nodes", f"{(time.monotonic() - t) * 1000:.0f} ms", ""))
         procs.append(a)
         session = Session(a_url)
         lat = []

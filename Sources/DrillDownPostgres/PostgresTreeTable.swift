@@ -210,6 +210,22 @@ public struct PostgresTreeTable: Sendable {
         }
     }
 
+    /// The number of rows shown in all levels, counted in SQL: in the outline convention the rows
+    /// of lists (the root array, or arrays under its list keys), generically every node but the root.
+    public func rowCount(outline mode: ReadingMode) throws(PostgresStoreError) -> Int {
+        let logger = session.logger
+        let table = table
+        var query = PostgresQuery(unsafeSQL: "SELECT count(*) - 1 FROM \(table)")
+        if case .outline(let keys) = mode {
+            let lists = (keys.children + keys.rows).map { $0.lowercased() }
+            query = """
+                SELECT count(*) FROM \(unescaped: table) r JOIN \(unescaped: table) l ON l.id = r.parent
+                WHERE l.kind = 1 AND (l.parent IS NULL OR translate(l.key, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz') = ANY(\(lists)::text[]))
+                """
+        }
+        return try session.run { connection in Int(try connection.rows(query, logger)[0].decode(Int64.self)) }
+    }
+
     /// Whether the server answers (for `/readyz`): `nil`, or why not.
     public func ping() -> String? { session.ping() }
 

@@ -22,7 +22,11 @@ struct Stats: ParsableCommand {
         }
         let source = loaded.source
         var rowCount = 0, widest = 0, deepest = 0
-        var stack = [(source.root, 0)]
+        // A PostgreSQL table is counted in SQL (a walk would read every level of millions of rows).
+        if case .postgres(let table) = loaded.database, let lazy = source as? TreeTableSource {
+            do { rowCount = try table.rowCount(outline: lazy.mode) } catch { throw BadInput(error.description) }
+        }
+        var stack = rowCount > 0 ? [] : [(source.root, 0)]
         while let (n, depth) = stack.popLast() {
             let kids = source.children(of: n)
             rowCount += kids.count
