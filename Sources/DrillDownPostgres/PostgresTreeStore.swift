@@ -89,7 +89,7 @@ public struct PostgresTreeStore: EditingStore {
             }
             // In the outline convention a rename or an attribute changes only the row's own members.
             let inPlace = work.isOutline && changes.count == 1 && !editor.operations.contains(where: \.isStructural) && !editor.touched.contains(work.root)
-            let next = inPlace ? try work.unbound.refreshing(rowsOf: editor.touched, q) : try work.renewed(q)
+            let next = inPlace ? try work.unbound.refreshing(rowsOf: editor.touched, q, version: revision) : try work.renewed(q)
             return (paths, editor.operations, next)
         }
         source = next
@@ -153,7 +153,7 @@ public struct PostgresTreeStore: EditingStore {
     }
 
     /// Runs `body` in one transaction on the write connection, after taking the next revision
-    /// (which queues the table's writers), and announces that revision at the commit. Any error
+    /// (which queues the table's writers) and announcing it (NOTIFY is delivered at the commit). Any error
     /// rolls everything back; a conflict renews the snapshot, so the page that reloads on the 409
     /// shows the data as it is now.
     mutating func transaction<T>(
@@ -164,19 +164,19 @@ public struct PostgresTreeStore: EditingStore {
         let store = self
         do {
             return try table.session.transaction { connection in
+                // The NOTIFY goes in the same statement (one round trip less); it is delivered at the commit, or never.
                 let next = try connection.rows(
-                    PostgresQuery(unsafeSQL: "UPDATE \(location.table)_meta SET value = (value::bigint + 1)::text WHERE key = 'revision' RETURNING value"),
-                    logger)
+                    """
+                    WITH r AS (UPDATE \(unescaped: location.table)_meta SET value = (value::bigint + 1)::text WHERE key = 'revision' RETURNING value)
+                    SELECT value FROM (SELECT value, pg_notify(\(location.channel), value) FROM r) AS announced
+                    """, logger)
                 guard let text = try next.first?.decode(String.self), let revision = Int64(text) else {
                     throw EditError("table '\(location.table)' has no revision row; it is not a DrillDown tree table")
                 }
                 let writer = PostgresRowWriter(connection: connection, table: location.table, logger: logger)
-                let result: T
-                do { result = try body(writer, store.queries(connection), revision) } catch let conflict as RowOperation.Conflict {
+                do { return try body(writer, store.queries(connection), revision) } catch let conflict as RowOperation.Conflict {
                     throw EditError("\(conflict.message); nothing was changed (reload to see the data as it is now)", reason: .conflict)
                 }
-                try connection.execute("SELECT pg_notify(\(location.channel), \(text))", logger)
-                return result
             }
         } catch {
             if let edit = error.conflict {

@@ -137,9 +137,10 @@ public struct TreeTableSource: FallibleSource, IndexedSearch {
 
     /// This snapshot with the cached rows of `ids` read again through `q` (after a change that
     /// moved no node and left the root row as it was): two small queries, the rest of the cache kept.
-    package func refreshing(rowsOf ids: [NodeID], _ q: any NodeRowQueries) throws -> TreeTableSource {
+    /// `version`, when the caller knows it, saves a query.
+    package func refreshing(rowsOf ids: [NodeID], _ q: any NodeRowQueries, version: Int64? = nil) throws -> TreeTableSource {
         var state = cache.copy()
-        state.version = try q.version()
+        state.version = try version ?? q.version()
         for id in ids {
             guard let li = state.levelIndex(containing: id.rawValue) else { continue }
             let k = Int(id.rawValue - state.levels[li].first)
