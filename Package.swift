@@ -80,7 +80,8 @@ let package = Package(
         ),
         .testTarget(name: "DrillDownCoreTests", dependencies: ["DrillDownCore"]),
         .testTarget(name: "DrillDownFormatsTests", dependencies: ["DrillDownCore", "DrillDownFormats"]),
-        .testTarget(name: "DrillDownStoreTests", dependencies: ["DrillDownStore", "DrillDownCore"]),
+        // The tree table's property tests run on SQLite and, with a test server, on PostgreSQL.
+        .testTarget(name: "DrillDownStoreTests", dependencies: ["DrillDownStore", "DrillDownCore", "DrillDownPostgres"]),
         .testTarget(name: "DrillDownPostgresTests", dependencies: ["DrillDownPostgres", "DrillDownCore"]),
         .testTarget(name: "DrillDownTerminalTests", dependencies: ["DrillDownTerminal", "DrillDownCore"]),
         .testTarget(

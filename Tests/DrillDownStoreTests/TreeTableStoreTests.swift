@@ -1,5 +1,6 @@
 import DrillDownCore
 import Foundation
+import DrillDownPostgres
 import GRDB
 import Testing
 @testable import DrillDownStore
@@ -111,9 +112,31 @@ struct TreeTableStoreTests {
         defer { folder.cleanUp() }
         let path = folder.path("t.sqlite")
         try SQLiteTreeStore(path: path).write(tree, documentFormat: "json")
+        try run(
+            tree, mode: mode, seed: seed, steps: steps, open: { mode in try TreeTableStore(path: path, mode: mode, name: "") },
+            read: { try SQLiteTreeStore(path: path, readOnly: true).read() }, reopen: { mode in try TreeTableSource(path: path, mode: mode, name: "") })
+    }
+
+    /// The same on a PostgreSQL tree table (the test server of `DRILLDOWN_TEST_PG_URL`).
+    func runOnPostgres(_ tree: TreeStore, mode: ReadingMode?, seed: UInt64, steps: Int) throws {
+        let url = try #require(ProcessInfo.processInfo.environment["DRILLDOWN_TEST_PG_URL"])
+        let location = try PostgresLocation(url: url).naming(table: "t_property_\(UInt32.random(in: 0 ... .max))")
+        let table = try PostgresTreeTable(location)
+        try table.write(tree, documentFormat: "json")
+        try run(
+            tree, mode: mode, seed: seed, steps: steps, open: { mode in try PostgresTreeStore(location, mode: mode, name: "", listen: false) },
+            read: { try table.read().tree }, reopen: { mode in try table.source(mode: mode, name: "") })
+    }
+
+    /// The steps of ``run(_:mode:seed:steps:)`` on any tree table store: `open` opens a store in a
+    /// reading mode, `read` reads the stored tree whole, `reopen` opens a fresh lazy snapshot.
+    func run(
+        _ tree: TreeStore, mode: ReadingMode?, seed: UInt64, steps: Int, open: (ReadingMode) throws -> any EditingStore,
+        read: () throws -> TreeStore, reopen: (ReadingMode) throws -> any Source
+    ) throws {
         var doc = EditableDocument(tree: tree, mode: mode)
         let generic = doc.mode == .generic
-        var store = try TreeTableStore(path: path, mode: doc.mode, name: "")
+        var store = try open(doc.mode)
         var rng = SeededGenerator(seed: seed)
         var applied = 0, refused = 0
         for step in 0 ..< steps {
@@ -145,20 +168,20 @@ struct TreeTableStoreTests {
                     return
                 }
             }
-            let reloaded = try SQLiteTreeStore(path: path, readOnly: true).read()
+            let reloaded = try read()
             guard reloaded.isStructurallyEqual(to: doc.tree) else {
                 Issue.record("step \(step): the database read afresh differs from the document")
                 return
             }
             guard sameView(store.snapshot, doc.source, "step \(step) snapshot") else { return }
-            guard sameView(try TreeTableSource(path: path, mode: doc.mode, name: ""), doc.source, "step \(step) reopened") else { return }
+            guard sameView(try reopen(doc.mode), doc.source, "step \(step) reopened") else { return }
         }
         while doc.undo() != nil { #expect(try store.undo() != nil) }
         #expect(try store.undo() == nil)
-        #expect(try SQLiteTreeStore(path: path, readOnly: true).read().isStructurallyEqual(to: tree), "undo of all did not restore the original")
+        #expect(try read().isStructurallyEqual(to: tree), "undo of all did not restore the original")
         #expect(sameView(store.snapshot, DocumentSource(tree: tree, mode: doc.mode), "after undo of all"))
         while doc.redo() != nil { #expect(try store.redo() != nil) }
-        #expect(try SQLiteTreeStore(path: path, readOnly: true).read().isStructurallyEqual(to: doc.tree), "redo of all did not reach the final state")
+        #expect(try read().isStructurallyEqual(to: doc.tree), "redo of all did not reach the final state")
         #expect(applied > steps / 5)
         #expect(refused > 0)
     }
@@ -173,6 +196,18 @@ struct TreeTableStoreTests {
     func genericProperty(seed: UInt64) throws {
         var rng = SeededGenerator(seed: seed * 104_729)
         try run(randomGeneric(&rng), mode: .generic, seed: seed, steps: 60)
+    }
+
+    @Test(
+        "PostgreSQL: the same random edits through its store equal the document and a fresh read",
+        .enabled(if: ProcessInfo.processInfo.environment["DRILLDOWN_TEST_PG_URL"].map { !$0.isEmpty } ?? false), arguments: 1 ... 6)
+    func postgresProperty(seed: UInt64) throws {
+        var rng = SeededGenerator(seed: seed * (seed <= 4 ? 7919 : 104_729))
+        if seed <= 4 {
+            try runOnPostgres(randomOutline(&rng), mode: nil, seed: seed, steps: 60)
+        } else {
+            try runOnPostgres(randomGeneric(&rng), mode: .generic, seed: seed, steps: 60)
+        }
     }
 
     @Test("seed 000: opening reads no level; a level's count is one row; pages are read as shown")
