@@ -52,14 +52,14 @@ public struct PostgresTreeStore: EditingStore {
         var operations: [RowOperation]
     }
 
-    /// Opens the table for editing (upgrading a table written by an older version once); with
-    /// `listen`, follows other instances' changes through NOTIFY.
+    /// Opens the table for editing (with `upgrading`, upgrading a table written by an older
+    /// version once); with `listen`, follows other instances' changes through NOTIFY.
     public init(
         _ location: PostgresLocation, mode: ReadingMode? = nil, keys: OutlineKeys = .standard, name: String? = nil,
-        schema: Schema = Schema(), listen: Bool = true
+        schema: Schema = Schema(), listen: Bool = true, upgrading: Bool = true
     ) throws(PostgresStoreError) {
         table = try PostgresTreeTable(location)
-        try table.upgrade()
+        if upgrading { try table.upgrade() }
         source = try table.source(mode: mode, keys: keys, name: name)
         if listen { listener = try PostgresListener(location) }
         self.schema = schema

@@ -50,6 +50,10 @@ public struct WebServer: Sendable {
         /// Without it `/readyz` answers like `/healthz`.
         public var readiness: (@Sendable () async -> String?)?
 
+        /// With a model: serve its changes live (pages follow `/events`) but accept no writes: a
+        /// read-only instance of data others edit (another instance on the same PostgreSQL table).
+        public var readOnly = false
+
         /// The secret the CSRF tokens of sessions are signed with; `nil` draws a random one when
         /// the process starts. Instances behind one reverse proxy share one, so a form a page got
         /// from one instance is accepted by the others.

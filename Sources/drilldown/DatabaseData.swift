@@ -141,12 +141,14 @@ extension LoadedData {
     /// The store every editor goes through: a relational database's tables or a tree table
     /// (each step committed row by row by the store), else the document in memory (saved by the
     /// caller after each step).
-    func editingStore(listen: Bool = false) throws -> any EditingStore {
+    /// `readOnly` (PostgreSQL): a store that is only read, which never upgrades the table.
+    func editingStore(listen: Bool = false, readOnly: Bool = false) throws -> any EditingStore {
         switch database {
         case .postgres(let table):
             do {
                 return try PostgresTreeStore(
-                    table.location, mode: (source as? TreeTableSource)?.mode, name: table.location.table, schema: presenter.schema, listen: listen)
+                    table.location, mode: (source as? TreeTableSource)?.mode, name: table.location.table, schema: presenter.schema, listen: listen,
+                    upgrading: !readOnly)
             } catch {
                 throw BadInput(error.description)
             }

@@ -133,9 +133,13 @@ struct Serve: AsyncParsableCommand {
         let server: WebServer
         var watching: Task<Void, Never>?
         defer { watching?.cancel() }
+        // A read-only instance of a PostgreSQL table follows the others' changes like an editable
+        // one (its pages update live), but answers no writes.
+        let followsChanges: Bool = if case .postgres = loaded.database { !editable } else { false }
         do {
-            if editable {
-                let store = try loaded.editingStore(listen: true)
+            if editable || followsChanges {
+                options.readOnly = !editable
+                let store = try loaded.editingStore(listen: true, readOnly: !editable)
                 let model: DocumentModel
                 if let document = store as? EditableDocument, let file = loaded.documentFile {
                     // Group commit to the file, and changes made elsewhere pushed to open pages.

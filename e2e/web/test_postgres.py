@@ -46,11 +46,16 @@ def sounds_table():
     assert result.returncode == 0, result.stderr
     assert "(postgres," in result.stderr
     yield name
-    psql(f"DROP TABLE IF EXISTS {name}; DROP TABLE IF EXISTS {name}_meta; DROP SEQUENCE IF EXISTS {name}_ids")
+    psql(f"DROP TABLE IF EXISTS {name}; DROP TABLE IF EXISTS {name}_meta; DROP SEQUENCE IF EXISTS {name}_ids; "
+         f"DROP FUNCTION IF EXISTS {name}_count()")
 
 
 def serve(name, *extra):
     return Server(table_url(name), "--schema", SOUNDS / "schema.yaml", "--editable", *extra)
+
+
+def serve_read_only(name):
+    return Server(table_url(name), "--schema", SOUNDS / "schema.yaml")
 
 
 def get_json(url):
@@ -155,6 +160,30 @@ def test_a_switch_flipped_through_instance_b_appears_on_a_page_of_instance_a_wit
         session.close()
         assert psql(f"""SELECT v.value FROM {sounds_table} v JOIN {sounds_table} t ON t.parent = v.parent
                         WHERE t.key = 'Title' AND t.value = 'Vibrate on Silent' AND v.key = 'enabled'""") == "true"
+    finally:
+        a.stop()
+        b.stop()
+
+
+def test_a_read_only_instance_follows_changes_made_through_another_and_refuses_writes(page, sounds_table):
+    a, b = serve(sounds_table), serve_read_only(sounds_table)
+    try:
+        page.goto(b.url + "l/1")
+        expect(page.locator("body")).to_have_attribute("data-live", "1")
+        expect(page.locator("#edit-button")).to_have_count(0)
+        session = Session(a.url)
+        start = time.monotonic()
+        assert session.post("/api/edit/add/1", {"title": "Seen on the read-only instance"})[0] == 200
+        expect(page.locator("#rows .row-title", has_text="Seen on the read-only instance")).to_have_count(1, timeout=1000)
+        print(f"\nan add through A shown on read-only B's page after {(time.monotonic() - start) * 1000:.0f} ms")
+        session.close()
+        # B takes no writes, whatever the form or token.
+        request = urllib.request.Request(b.url + "api/edit/add/1", data=b"title=nope", method="POST",
+                                         headers={"Content-Type": "application/x-www-form-urlencoded"})
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(request, timeout=10)
+        assert refused.value.code in (403, 404, 405)
+        assert count_titles(sounds_table, "nope") == 0
     finally:
         a.stop()
         b.stop()

@@ -39,7 +39,10 @@ struct Site: Sendable {
     var source: any Source { presenter.source }
 
     /// Whether writes are accepted.
-    var isEditable: Bool { model != nil }
+    var isEditable: Bool { model != nil && !options.readOnly }
+
+    /// Whether pages follow changes (`/events`): over a model, editable or not.
+    var isLive: Bool { model != nil }
 
     init(basePresenter: Presenter, model: DocumentModel?, dataFolder: URL?, options: WebServer.Options, assets: Assets) {
         self.basePresenter = basePresenter
@@ -65,10 +68,8 @@ struct Site: Sendable {
         addAPIRoutes(to: router)
         addFileRoutes(to: router)
         addHealthRoutes(to: router)
-        if isEditable {
-            addEditRoutes(to: router)
-            addEventRoutes(to: router)
-        }
+        if isEditable { addEditRoutes(to: router) }
+        if isLive { addEventRoutes(to: router) }
         return router
     }
 }

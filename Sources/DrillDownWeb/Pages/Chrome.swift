@@ -25,6 +25,8 @@ struct Chrome {
         if site.isEditable, let state = RequestState.current {
             c["csrf"] = state.csrf
             c["editable"] = ["csrf": state.csrf, "revision": state.revision]
+        } else if site.isLive, let state = RequestState.current {
+            c["live"] = ["revision": state.revision]
         }
         if let back { c["back"] = ["label": back.label, "href": back.href] }
         if let node {

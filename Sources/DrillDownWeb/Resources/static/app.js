@@ -755,43 +755,56 @@
   });
 
 
-  // ---- Editing (editable servers only): forms posted with fetch, the Add dialog, live updates --
+  // ---- Live updates (editable servers and read-only instances of shared data) ---------------
   var csrfMeta = document.querySelector('meta[name="csrf-token"]');
+  var liveMeta = document.querySelector('meta[name="live"]');
   document.documentElement.classList.add("js");
+  var refreshing = null, again = false;
+
+  // Re-renders the current page's main area and title in place (no reload).
+  function refresh(force) {
+    var tree = document.getElementById("tree");
+    if (tree && tree.reload) { tree.reload(); return Promise.resolve(); }
+    if (refreshing) { again = true; return refreshing; }
+    refreshing = fetch(location.href, { headers: { Accept: "text/html" }, credentials: "same-origin" })
+      .then(function (r) { return r.ok ? r.text() : null; })
+      .then(function (html) {
+        if (html === null) return;
+        var doc = new DOMParser().parseFromString(html, "text/html");
+        var fresh = doc.getElementById("main"), main = document.getElementById("main");
+        var active = document.activeElement;
+        if (!force && active && main.contains(active) && active.tagName === "INPUT" && active.type !== "range") return;
+        if (fresh && main) {
+          main.innerHTML = fresh.innerHTML;
+          var big = document.querySelector("#rows[data-virtual]");
+          if (big) setUpVirtualList(big);
+        }
+        var title = doc.getElementById("title");
+        if (title) document.getElementById("title").textContent = title.textContent;
+        document.title = doc.title;
+        document.body.dataset.revision = (doc.querySelector('meta[name="revision"]') || {}).content || "";
+      })
+      .catch(function () {})
+      .then(function () {
+        refreshing = null;
+        if (again) { again = false; refresh(); }
+      });
+    return refreshing;
+  }
+
+  // Every change made anywhere re-renders this page within a moment.
+  function followChanges() {
+    if (!window.EventSource) return;
+    var events = new EventSource("/events");
+    events.addEventListener("change", function () { refresh(); });
+    // Marks the page as following changes (tests wait for it instead of sleeping).
+    events.addEventListener("hello", function () { document.body.dataset.live = "1"; });
+    window.addEventListener("pagehide", function () { events.close(); });
+  }
+
+  // ---- Editing (editable servers only): forms posted with fetch, the Add dialog -------------
   function setUpEditing() {
     var token = csrfMeta.content;
-    var refreshing = null, again = false;
-
-    // Re-renders the current page's main area and title in place (no reload).
-    function refresh(force) {
-      var tree = document.getElementById("tree");
-      if (tree && tree.reload) { tree.reload(); return Promise.resolve(); }
-      if (refreshing) { again = true; return refreshing; }
-      refreshing = fetch(location.href, { headers: { Accept: "text/html" }, credentials: "same-origin" })
-        .then(function (r) { return r.ok ? r.text() : null; })
-        .then(function (html) {
-          if (html === null) return;
-          var doc = new DOMParser().parseFromString(html, "text/html");
-          var fresh = doc.getElementById("main"), main = document.getElementById("main");
-          var active = document.activeElement;
-          if (!force && active && main.contains(active) && active.tagName === "INPUT" && active.type !== "range") return;
-          if (fresh && main) {
-            main.innerHTML = fresh.innerHTML;
-            var big = document.querySelector("#rows[data-virtual]");
-            if (big) setUpVirtualList(big);
-          }
-          var title = doc.getElementById("title");
-          if (title) document.getElementById("title").textContent = title.textContent;
-          document.title = doc.title;
-          document.body.dataset.revision = (doc.querySelector('meta[name="revision"]') || {}).content || "";
-        })
-        .catch(function () {})
-        .then(function () {
-          refreshing = null;
-          if (again) { again = false; refresh(); }
-        });
-      return refreshing;
-    }
 
     // Posts a change; a refusal (the core's message) shows above the page. `before` sees the
     // answer before the page is refreshed (a move remaps the outline's open paths there). A 409
@@ -1061,16 +1074,9 @@
       if (drag && event.key === "Escape") { endDrag(); event.preventDefault(); event.stopPropagation(); }
     }, true);
 
-    // Live updates: every change made anywhere re-renders this page within a moment.
-    if (window.EventSource) {
-      var events = new EventSource("/events");
-      events.addEventListener("change", function () { refresh(); });
-      // Marks the page as following changes (tests wait for it instead of sleeping).
-      events.addEventListener("hello", function () { document.body.dataset.live = "1"; });
-      window.addEventListener("pagehide", function () { events.close(); });
-    }
   }
   if (csrfMeta) setUpEditing();
+  if (csrfMeta || liveMeta) followChanges();
 
   addCopyButtons();
   // Sticky section headers sit under the navigation bar, whatever its height.
