@@ -102,7 +102,7 @@ struct PostgresNodeRows: NodeRowReader {
 
         /// Through the trigram index on `value` (`NAME_value_trgm`, see ``PostgresTreeTable``):
         /// `ILIKE '%needle%'` on title members, scalar rows of lists and, with `values`, any member;
-        /// the first `limit` in document order (each candidate's positions from the root, compared as arrays).
+        /// the first `limit` in document order (up to ``orderedSearchLimit`` candidates; see there).
         func outlineCandidates(
             containing needle: String, titleKeys: [String], listKeys: [String], values: Bool, limit: Int
         ) throws -> (rows: [Int64], total: Int)? {
@@ -123,22 +123,35 @@ struct PostgresNodeRows: NodeRowReader {
             bindings.append(titleKeys)
             bindings.append(Int64(limit))
             bindings.append(listKeys)
-            // Document order: each candidate's (position, id) pairs from the root down, compared as arrays.
-            let query = PostgresQuery(unsafeSQL: """
-                WITH RECURSIVE c AS (
+            let candidates = """
+                c AS (
                     SELECT m.parent AS id FROM \(table) m JOIN \(table) r ON r.id = m.parent JOIN \(table) l ON l.id = r.parent
                     WHERE m.value ILIKE $1 AND translate(m.key, \(fold)) = ANY($2::text[]) AND \(listed)
                     UNION SELECT r.id FROM \(table) r JOIN \(table) l ON l.id = r.parent
                     WHERE r.value ILIKE $1 AND r.key IS NULL AND r.kind > 1 AND \(listed)
-                    \(attributes)),
+                    \(attributes))
+                """
+            // First by id (storage order), with the count; then, unless there are very many,
+            // in document order: each candidate's (position, id) pairs from the root down,
+            // compared as arrays (a walk up from every candidate, so not for 100 000 of them).
+            let byID = try connection.rows(
+                PostgresQuery(unsafeSQL: "WITH \(candidates) SELECT id, count(*) OVER () FROM c ORDER BY id LIMIT $3", binds: bindings), logger
+            ).map { try $0.decode((Int64, Int64).self) }
+            let total = Int(byID.first?.1 ?? 0)
+            guard total > byID.count, total <= Self.orderedSearchLimit else { return (byID.map(\.0), total) }
+            let ordered = try connection.rows(PostgresQuery(unsafeSQL: """
+                WITH RECURSIVE \(candidates),
                 up(candidate, parent, place) AS (
                     SELECT c.id, t.parent, ARRAY[t.position, t.id] FROM c JOIN \(table) t ON t.id = c.id
                     UNION ALL SELECT up.candidate, p.parent, ARRAY[p.position, p.id] || up.place FROM up JOIN \(table) p ON p.id = up.parent)
-                SELECT candidate, count(*) OVER () FROM up WHERE parent IS NULL ORDER BY place LIMIT $3
-                """, binds: bindings)
-            let rows = try connection.rows(query, logger).map { try $0.decode((Int64, Int64).self) }
-            return (rows.map(\.0), Int(rows.first?.1 ?? 0))
+                SELECT candidate FROM up WHERE parent IS NULL ORDER BY place LIMIT $3
+                """, binds: bindings), logger).map { try $0.decode(Int64.self) }
+            return (ordered, total)
         }
+
+        /// Up to this many candidates, a search's first hits are the first in document order;
+        /// beyond, the first in storage order (shown in document order).
+        static let orderedSearchLimit = 20_000
 
         func lineage(of id: Int64) throws -> [(id: Int64, index: Int, parentIsArray: Bool)] {
             try connection.rows("""

@@ -36,7 +36,8 @@ package protocol NodeRowQueries {
     func elements(ofAll parents: [Int64]) throws -> [(parent: Int64, kind: ValueKind, value: String?)]
     /// Through a text index, the visible rows of the outline convention that may contain `needle`
     /// (ignoring case) in their title (a member keyed by one of `titleKeys`, or a scalar row's
-    /// value) or, with `values`, in an attribute: the first `limit` in document order and how many there are.
+    /// value) or, with `values`, in an attribute: the first `limit` (in document order, or in storage
+    /// order when there are very many) and how many there are.
     /// A row is shown when its parent is the root array or an array keyed by one of `listKeys`.
     /// `nil` when the storage has no such index.
     func outlineCandidates(containing needle: String, titleKeys: [String], listKeys: [String], values: Bool, limit: Int) throws -> (rows: [Int64], total: Int)?

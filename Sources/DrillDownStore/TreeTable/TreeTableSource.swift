@@ -428,8 +428,9 @@ extension TreeTableSource {
     /// In the outline convention, the hits through the reader's text index (PostgreSQL's trigram
     /// index): the candidate rows' paths come from their lineage, each is resolved to its node
     /// in this snapshot and checked with the same rule as a walk (``Source/matches(_:needle:includeValues:)``).
-    /// The hits are the first `limit` candidates in document order; `total` counts every
-    /// candidate. `nil` (walk instead) in generic mode or without an index.
+    /// The hits are the first `limit` candidates (in document order, or in storage order when the
+    /// reader finds very many), shown in document order; `total` counts every candidate. `nil`
+    /// (walk instead) in generic mode or without an index.
     public func indexedFind(_ query: SearchQuery, until isCancelled: () -> Bool) throws(SearchCancelled) -> SearchResult? {
         guard isOutline else { return nil }
         let needle = query.text.lowercased()
