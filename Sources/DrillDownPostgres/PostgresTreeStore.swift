@@ -76,21 +76,9 @@ public struct PostgresTreeStore: EditingStore {
         let current = source
         let schema = schema
         let (paths, operations, next) = try transaction { writer, q, revision in
-            var work = (current.version == revision - 1 ? current : try current.renewed(q)).bound(to: q)
-            if !work.isSnapshot(current) {
-                try TreeTableStore.checkUnchanged(changes, shown: current.bound(to: q), now: work)
-            }
-            var editor = TreeTableEditor(db: writer, source: work, schema: schema)
-            var paths: [TreePath] = []
-            for (i, change) in changes.enumerated() {
-                if i > 0 { editor.source = try work.renewed(q).bound(to: q) }
-                paths.append(try editor.perform(change))
-                work = editor.source
-            }
-            // In the outline convention a rename or an attribute changes only the row's own members.
-            let inPlace = work.isOutline && changes.count == 1 && !editor.operations.contains(where: \.isStructural) && !editor.touched.contains(work.root)
-            let next = inPlace ? try work.unbound.refreshing(rowsOf: editor.touched, q, version: revision) : try work.renewed(q)
-            return (paths, editor.operations, next)
+            // The snapshot stays when nobody committed since it was taken (the revision went up by one: ours).
+            let now = current.version == revision - 1 ? current : try current.renewed(q)
+            return try TreeTableEditor.step(changes, shown: current, now: now, writer: writer, queries: q, schema: schema, version: revision)
         }
         source = next
         undoHistory.append(Step(edit: EditStep(changes: changes, paths: paths), operations: operations))

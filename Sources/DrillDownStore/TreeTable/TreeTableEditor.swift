@@ -404,3 +404,32 @@ package struct TreeTableEditor {
         return TreePath(destinationPath).appending(i)
     }
 }
+
+extension TreeTableEditor {
+    /// One step of a tree table store inside its write transaction: when `now` (the table as it
+    /// is) is newer than `shown` (what the pages showed), the changes are first checked against
+    /// it (``TreeTableStore/checkUnchanged(_:shown:now:)``); then they are carried out in order,
+    /// each on the table as the previous one left it. Returns the paths, the row operations (for
+    /// undo) and the snapshot after the step, whose version will be `version`.
+    package static func step(
+        _ changes: [Change], shown: TreeTableSource, now: TreeTableSource, writer: any NodeRowWriter, queries q: any NodeRowQueries, schema: Schema,
+        version: Int64
+    ) throws -> (paths: [TreePath], operations: [RowOperation], next: TreeTableSource) {
+        var work = now.bound(to: q)
+        if !now.isSnapshot(shown) {
+            try TreeTableStore.checkUnchanged(changes, shown: shown.bound(to: q), now: work)
+        }
+        var editor = TreeTableEditor(db: writer, source: work, schema: schema)
+        var paths: [TreePath] = []
+        for (i, change) in changes.enumerated() {
+            if i > 0 { editor.source = try work.renewed(q).bound(to: q) }
+            paths.append(try editor.perform(change))
+            work = editor.source
+        }
+        // In the outline convention a rename or an attribute changes only the row's own members, so
+        // only its cached row is read again; generically a member is also a node of its own.
+        let inPlace = work.isOutline && changes.count == 1 && !editor.operations.contains(where: \.isStructural) && !editor.touched.contains(work.root)
+        let next = inPlace ? try work.unbound.refreshing(rowsOf: editor.touched, q, version: version) : try work.renewed(q)
+        return (paths, editor.operations, next)
+    }
+}

@@ -68,22 +68,9 @@ public struct TreeTableStore: EditingStore {
         let rows = rows
         let (paths, operations, next) = try transaction { db in
             let q = rows.queries(db)
-            var work = try current.current(in: q).bound(to: q)
-            if work.cache !== current.cache {
-                try Self.checkUnchanged(changes, shown: current.bound(to: q), now: work)
-            }
-            var editor = TreeTableEditor(db: SQLiteNodeRows.Writer(db: db), source: work, schema: schema)
-            var paths: [TreePath] = []
-            for (i, change) in changes.enumerated() {
-                if i > 0 { editor.source = try work.renewed(q).bound(to: q) }
-                paths.append(try editor.perform(change))
-                work = editor.source
-            }
-            // In the outline convention a rename or an attribute changes only the row's own members, so
-            // only its cached row is read again; generically a member is also a node of its own.
-            let inPlace = work.isOutline && changes.count == 1 && !editor.operations.contains(where: \.isStructural) && !editor.touched.contains(work.root)
-            let next = inPlace ? try work.unbound.refreshing(rowsOf: editor.touched, q) : try work.renewed(q)
-            return (paths, editor.operations, next)
+            let now = try current.current(in: q)
+            return try TreeTableEditor.step(
+                changes, shown: current, now: now, writer: SQLiteNodeRows.Writer(db: db), queries: q, schema: schema, version: now.version)
         }
         source = next
         undoHistory.append(Step(edit: EditStep(changes: changes, paths: paths), operations: operations))
