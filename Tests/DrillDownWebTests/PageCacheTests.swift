@@ -78,7 +78,9 @@ struct PageCacheTests {
     func cutAndJoin() {
         let cache = PageCache()
         let token = String(repeating: "ab", count: 32)
-        for parts in [["only text"], ["", ""], ["<meta content=\"", "\"><p>", "</p>"], ["a", "b", "c", "d"]] {
+        let almost = String(cache.placeholder.dropLast()), first = String(cache.placeholder.prefix(1))
+        for parts in [["only text"], [""], ["", ""], ["<meta content=\"", "\"><p>", "</p>"], ["a", "b", "c", "d"],
+                      [almost, first + first, almost + "x"], [first, first]] {
             let rendered = HTML(parts.joined(separator: cache.placeholder))
             let page = PageCache.cut(rendered.buffer, at: cache.placeholder)
             #expect(page.parts.count == parts.count)

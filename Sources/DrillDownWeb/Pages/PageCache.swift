@@ -65,9 +65,10 @@ final class PageCache: @unchecked Sendable {
     }
 
     /// Keeps `html`, rendered with ``placeholder`` as its token, as the page `key` of `revision`;
-    /// returns it with `token` in place of the placeholder.
-    func keep(_ html: HTML, _ key: Key, revision: Int, token: String) -> HTML {
-        let page = Self.cut(html.buffer, at: placeholder)
+    /// returns it with `token` in place of the placeholder. A page rendered without a token (a
+    /// read-only server's) says so with `tokenless`, and is kept whole without a search for it.
+    func keep(_ html: HTML, _ key: Key, revision: Int, token: String, tokenless: Bool = false) -> HTML {
+        let page = tokenless ? Page(parts: [html.buffer], bytes: html.count) : Self.cut(html.buffer, at: placeholder)
         guard page.bytes <= maxBytes / 8 else { return page.joined(with: token) }
         lock.withLock {
             if revision > self.revision {
@@ -96,7 +97,10 @@ final class PageCache: @unchecked Sendable {
             var start = 0, i = 0
             let last = raw.count - needle.count
             while i <= last {
-                if raw[i] == needle[0], needle.indices.allSatisfy({ raw[i + $0] == needle[$0] }) {
+                // The next byte equal to the marker's first (memchr), then the rest compared.
+                guard let found = memchr(raw.baseAddress! + i, Int32(needle[0]), last - i + 1) else { break }
+                i = raw.baseAddress!.distance(to: UnsafeRawPointer(found))
+                if memcmp(raw.baseAddress! + i, needle, needle.count) == 0 {
                     parts.append(buffer.getSlice(at: buffer.readerIndex + start, length: i - start)!)
                     bytes += i - start
                     i += needle.count

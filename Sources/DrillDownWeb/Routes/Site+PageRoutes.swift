@@ -79,7 +79,7 @@ extension Site {
     /// `page` rendered with the cache's stand-in token and kept as `key`; returned with the
     /// session's own token.
     func keptPage(_ page: LevelPage, _ key: PageCache.Key) -> HTML {
-        guard let state = RequestState.current else { return pages.keep(page.render(), key, revision: 0, token: "") }
+        guard let state = RequestState.current else { return pages.keep(page.render(), key, revision: 0, token: "", tokenless: true) }
         var standIn = state
         standIn.csrf = pages.placeholder
         let html = RequestState.$current.withValue(standIn) { page.render() }
