@@ -11,7 +11,7 @@ import NIOCore
 /// (and no copy at all on a read-only server, whose pages carry no token).
 ///
 /// A new revision empties the cache, so an edit shows on the next page; at most `maxPages`
-/// pages and `maxBytes` bytes are kept, older ones being dropped first.
+/// pages holding `maxBytes` bytes of memory are kept, older ones being dropped first.
 final class PageCache: @unchecked Sendable {
     /// What identifies a page within one revision.
     struct Key: Hashable, Sendable {
@@ -26,7 +26,10 @@ final class PageCache: @unchecked Sendable {
     /// A page cut where the CSRF token goes: parts between the tokens (one part: no token).
     struct Page: Sendable {
         var parts: [ByteBuffer]
+        /// The page's length.
         var bytes: Int
+        /// The memory its buffer holds (its capacity: a page is written into room to spare).
+        var retained = 0
 
         /// The page with `token` between its parts.
         func joined(with token: String) -> HTML {
@@ -51,7 +54,7 @@ final class PageCache: @unchecked Sendable {
     private var order: [Key] = []
     private var bytes = 0
 
-    /// A cache of at most `maxPages` pages and `maxBytes` bytes.
+    /// A cache of at most `maxPages` pages holding `maxBytes` bytes.
     init(maxPages: Int = 256, maxBytes: Int = 16 << 20) {
         self.maxPages = maxPages
         self.maxBytes = maxBytes
@@ -68,8 +71,9 @@ final class PageCache: @unchecked Sendable {
     /// returns it with `token` in place of the placeholder. A page rendered without a token (a
     /// read-only server's) says so with `tokenless`, and is kept whole without a search for it.
     func keep(_ html: HTML, _ key: Key, revision: Int, token: String, tokenless: Bool = false) -> HTML {
-        let page = tokenless ? Page(parts: [html.buffer], bytes: html.count) : Self.cut(html.buffer, at: placeholder)
-        guard page.bytes <= maxBytes / 8 else { return page.joined(with: token) }
+        var page = tokenless ? Page(parts: [html.buffer], bytes: html.count) : Self.cut(html.buffer, at: placeholder)
+        page.retained = max(html.buffer.capacity, page.bytes)
+        guard page.retained <= maxBytes / 8 else { return page.joined(with: token) }
         lock.withLock {
             if revision > self.revision {
                 pages.removeAll()
@@ -78,12 +82,12 @@ final class PageCache: @unchecked Sendable {
                 self.revision = revision
             }
             guard revision == self.revision, pages[key] == nil else { return }
-            while !order.isEmpty, pages.count >= maxPages || bytes + page.bytes > maxBytes {
-                bytes -= pages.removeValue(forKey: order.removeFirst())?.bytes ?? 0
+            while !order.isEmpty, pages.count >= maxPages || bytes + page.retained > maxBytes {
+                bytes -= pages.removeValue(forKey: order.removeFirst())?.retained ?? 0
             }
             pages[key] = page
             order.append(key)
-            bytes += page.bytes
+            bytes += page.retained
         }
         return page.joined(with: token)
     }
