@@ -93,6 +93,10 @@ public actor DocumentModel {
     /// The current data: an immutable snapshot.
     public var source: any Source { store.snapshot }
 
+    /// ``source`` and the ``revision`` it belongs to, read at one moment (two separate reads
+    /// from outside the actor may see a change in between).
+    public var versionedSource: (source: any Source, revision: Int) { (store.snapshot, revision) }
+
     /// The in-memory document, when the store is one.
     public var document: EditableDocument? { store as? EditableDocument }
 

@@ -23,6 +23,8 @@ struct Site: Sendable {
     let sections = SectionCache()
     /// The Go to field's example path, per data revision.
     let goExamples = GoExampleCache()
+    /// Level pages already rendered, per data revision.
+    let pages = PageCache()
     /// The CSRF tokens of sessions: under ``WebServer/Options/sessionSecret``, or this process's own secret.
     let csrf: CSRFTokens
     /// The open `/events` streams, capped by ``WebServer/Options/maxEventStreams``.

@@ -12,7 +12,8 @@ struct SnapshotMiddleware<Context: RequestContext>: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard let model = site.model else { return try await Self.answer(from: site.basePresenter.source) { try await next(request, context) } }
-        let (source, revision) = await (model.source, model.revision)
+        // One hop into the model, so the data and its revision are read together.
+        let (source, revision) = await model.versionedSource
         let existing = CSRFTokens.sessionID(in: request.headers[values: .cookie])
         let session = existing ?? CSRFTokens.newSessionID()
         let token = site.csrf.token(for: session)

@@ -17,6 +17,9 @@ struct HTML: Sendable, CustomStringConvertible {
     /// `text` as it is (already HTML).
     init(_ text: String) { buffer = ByteBuffer(string: text) }
 
+    /// The bytes of `buffer` (shared, not copied).
+    init(buffer: ByteBuffer) { self.buffer = buffer }
+
     /// The HTML as a string (for swift-mustache, which renders `{{{value}}}` with `String(describing:)`).
     var description: String { String(buffer: buffer) }
 

@@ -8,19 +8,26 @@ extension Site {
     func addPageRoutes(to router: Router<BasicRequestContext>) {
         router.get("/") { request, _ in
             let query = Query(request.uri.query)
-            return Responses.html(LevelPage(
-                site: self, id: source.root, offset: try query.int("offset", default: 0), editing: query["edit"] == "1").render())
+            let key = PageCache.Key(path: "/", offset: try query.int("offset", default: 0), editing: query["edit"] == "1")
+            if let page = cachedPage(key) { return Responses.html(page) }
+            return Responses.html(keptPage(LevelPage(site: self, id: source.root, offset: key.offset, editing: key.editing), key))
         }
         router.get("/l/**") { request, _ in
+            // A page shown before at this revision is answered as it was: its path was canonical,
+            // a level and not a detail, and its offset valid then, and still is.
+            let query = Query(request.uri.query)
+            let key = (try? query.int("offset", default: 0))
+                .map { PageCache.Key(path: request.uri.path, offset: $0, editing: query["edit"] == "1") }
+            if let key, let page = cachedPage(key) { return Responses.html(page) }
             let (id, canonical) = try NodeLookup.node(request.uri.path.dropFirst(3), in: source)
             let path = source.path(of: id)
             var nav = Navigator(presenter: presenter)
             nav.open(id)
             if nav.top.isDetail { return Responses.redirect(Links.detail(path)) }
             if !canonical { return Responses.redirect(Links.level(path)) }
-            let query = Query(request.uri.query)
-            return Responses.html(LevelPage(
-                site: self, id: id, offset: try query.int("offset", default: 0), editing: query["edit"] == "1").render())
+            let offset = try query.int("offset", default: 0)
+            let page = LevelPage(site: self, id: id, offset: offset, editing: query["edit"] == "1")
+            return Responses.html(keptPage(page, key ?? PageCache.Key(path: request.uri.path, offset: offset, editing: page.editing)))
         }
         router.get("/d/**") { request, _ in
             let (id, canonical) = try NodeLookup.node(request.uri.path.dropFirst(3), in: source)
@@ -61,5 +68,29 @@ extension Site {
             let path = source.path(of: id)
             return Responses.redirect(nav.top.isDetail ? Links.detail(path) : Links.level(path))
         }
+    }
+
+    /// The level page `key` of this request's snapshot with its session's token, when it was
+    /// rendered before (see ``PageCache``).
+    func cachedPage(_ key: PageCache.Key) -> HTML? {
+        pages.page(key, revision: RequestState.current?.revision ?? 0, token: RequestState.current?.csrf ?? "")
+    }
+
+    /// `page` rendered with the cache's stand-in token and kept as `key`; returned with the
+    /// session's own token. A page during whose rendering a read of the data failed (a database
+    /// away) is not kept: rows are missing from it, and the request answers 503.
+    func keptPage(_ page: LevelPage, _ key: PageCache.Key) -> HTML {
+        let fallible = source as? any FallibleSource
+        let failures = fallible?.readFailures.count
+        guard let state = RequestState.current else {
+            let html = page.render()
+            guard fallible?.readFailures.count == failures else { return html }
+            return pages.keep(html, key, revision: 0, token: "", tokenless: true)
+        }
+        var standIn = state
+        standIn.csrf = pages.placeholder
+        let html = RequestState.$current.withValue(standIn) { page.render() }
+        guard fallible?.readFailures.count == failures else { return PageCache.cut(html.buffer, at: pages.placeholder).joined(with: state.csrf) }
+        return pages.keep(html, key, revision: state.revision, token: state.csrf)
     }
 }
