@@ -27,6 +27,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.request
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "e2e" / "web"))
@@ -99,8 +100,20 @@ def main():
         subprocess.run([str(pgbench), "-n", "-f", str(script), "-t", str(args.requests), "-c", "1", "-l", "--log-prefix", str(tmp / "pgb"), plain],
                        check=True, capture_output=True, cwd=tmp)
         floor = [int(l.split()[2]) / 1000 for f in tmp.glob("pgb*") for l in f.read_text().splitlines()]
-        note(results, ("one change acknowledged (HTTP rename)", f"{args.requests} sequential", f"p50 {pct(lat, 50):.2f} ms, p99 {pct(lat, 99):.2f} ms",
-                        f"pgbench UPDATE: p50 {pct(floor, 50):.2f} ms, p99 {pct(floor, 99):.2f} ms"))
+        note(results, ("one change acknowledged (HTTP rename, level not read yet)", f"{args.requests} sequential",
+                       f"p50 {pct(lat, 50):.2f} ms, p99 {pct(lat, 99):.2f} ms", f"pgbench UPDATE: p50 {pct(floor, 50):.2f} ms, p99 {pct(floor, 99):.2f} ms"))
+        # The usual case: the row is renamed on a page that shows it (its level is in the snapshot).
+        warm = []
+        for k in range(args.requests):
+            g, r = (k * 7 + 1) % args.groups, (k * 13 + 5) % args.rows
+            with urllib.request.urlopen(f"{a_url}api/level/{g}?offset={r // 100 * 100}&limit=100", timeout=30) as shown:
+                shown.read()
+            t = time.perf_counter()
+            status, body = session.post(f"/api/edit/rename/{g}.{r}", {"title": f"Warm {k}"})
+            warm.append((time.perf_counter() - t) * 1000)
+            assert status == 200, body
+        note(results, ("one change acknowledged (HTTP rename, level shown)", f"{args.requests} sequential",
+                       f"p50 {pct(warm, 50):.2f} ms, p99 {pct(warm, 99):.2f} ms", "same floor"))
 
         conn = http.client.HTTPConnection("127.0.0.1", int(a_url.rsplit(":", 1)[1].strip("/")))
         pages = []
