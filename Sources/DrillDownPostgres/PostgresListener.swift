@@ -23,6 +23,8 @@ public final class PostgresListener: Sendable {
 
     let location: PostgresLocation
     private let box = NIOLockedValueBox(State())
+    /// Told of every notification and reconnection (see ``news``).
+    private let newsStream = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
     private let task = NIOLockedValueBox<Task<Void, Never>?>(nil)
 
     /// Starts listening (in the background) on `location`'s channel.
@@ -32,6 +34,7 @@ public final class PostgresListener: Sendable {
         let logger = Logger(label: "drilldown.postgres.listen", factory: { _ in SwiftLogNoOpLogHandler() })
         let channel = location.channel
         let box = box
+        let news = newsStream.continuation
         let eventLoop = MultiThreadedEventLoopGroup.singleton.next()
         task.withLockedValue {
             $0 = Task.detached {
@@ -41,6 +44,7 @@ public final class PostgresListener: Sendable {
                         connection.addListener(channel: channel) { _, note in
                             let revision = Int64(note.payload) ?? 0
                             box.withLockedValue { $0.announced = max($0.announced, revision) }
+                            news.yield()
                         }
                         // A query after LISTEN (which addListener sends first) proves it is in place.
                         _ = try await connection.query("SELECT 1", logger: logger).get()
@@ -48,6 +52,7 @@ public final class PostgresListener: Sendable {
                             $0.connected = true
                             $0.generation += 1
                         }
+                        news.yield()
                         await withTaskCancellationHandler {
                             try? await connection.closeFuture.get()
                         } onCancel: {
@@ -64,8 +69,15 @@ public final class PostgresListener: Sendable {
     /// What has been heard so far.
     public var state: State { box.withLockedValue { $0 } }
 
+    /// An element for each notification or reconnection (coalesced while nobody reads), so a
+    /// model can refresh at once instead of at its next poll. One reader.
+    public var news: AsyncStream<Void> { newsStream.stream }
+
     /// Stops listening.
-    public func stop() { task.withLockedValue { $0?.cancel() } }
+    public func stop() {
+        task.withLockedValue { $0?.cancel() }
+        newsStream.continuation.finish()
+    }
 
     deinit { stop() }
 }

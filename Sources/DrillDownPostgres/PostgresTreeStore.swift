@@ -136,6 +136,10 @@ public struct PostgresTreeStore: EditingStore {
     /// Whether the database answers (for `/readyz`): `nil`, or why not.
     public func readiness() -> String? { table.ping() }
 
+    /// An element whenever another instance announced a change (or the listener reconnected):
+    /// when to ``refresh()`` without waiting for the next poll. `nil` without a listener.
+    public var news: AsyncStream<Void>? { listener?.news }
+
     func queries(_ connection: PostgresConnection) -> PostgresNodeRows.Queries {
         PostgresNodeRows.Queries(connection: connection, table: table.location.table, counts: true, logger: table.session.logger)
     }

@@ -147,11 +147,12 @@ struct Serve: AsyncParsableCommand {
                     watching = await model.watch(every: .milliseconds(400))
                 } else if let document = store as? EditableDocument {
                     model = DocumentModel(document: document, actions: try loaded.actionSet(), save: { [loaded] tree in try loaded.save(tree) })
-                } else if store is PostgresTreeStore {
+                } else if let postgres = store as? PostgresTreeStore, let news = postgres.news {
                     // Each change is committed and announced with NOTIFY; the store's listener hears other
-                    // instances' changes, so this refresh asks the database only when there is news (or every 2 s).
+                    // instances' changes and wakes the refresh at once; the 25 ms tick asks the database
+                    // only when there is news it missed (or every 2 s).
                     model = DocumentModel(store: store, actions: try loaded.actionSet())
-                    watching = await model.watch(every: .milliseconds(25))
+                    watching = await model.watch(every: .milliseconds(25), wakingOn: news)
                 } else {
                     // A database store commits each step itself; other writers are picked up through
                     // `PRAGMA data_version` and pushed to open pages as external changes.

@@ -208,6 +208,23 @@ public actor DocumentModel {
         }
     }
 
+    /// ``watch(every:)``, and also a refresh as soon as `news` has an element (a database's
+    /// notification that another writer committed), without waiting for the next tick.
+    public func watch(every interval: Duration, wakingOn news: AsyncStream<Void>) -> Task<Void, Never> {
+        let ticks = watch(every: interval)
+        return Task { [weak self] in
+            await withTaskCancellationHandler {
+                for await _ in news {
+                    guard let self else { return }
+                    await self.refreshNoting()
+                }
+            } onCancel: {
+                ticks.cancel()
+            }
+            ticks.cancel()
+        }
+    }
+
     /// Why the latest ``watch(every:)`` refresh failed, if it did.
     public private(set) var refreshFailure: EditError?
 
