@@ -21,13 +21,16 @@ struct Stats: ParsableCommand {
         }
         let source = loaded.source
         var rowCount = 0, widest = 0, deepest = 0
+        // Every row is pushed and its children asked for once (asking before pushing, to skip
+        // leaves, asked twice: in an outline each ask is a member lookup).
         var stack = [(source.root, 0)]
         while let (n, depth) = stack.popLast() {
             let kids = source.children(of: n)
+            guard !kids.isEmpty else { continue }
             rowCount += kids.count
             widest = max(widest, kids.count)
-            deepest = max(deepest, depth + (kids.isEmpty ? 0 : 1))
-            for c in kids where !source.children(of: c).isEmpty { stack.append((c, depth + 1)) }
+            deepest = max(deepest, depth + 1)
+            for c in kids { stack.append((c, depth + 1)) }
         }
         // A tree table is counted in SQL; a relational database has no document tree: its rows are its nodes.
         var shape: (nodes: Int, depth: Int, widest: Int)?

@@ -398,8 +398,12 @@ extension TreeBuilder {
     ///
     /// The arrays are allocated once at their capacity; pages never written are never backed by
     /// memory, so a generous bound costs address space, not resident memory.
+    /// The first `expectedNodes` nodes and `expectedTextBytes` text bytes, when the reader knows
+    /// them, are faulted in on a second thread while `fill` runs (see ``PageWarmer``).
     /// - Complexity: O(nodes + text bytes) beyond `fill` itself.
-    public static func build(nodeCapacity: Int, textCapacity: Int, _ fill: (inout Columns) -> Bool) -> TreeStore? {
+    public static func build(
+        nodeCapacity: Int, textCapacity: Int, expectedNodes: Int = 0, expectedTextBytes: Int = 0, _ fill: (inout Columns) -> Bool
+    ) -> TreeStore? {
         let nodeCapacity = max(nodeCapacity, 1)
         var ok = false
         var nodes = 0
@@ -423,12 +427,24 @@ extension TreeBuilder {
                                         HugePages.advise(s)
                                         HugePages.advise(tl)
                                         HugePages.advise(vl)
+                                        let warmNodes = min(expectedNodes, nodeCapacity), textBytes = min(expectedTextBytes, t.count)
+                                        let warmer = PageWarmer([
+                                            (UnsafeMutableRawPointer(t.baseAddress), textBytes),
+                                            (UnsafeMutableRawPointer(k.baseAddress), warmNodes),
+                                            (UnsafeMutableRawPointer(p.baseAddress), 4 * warmNodes),
+                                            (UnsafeMutableRawPointer(f.baseAddress), 4 * warmNodes),
+                                            (UnsafeMutableRawPointer(c.baseAddress), 4 * warmNodes),
+                                            (UnsafeMutableRawPointer(s.baseAddress), 4 * warmNodes),
+                                            (UnsafeMutableRawPointer(tl.baseAddress), 4 * warmNodes),
+                                            (UnsafeMutableRawPointer(vl.baseAddress), 4 * warmNodes),
+                                        ])
                                         var columns = Columns(
                                             kinds: k.baseAddress!, parents: p.baseAddress!, firstChild: f.baseAddress!,
                                             childCounts: c.baseAddress!, textStarts: s.baseAddress!, titleLengths: tl.baseAddress!,
                                             valueLengths: vl.baseAddress!, nodeCapacity: nodeCapacity, text: t.baseAddress!,
                                             textCapacity: t.count)
                                         ok = fill(&columns) && columns.isComplete
+                                        warmer.finish()
                                         if ok {
                                             if !columns.placedAll { columns.finish() }
                                             nodes = columns.nodeCount

@@ -212,6 +212,7 @@ public struct TreeStore: Sendable {
             let first = firstChild[id.index]
             range = NodeRange(first, first + childCounts[id.index])
         }
+        if overlay == nil { return denseMember(in: range, lowercasedKeys: lowercasedKeys) }
         var best: NodeID?
         var bestRank = lowercasedKeys.count
         for child in range {
@@ -234,6 +235,36 @@ public struct TreeStore: Sendable {
         return best
     }
 
+    /// ``member(of:lowercasedKeys:)`` of an unedited tree: keys read straight from the arrays, a
+    /// key's bytes compared only when its length is that of a wanted key.
+    func denseMember(in range: NodeRange, lowercasedKeys: [[UInt8]]) -> NodeID? {
+        base.text.withUnsafeBufferPointer { text in
+            base.textStart.withUnsafeBufferPointer { starts in
+                base.titleLength.withUnsafeBufferPointer { lengths in
+                    var best: NodeID?
+                    var bestRank = lowercasedKeys.count
+                    for child in Int(range.lowerBound) ..< Int(range.upperBound) {
+                        let length = Int(lengths[child])
+                        var k = 0
+                        while k < bestRank {
+                            if lowercasedKeys[k].count == length {
+                                let start = Int(starts[child])
+                                if Self.equalsFolded(UnsafeBufferPointer(rebasing: text[start ..< start + length]), lowercasedKeys[k]) {
+                                    best = NodeID(Int32(child))
+                                    bestRank = k
+                                    break
+                                }
+                            }
+                            k += 1
+                        }
+                        if bestRank == 0 { break }
+                    }
+                    return best
+                }
+            }
+        }
+    }
+
     /// Bytes of memory the node arrays, the text buffer and the overlay of edits occupy
     /// (reserved but never written capacity is not counted: the system does not back untouched pages).
     public var memoryFootprint: Int { kinds.count * (1 + 4 * 6) + text.count + (overlay?.bytes ?? 0) }
@@ -241,6 +272,24 @@ public struct TreeStore: Sendable {
     /// The greatest depth of any node (the root has depth 0).
     /// - Complexity: O(n)
     public func maxDepth() -> Int {
+        guard overlay == nil else { return editedMaxDepth() }
+        // Unedited: straight from the arrays, visiting only nodes with children.
+        return childCounts.withUnsafeBufferPointer { counts in
+            firstChild.withUnsafeBufferPointer { firsts in
+                var best = 0
+                var stack: [(Int, Int)] = counts[0] > 0 ? [(0, 0)] : []
+                while let (n, d) = stack.popLast() {
+                    best = max(best, d + 1)
+                    let lo = Int(firsts[n])
+                    for c in lo ..< lo + Int(counts[n]) where counts[c] > 0 { stack.append((c, d + 1)) }
+                }
+                return best
+            }
+        }
+    }
+
+    /// ``maxDepth()`` of an edited tree, through the overlay.
+    func editedMaxDepth() -> Int {
         var best = 0
         var stack: [(NodeID, Int)] = [(root, 0)]
         while let (n, d) = stack.popLast() {
@@ -255,7 +304,13 @@ public struct TreeStore: Sendable {
     /// The largest number of children any node has.
     /// - Complexity: O(n)
     public func widestLevel() -> Int {
-        guard overlay != nil else { return Int(childCounts.max() ?? 0) }
+        guard overlay != nil else {
+            return childCounts.withUnsafeBufferPointer { counts in
+                var best: Int32 = 0
+                for c in counts { best = max(best, c) }
+                return Int(best)
+            }
+        }
         var best = 0
         var stack = [root]
         while let n = stack.popLast() {
