@@ -6,6 +6,7 @@ import Foundation
 /// `drilldown stats FILE`: size, shape and load cost of a data set.
 struct Stats: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "stats",
         abstract: "Count nodes, depth and the widest level; time the load and measure bytes per node.")
 
     @OptionGroup var data: DataOptions
