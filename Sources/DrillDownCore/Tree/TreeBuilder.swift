@@ -210,6 +210,10 @@ extension TreeBuilder {
         @usableFromInline var overflowed = false
         /// Set by ``finishPlaced()``: every node was written at its id, there is no pending root.
         @usableFromInline var placedAll = false
+        /// The greatest depth a node was pushed at (the number of open containers then).
+        @usableFromInline var deepest = 0
+        /// The most children a closed container had.
+        @usableFromInline var widest = 0
 
         @usableFromInline init(
             kinds: UnsafeMutablePointer<UInt8>, parents: UnsafeMutablePointer<Int32>, firstChild: UnsafeMutablePointer<Int32>,
@@ -287,6 +291,7 @@ extension TreeBuilder {
         /// Appends the current node to ``pending``, field by field (see ``currentStart``).
         @inlinable @inline(__always) mutating func push(_ kind: UInt8, valueLength: UInt32) {
             if pendingCount == pendingCapacity { growPending() }
+            deepest = max(deepest, frameCount)
             let p = pending + pendingCount
             p.pointee.textStart = currentStart
             p.pointee.titleLength = currentTitleLength
@@ -342,6 +347,7 @@ extension TreeBuilder {
                 }
             }
             nodeCount = first + n
+            widest = max(widest, n)
             pendingCount = mark
             pending[mark - 1].firstChild = Int32(truncatingIfNeeded: first)
             pending[mark - 1].childCount = Int32(truncatingIfNeeded: n)
@@ -407,6 +413,7 @@ extension TreeBuilder {
         let nodeCapacity = max(nodeCapacity, 1)
         var ok = false
         var nodes = 0
+        var shape: TreeShape?
         var kinds: [UInt8] = [], parents: [Int32] = [], firstChild: [Int32] = [], childCounts: [Int32] = []
         var textStarts: [UInt32] = [], titleLengths: [UInt32] = [], valueLengths: [UInt32] = []
         // Each array is created at its capacity and told its count once `fill` is done; the node
@@ -446,7 +453,10 @@ extension TreeBuilder {
                                         ok = fill(&columns) && columns.isComplete
                                         warmer.finish()
                                         if ok {
-                                            if !columns.placedAll { columns.finish() }
+                                            if !columns.placedAll {
+                                                columns.finish()
+                                                shape = TreeShape(depth: columns.deepest, widest: columns.widest)
+                                            }
                                             nodes = columns.nodeCount
                                             textCount = columns.textCount
                                         }
@@ -469,6 +479,6 @@ extension TreeBuilder {
         guard ok else { return nil }
         return TreeStore(
             kinds: kinds, parents: parents, firstChild: firstChild, childCounts: childCounts, textStart: textStarts,
-            titleLength: titleLengths, valueLength: valueLengths, text: text)
+            titleLength: titleLengths, valueLength: valueLengths, text: text, shape: shape)
     }
 }
