@@ -210,7 +210,7 @@ extension TreeBuilder {
         @usableFromInline var overflowed = false
         /// Set by ``finishPlaced()``: every node was written at its id, there is no pending root.
         @usableFromInline var placedAll = false
-        /// The greatest depth a node was pushed at (the number of open containers then).
+        /// The greatest depth of a placed node (children are one deeper than their container).
         @usableFromInline var deepest = 0
         /// The most children a closed container had.
         @usableFromInline var widest = 0
@@ -291,7 +291,6 @@ extension TreeBuilder {
         /// Appends the current node to ``pending``, field by field (see ``currentStart``).
         @inlinable @inline(__always) mutating func push(_ kind: UInt8, valueLength: UInt32) {
             if pendingCount == pendingCapacity { growPending() }
-            deepest = max(deepest, frameCount)
             let p = pending + pendingCount
             p.pointee.textStart = currentStart
             p.pointee.titleLength = currentTitleLength
@@ -347,6 +346,8 @@ extension TreeBuilder {
                 }
             }
             nodeCount = first + n
+            // The container is at depth `frameCount` (already closed), its children one deeper.
+            if n > 0 { deepest = max(deepest, frameCount &+ 1) }
             widest = max(widest, n)
             pendingCount = mark
             pending[mark - 1].firstChild = Int32(truncatingIfNeeded: first)
