@@ -121,6 +121,22 @@ static inline dd_json_counts dd_json_count(const uint8_t *p, uint64_t n) {
         c.separators += (uint64_t)_mm_cvtsi128_si64(s1) + (uint64_t)_mm_cvtsi128_si64(_mm_unpackhi_epi64(s1, s1));
         c.syntax += (uint64_t)_mm_cvtsi128_si64(s2) + (uint64_t)_mm_cvtsi128_si64(_mm_unpackhi_epi64(s2, s2));
     }
+#elif defined(__aarch64__) && defined(__ARM_NEON)
+    while (n - i >= 16) {
+        uint8x16_t separators = vdupq_n_u8(0), syntax = vdupq_n_u8(0);
+        uint64_t rounds = (n - i) / 16 < 255 ? (n - i) / 16 : 255;
+        for (uint64_t r = 0; r < rounds; r++, i += 16) {
+            uint8x16_t v = vld1q_u8(p + i);
+            uint8x16_t folded = vorrq_u8(v, vdupq_n_u8(0x20));
+            uint8x16_t separator = vorrq_u8(vceqq_u8(v, vdupq_n_u8(',')), vceqq_u8(folded, vdupq_n_u8('{')));
+            uint8x16_t other = vorrq_u8(vorrq_u8(vceqq_u8(v, vdupq_n_u8('"')), vceqq_u8(v, vdupq_n_u8(':'))),
+                                        vorrq_u8(vceqq_u8(folded, vdupq_n_u8('}')), vcleq_u8(v, vdupq_n_u8(0x20))));
+            separators = vsubq_u8(separators, separator);
+            syntax = vsubq_u8(syntax, vorrq_u8(separator, other));
+        }
+        c.separators += vaddlvq_u8(separators);
+        c.syntax += vaddlvq_u8(syntax);
+    }
 #endif
     for (; i < n; i++) {
         uint8_t b = p[i], f = b | 0x20;
