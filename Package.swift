@@ -30,10 +30,12 @@ let package = Package(
             name: "DrillDownCore",
             path: "Sources/DrillDownCore"
         ),
+        // The JSON reader's byte classifier in C (header only): SIMD move-mask, which Swift does not expose.
+        .target(name: "CDrillDownSIMD", path: "Sources/CDrillDownSIMD"),
         // Readers and writers of documents: JSON, property lists (XML, binary, OpenStep), YAML.
         .target(
             name: "DrillDownFormats",
-            dependencies: ["DrillDownCore", .product(name: "Yams", package: "Yams")],
+            dependencies: ["DrillDownCore", "CDrillDownSIMD", .product(name: "Yams", package: "Yams")],
             path: "Sources/DrillDownFormats"
         ),
         // The SQLite store (GRDB): a tree table for any document, relational mappings of existing databases.

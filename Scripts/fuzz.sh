@@ -79,7 +79,10 @@ module() {
 }
 module Yams 5 "$yams/Yams" -D SWIFT_PACKAGE -I "$yams/CYaml/include" -Xcc -DYAML_DECLARE_STATIC
 module DrillDownCore 6 Sources/DrillDownCore
-module DrillDownFormats 6 Sources/DrillDownFormats -I "$yams/CYaml/include" -Xcc -DYAML_DECLARE_STATIC
+# The formats import the header-only C module CDrillDownSIMD (the JSON reader's byte classifier).
+simd_include=Sources/CDrillDownSIMD/include
+if [ -e "$out/DrillDownFormats.o" ] && stale "$out/DrillDownFormats.o" "$simd_include"/*; then rm -f "$out/DrillDownFormats.o"; fi
+module DrillDownFormats 6 Sources/DrillDownFormats -I "$yams/CYaml/include" -Xcc -DYAML_DECLARE_STATIC -I "$simd_include"
 
 # --- targets -------------------------------------------------------------------------------
 source_of() {
@@ -94,7 +97,7 @@ for t in "${targets[@]}"; do
   src="Fuzz/Targets/$(source_of "$t").swift"
   if stale "$out/fuzz-$t" "$src" Fuzz/Shared/*.swift "${libraries[@]}"; then
     log "linking fuzz-$t"
-    swiftc "${swift_flags[@]}" -swift-version 6 -I "$out" -I "$yams/CYaml/include" -Xcc -DYAML_DECLARE_STATIC -module-name "Fuzz_${t//-/_}" \
+    swiftc "${swift_flags[@]}" -swift-version 6 -I "$out" -I "$simd_include" -I "$yams/CYaml/include" -Xcc -DYAML_DECLARE_STATIC -module-name "Fuzz_${t//-/_}" \
       "$src" Fuzz/Shared/*.swift "${libraries[@]}" -o "$out/fuzz-$t" 2> >(grep -v "Cannot export local symbol" >&2 || true)
   fi
 done

@@ -4,6 +4,7 @@ import DrillDownCore
 /// `drilldown add FILE PARENT TITLE`: add a node and print its TreePath.
 struct Add: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "add",
         abstract: "Add a node under PARENT and print its TreePath; the file keeps its form: only the changed bytes are rewritten, atomically, under its lock.",
         discussion: """
             In the outline convention the new row is {Title: TITLE, attributes…}, added to the parent's children \

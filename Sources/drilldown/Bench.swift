@@ -9,6 +9,7 @@ import Foundation
 /// reads again on the edited tree.
 struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "bench",
         abstract: "Measure load, level page, outline and search times on FILE (build with -c release).")
 
     @OptionGroup var data: DataOptions

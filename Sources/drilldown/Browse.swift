@@ -7,6 +7,7 @@ import Foundation
 /// `drilldown browse FILE`: the full-screen terminal UI.
 struct Browse: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "browse",
         abstract: "Browse the data in a full-screen terminal UI (drill-down, outline and columns).",
         discussion: """
             Keys: ↑/↓ or j/k move, Enter/→/l opens, Backspace/←/h goes back, Home/End/PgUp/PgDn, g/G,

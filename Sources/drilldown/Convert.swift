@@ -8,6 +8,7 @@ import Foundation
 /// `drilldown convert IN OUT`: rewrite a document in another format, or import it into (or export it from) an SQLite tree table.
 struct Convert: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "convert",
         abstract: "Convert between JSON, YAML, property lists (XML, binary, OpenStep) and SQLite tree tables; the output is written atomically.",
         discussion: """
             An output named .sqlite, .sqlite3 or .db is an SQLite tree table (one row per node, WAL mode, \

@@ -4,6 +4,7 @@ import DrillDownCore
 /// `drilldown find FILE TEXT`: search titles at any depth.
 struct Find: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "find",
         abstract: "Find nodes whose title contains TEXT (case-insensitive), at any depth, with their paths.")
 
     @OptionGroup var data: DataOptions

@@ -4,6 +4,7 @@ import DrillDownCore
 /// `drilldown ls FILE [PATH]`: one level, as its list screen shows it.
 struct Ls: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "ls",
         abstract: "List one level: its title, back label and rows (› marks rows that drill).")
 
     @OptionGroup var data: DataOptions

@@ -4,6 +4,7 @@ import DrillDownCore
 /// `drilldown mv FILE PATH NEW_PARENT [--at N]` or `drilldown mv FILE PATH --up|--down`.
 struct Mv: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "mv",
         abstract: "Move a node to another parent, or one place up or down among its siblings, printing its new TreePath.",
         discussion: """
             --at counts positions after the node has left its old place (default: last). The file is \

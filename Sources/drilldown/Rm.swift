@@ -4,6 +4,7 @@ import DrillDownCore
 /// `drilldown rm FILE PATH`: delete a node and everything below it.
 struct Rm: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "rm",
         abstract: "Delete a node and its subtree, printing the TreePath it had; the file keeps its form: only the changed bytes are rewritten, atomically, under its lock.")
 
     @OptionGroup var data: DataOptions

@@ -4,6 +4,7 @@ import DrillDownCore
 /// `drilldown run FILE PATH ACTION --schema S`: run a schema action (seed 004's play, ping) on a node.
 struct Run: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "run",
         abstract: "Run a named action from the schema's 'actions:' on a node and print its TreePath.",
         discussion: """
             Actions are declared in the schema, e.g. `play: { increment: plays }`, `ping: { setNow: lastPinged }`, \

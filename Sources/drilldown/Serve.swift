@@ -8,6 +8,7 @@ import Foundation
 /// `drilldown serve [FILE]`: the web app; with no FILE, the bundled music library.
 struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "serve",
         abstract: "Serve a data set as drill-down table views in the browser (read-only unless --editable).",
         discussion: """
             Prints the URL once the server listens. Every screen has its own URL built from the TreePath

@@ -3,7 +3,9 @@ import DrillDownCore
 
 /// `drilldown show FILE PATH`: a node's detail view.
 struct Show: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Show a node's detail: title, path, attributes and value.")
+    static let configuration = CommandConfiguration(
+        commandName: "show",
+        abstract: "Show a node's detail: title, path, attributes and value.")
 
     @OptionGroup var data: DataOptions
     @Argument(help: "The node: a TreePath (3.0.0.0.0) or titles (\"Item 4/Screen G\").")

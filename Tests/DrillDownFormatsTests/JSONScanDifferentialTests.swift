@@ -29,6 +29,8 @@ struct JSONScanDifferentialTests {
             switch (fast, old) {
             case (let f?, let o?):
                 #expect(dump(f) == dump(o), "different trees for \(text)", sourceLocation: sourceLocation)
+                // The fast path's depth and widest level are recorded while building; the one-pass parser's are walked.
+                #expect(f.maxDepth() == o.maxDepth() && f.widestLevel() == o.widestLevel(), "different shape for \(text)", sourceLocation: sourceLocation)
             case (nil, _?):
                 Issue.record("fast path declined valid JSON \(text)", sourceLocation: sourceLocation)
             case (_?, nil):

@@ -210,6 +210,10 @@ extension TreeBuilder {
         @usableFromInline var overflowed = false
         /// Set by ``finishPlaced()``: every node was written at its id, there is no pending root.
         @usableFromInline var placedAll = false
+        /// The greatest depth of a placed node (children are one deeper than their container).
+        @usableFromInline var deepest = 0
+        /// The most children a closed container had.
+        @usableFromInline var widest = 0
 
         @usableFromInline init(
             kinds: UnsafeMutablePointer<UInt8>, parents: UnsafeMutablePointer<Int32>, firstChild: UnsafeMutablePointer<Int32>,
@@ -342,6 +346,9 @@ extension TreeBuilder {
                 }
             }
             nodeCount = first + n
+            // The container is at depth `frameCount` (already closed), its children one deeper.
+            if n > 0 { deepest = max(deepest, frameCount &+ 1) }
+            widest = max(widest, n)
             pendingCount = mark
             pending[mark - 1].firstChild = Int32(truncatingIfNeeded: first)
             pending[mark - 1].childCount = Int32(truncatingIfNeeded: n)
@@ -398,11 +405,16 @@ extension TreeBuilder {
     ///
     /// The arrays are allocated once at their capacity; pages never written are never backed by
     /// memory, so a generous bound costs address space, not resident memory.
+    /// The first `expectedNodes` nodes and `expectedTextBytes` text bytes, when the reader knows
+    /// them, are faulted in on a second thread while `fill` runs (see ``PageWarmer``).
     /// - Complexity: O(nodes + text bytes) beyond `fill` itself.
-    public static func build(nodeCapacity: Int, textCapacity: Int, _ fill: (inout Columns) -> Bool) -> TreeStore? {
+    public static func build(
+        nodeCapacity: Int, textCapacity: Int, expectedNodes: Int = 0, expectedTextBytes: Int = 0, _ fill: (inout Columns) -> Bool
+    ) -> TreeStore? {
         let nodeCapacity = max(nodeCapacity, 1)
         var ok = false
         var nodes = 0
+        var shape: TreeShape?
         var kinds: [UInt8] = [], parents: [Int32] = [], firstChild: [Int32] = [], childCounts: [Int32] = []
         var textStarts: [UInt32] = [], titleLengths: [UInt32] = [], valueLengths: [UInt32] = []
         // Each array is created at its capacity and told its count once `fill` is done; the node
@@ -423,14 +435,29 @@ extension TreeBuilder {
                                         HugePages.advise(s)
                                         HugePages.advise(tl)
                                         HugePages.advise(vl)
+                                        let warmNodes = min(expectedNodes, nodeCapacity), textBytes = min(expectedTextBytes, t.count)
+                                        let warmer = PageWarmer([
+                                            (UnsafeMutableRawPointer(t.baseAddress), textBytes),
+                                            (UnsafeMutableRawPointer(k.baseAddress), warmNodes),
+                                            (UnsafeMutableRawPointer(p.baseAddress), 4 * warmNodes),
+                                            (UnsafeMutableRawPointer(f.baseAddress), 4 * warmNodes),
+                                            (UnsafeMutableRawPointer(c.baseAddress), 4 * warmNodes),
+                                            (UnsafeMutableRawPointer(s.baseAddress), 4 * warmNodes),
+                                            (UnsafeMutableRawPointer(tl.baseAddress), 4 * warmNodes),
+                                            (UnsafeMutableRawPointer(vl.baseAddress), 4 * warmNodes),
+                                        ])
                                         var columns = Columns(
                                             kinds: k.baseAddress!, parents: p.baseAddress!, firstChild: f.baseAddress!,
                                             childCounts: c.baseAddress!, textStarts: s.baseAddress!, titleLengths: tl.baseAddress!,
                                             valueLengths: vl.baseAddress!, nodeCapacity: nodeCapacity, text: t.baseAddress!,
                                             textCapacity: t.count)
                                         ok = fill(&columns) && columns.isComplete
+                                        warmer.finish()
                                         if ok {
-                                            if !columns.placedAll { columns.finish() }
+                                            if !columns.placedAll {
+                                                columns.finish()
+                                                shape = TreeShape(depth: columns.deepest, widest: columns.widest)
+                                            }
                                             nodes = columns.nodeCount
                                             textCount = columns.textCount
                                         }
@@ -453,6 +480,6 @@ extension TreeBuilder {
         guard ok else { return nil }
         return TreeStore(
             kinds: kinds, parents: parents, firstChild: firstChild, childCounts: childCounts, textStart: textStarts,
-            titleLength: titleLengths, valueLength: valueLengths, text: text)
+            titleLength: titleLengths, valueLength: valueLengths, text: text, shape: shape)
     }
 }

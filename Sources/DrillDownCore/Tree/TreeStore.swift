@@ -35,13 +35,14 @@ public struct TreeStore: Sendable {
     @inlinable var valueLength: [UInt32] { base.valueLength }
     @inlinable var text: [UInt8] { base.text }
 
+    /// `shape`, when the builder knows it, is returned by ``maxDepth()`` and ``widestLevel()`` of the unedited tree.
     init(
         kinds: [UInt8], parents: [Int32], firstChild: [Int32], childCounts: [Int32],
-        textStart: [UInt32], titleLength: [UInt32], valueLength: [UInt32], text: [UInt8]
+        textStart: [UInt32], titleLength: [UInt32], valueLength: [UInt32], text: [UInt8], shape: TreeShape? = nil
     ) {
         base = TreeBase(
             kinds: kinds, parents: parents, firstChild: firstChild, childCounts: childCounts,
-            textStart: textStart, titleLength: titleLength, valueLength: valueLength, text: text)
+            textStart: textStart, titleLength: titleLength, valueLength: valueLength, text: text, shape: shape)
         overlay = nil
     }
 
@@ -212,6 +213,7 @@ public struct TreeStore: Sendable {
             let first = firstChild[id.index]
             range = NodeRange(first, first + childCounts[id.index])
         }
+        if overlay == nil { return denseMember(in: range, lowercasedKeys: lowercasedKeys) }
         var best: NodeID?
         var bestRank = lowercasedKeys.count
         for child in range {
@@ -234,6 +236,36 @@ public struct TreeStore: Sendable {
         return best
     }
 
+    /// ``member(of:lowercasedKeys:)`` of an unedited tree: keys read straight from the arrays, a
+    /// key's bytes compared only when its length is that of a wanted key.
+    func denseMember(in range: NodeRange, lowercasedKeys: [[UInt8]]) -> NodeID? {
+        base.text.withUnsafeBufferPointer { text in
+            base.textStart.withUnsafeBufferPointer { starts in
+                base.titleLength.withUnsafeBufferPointer { lengths in
+                    var best: NodeID?
+                    var bestRank = lowercasedKeys.count
+                    for child in Int(range.lowerBound) ..< Int(range.upperBound) {
+                        let length = Int(lengths[child])
+                        var k = 0
+                        while k < bestRank {
+                            if lowercasedKeys[k].count == length {
+                                let start = Int(starts[child])
+                                if Self.equalsFolded(UnsafeBufferPointer(rebasing: text[start ..< start + length]), lowercasedKeys[k]) {
+                                    best = NodeID(Int32(child))
+                                    bestRank = k
+                                    break
+                                }
+                            }
+                            k += 1
+                        }
+                        if bestRank == 0 { break }
+                    }
+                    return best
+                }
+            }
+        }
+    }
+
     /// Bytes of memory the node arrays, the text buffer and the overlay of edits occupy
     /// (reserved but never written capacity is not counted: the system does not back untouched pages).
     public var memoryFootprint: Int { kinds.count * (1 + 4 * 6) + text.count + (overlay?.bytes ?? 0) }
@@ -241,6 +273,25 @@ public struct TreeStore: Sendable {
     /// The greatest depth of any node (the root has depth 0).
     /// - Complexity: O(n)
     public func maxDepth() -> Int {
+        guard overlay == nil else { return editedMaxDepth() }
+        if let shape = base.shape { return shape.depth }
+        // Unedited: straight from the arrays, visiting only nodes with children.
+        return childCounts.withUnsafeBufferPointer { counts in
+            firstChild.withUnsafeBufferPointer { firsts in
+                var best = 0
+                var stack: [(Int, Int)] = counts[0] > 0 ? [(0, 0)] : []
+                while let (n, d) = stack.popLast() {
+                    best = max(best, d + 1)
+                    let lo = Int(firsts[n])
+                    for c in lo ..< lo + Int(counts[n]) where counts[c] > 0 { stack.append((c, d + 1)) }
+                }
+                return best
+            }
+        }
+    }
+
+    /// ``maxDepth()`` of an edited tree, through the overlay.
+    func editedMaxDepth() -> Int {
         var best = 0
         var stack: [(NodeID, Int)] = [(root, 0)]
         while let (n, d) = stack.popLast() {
@@ -255,7 +306,14 @@ public struct TreeStore: Sendable {
     /// The largest number of children any node has.
     /// - Complexity: O(n)
     public func widestLevel() -> Int {
-        guard overlay != nil else { return Int(childCounts.max() ?? 0) }
+        guard overlay != nil else {
+            if let shape = base.shape { return shape.widest }
+            return childCounts.withUnsafeBufferPointer { counts in
+                var best: Int32 = 0
+                for c in counts { best = max(best, c) }
+                return Int(best)
+            }
+        }
         var best = 0
         var stack = [root]
         while let n = stack.popLast() {
@@ -313,11 +371,14 @@ public struct TreeStore: Sendable {
     @usableFromInline let titleLength: [UInt32]
     @usableFromInline let valueLength: [UInt32]
     @usableFromInline let text: [UInt8]
+    /// The depth and widest level, when the builder recorded them while filling the arrays.
+    let shape: TreeShape?
 
     init(
         kinds: [UInt8], parents: [Int32], firstChild: [Int32], childCounts: [Int32],
-        textStart: [UInt32], titleLength: [UInt32], valueLength: [UInt32], text: [UInt8]
+        textStart: [UInt32], titleLength: [UInt32], valueLength: [UInt32], text: [UInt8], shape: TreeShape?
     ) {
+        self.shape = shape
         self.kinds = kinds
         self.parents = parents
         self.firstChild = firstChild
@@ -327,4 +388,11 @@ public struct TreeStore: Sendable {
         self.valueLength = valueLength
         self.text = text
     }
+}
+
+/// The greatest depth of any node (the root has depth 0) and the largest number of children of
+/// any node, as a builder sees them go by (two comparisons per node instead of a walk afterwards).
+struct TreeShape: Sendable {
+    var depth = 0
+    var widest = 0
 }

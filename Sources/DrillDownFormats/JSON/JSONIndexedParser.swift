@@ -1,3 +1,4 @@
+import CDrillDownSIMD
 import DrillDownCore
 
 /// Stage 2 of the JSON reader: walks the structural positions of a ``JSONStructuralScanner``
@@ -22,7 +23,7 @@ struct JSONIndexedParser {
     /// The tree of `input`, or `nil` when it is not valid JSON (or too large for this path).
     static func read(_ input: UnsafeBufferPointer<UInt8>) -> TreeStore? {
         guard let base = input.baseAddress, !input.isEmpty, input.count < Int(UInt32.max) - 64 else { return nil }
-        let bound = nodeBound(input)
+        let (bound, textBytes) = counts(input)
         guard bound < Int(Int32.max) else { return nil }
         let tail = UnsafeMutablePointer<UInt8>.allocate(capacity: 64)
         let open = UnsafeMutablePointer<Bool>.allocate(capacity: JSONReader.maxDepth + 1)
@@ -34,52 +35,19 @@ struct JSONIndexedParser {
         var parser = JSONIndexedParser(
             input: JSONInput(base: base, count: input.count), scanner: JSONStructuralScanner(base: base, count: input.count, start: start, tail: tail),
             open: open)
-        return TreeBuilder.build(nodeCapacity: bound, textCapacity: input.count) { columns in
+        return TreeBuilder.build(nodeCapacity: bound, textCapacity: input.count, expectedNodes: bound, expectedTextBytes: textBytes) {
+            columns in
             parser.parse(&columns)
         }
     }
 
-    /// An upper bound of the node count: every value but the root follows a `,` or opens its
-    /// container's list after a `[` or `{`, so 1 + the number of those bytes (strings included).
-    static func nodeBound(_ input: UnsafeBufferPointer<UInt8>) -> Int {
-        let base = UnsafeRawPointer(input.baseAddress!)
-        var i = 0
-        var total = 0
-        let n = input.count
-        while n - i >= 16 * 255 {
-            var lanes = SIMD16<UInt8>(repeating: 0)
-            for _ in 0 ..< 255 {
-                lanes &+= countLanes(base.loadUnaligned(fromByteOffset: i, as: SIMD16<UInt8>.self))
-                i += 16
-            }
-            total += sum(lanes)
-        }
-        var lanes = SIMD16<UInt8>(repeating: 0)
-        while n - i >= 16 {
-            lanes &+= countLanes(base.loadUnaligned(fromByteOffset: i, as: SIMD16<UInt8>.self))
-            i += 16
-        }
-        total += sum(lanes)
-        while i < n {
-            let b = input[i]
-            if b == 0x2C || b == 0x5B || b == 0x7B { total += 1 }
-            i += 1
-        }
-        return total + 1
-    }
-
-    @inline(__always)
-    static func sum(_ lanes: SIMD16<UInt8>) -> Int {
-        var total = 0
-        for i in 0 ..< 16 { total += Int(lanes[i]) }
-        return total
-    }
-
-    /// 1 in each lane holding `,`, `[` or `{`.
-    @inline(__always)
-    static func countLanes(_ v: SIMD16<UInt8>) -> SIMD16<UInt8> {
-        let folded = v | SIMD16(repeating: 0x20)
-        return (JSONStructuralScanner.equal(v, 0x2C) | JSONStructuralScanner.equal(folded, 0x7B)) &>> 7
+    /// An upper bound of the node count, and an estimate of the text bytes. Every value but the
+    /// root follows a `,` or opens its container's list after a `[` or `{`, so the bound is 1 +
+    /// the number of those bytes (strings included). The text is about what is left without
+    /// quotes, `,:[]{}` and whitespace (exact when strings hold none of those and no escapes).
+    static func counts(_ input: UnsafeBufferPointer<UInt8>) -> (nodes: Int, textBytes: Int) {
+        let c = dd_json_count(input.baseAddress!, UInt64(input.count))
+        return (Int(c.separators) + 1, input.count - Int(c.syntax))
     }
 
     mutating func parse(_ out: inout TreeBuilder.Columns) -> Bool {

@@ -1,8 +1,11 @@
+import CDrillDownSIMD
+
 /// Stage 1 of the JSON reader: finds, 64 bytes at a time with SIMD compares and bit arithmetic,
 /// where tokens start, and hands those positions out in order.
 ///
 /// Per block it builds bitmasks of quotes, backslashes, structural characters (`{}[]:,`),
-/// whitespace and control bytes; works out which quotes are escaped (odd backslash runs), which
+/// whitespace and control bytes (``dd_json_classify``, in C for the vector unit's move-mask
+/// instruction, which Swift's SIMD types do not expose); works out which quotes are escaped (odd backslash runs), which
 /// bytes are inside strings (a prefix XOR of the real quotes, carried from block to block), and
 /// from that the *structural* positions: `{}[]:,` outside strings, the opening and closing quote
 /// of every string, and the first byte of every number or literal. A block's positions are a
@@ -69,13 +72,6 @@ struct JSONStructuralScanner {
         return lastBackslash >= open
     }
 
-    /// The 8-bit mask of the bytes of `x` whose bit `7 - k` is set.
-    @inline(__always)
-    static func gather(_ x: UInt64, _ k: UInt64) -> UInt64 {
-        // One bit per byte times 2^49 + 2^42 + … + 2^0 moves byte i's bit to bit 56 + i.
-        ((x & (0x8080_8080_8080_8080 >> k)) &* (0x0002_0408_1020_4081 << k)) >> 56
-    }
-
     /// High bit set in the lanes of `v` equal to `c`. (Swift's `.==` on SIMD16<UInt8> is
     /// compiled lane by lane; wrapping arithmetic becomes SSE2 instructions.)
     @inline(__always)
@@ -123,31 +119,9 @@ struct JSONStructuralScanner {
         } else {
             p = UnsafeRawPointer(base + blockStart)
         }
-        var quote: UInt64 = 0, op: UInt64 = 0, whitespace: UInt64 = 0, control: UInt64 = 0
-        var all = SIMD16<UInt8>(repeating: 0)
-        var anyBackslash = SIMD16<UInt8>(repeating: 0)
-        for k in 0 ..< 4 {
-            let v = p.loadUnaligned(fromByteOffset: 16 * k, as: SIMD16<UInt8>.self)
-            all |= v
-            let folded = v | SIMD16(repeating: 0x20)  // [ → {, ] → }
-            let high = SIMD16<UInt8>(repeating: 0x80)
-            anyBackslash |= Self.equal(v, 0x5C)
-            // One byte per input byte, one bit per class: quote, op, whitespace, control.
-            let classes = (Self.equal(v, 0x22) & high)
-                | (((Self.equal(folded, 0x7B) | Self.equal(folded, 0x7D) | Self.equal(v, 0x3A) | Self.equal(v, 0x2C)) & high) &>> 1)
-                | ((Self.below(v, 0x21) & high) &>> 2)
-                | ((Self.below(v, 0x20) & high) &>> 3)
-            let words = unsafeBitCast(classes, to: SIMD2<UInt64>.self)
-            let lo = words[0], hi = words[1]
-            let shift = UInt64(16 * k)
-            quote |= (Self.gather(lo, 0) | Self.gather(hi, 0) << 8) << shift
-            op |= (Self.gather(lo, 1) | Self.gather(hi, 1) << 8) << shift
-            whitespace |= (Self.gather(lo, 2) | Self.gather(hi, 2) << 8) << shift
-            control |= (Self.gather(lo, 3) | Self.gather(hi, 3) << 8) << shift
-        }
-        // Backslashes are rare: their mask is gathered only for a block that has one.
-        let anyWords = unsafeBitCast(anyBackslash, to: SIMD2<UInt64>.self)
-        let backslash = (anyWords[0] | anyWords[1]) & 0x8080_8080_8080_8080 == 0 ? 0 : Self.backslashMask(p)
+        let masks = dd_json_classify(p.assumingMemoryBound(to: UInt8.self))
+        var quote = masks.quote
+        let op = masks.op, whitespace = masks.whitespace, control = masks.control, backslash = masks.backslash
         backslashes = backslash
 
         // Escaped bytes: the byte after an odd run of backslashes.
@@ -183,21 +157,8 @@ struct JSONStructuralScanner {
             }
         }
         if backslash & ~inString != 0 { fail() }
-        let ascii = unsafeBitCast(all, to: SIMD2<UInt64>.self)
-        if (ascii[0] | ascii[1]) & 0x8080_8080_8080_8080 != 0 { validateUTF8() }
+        if masks.nonASCII != 0 { validateUTF8() }
         if last && inStringCarry != 0 { fail() }
-    }
-
-    /// The backslashes of the 64 bytes at `p`, one bit per byte.
-    @inline(never)
-    static func backslashMask(_ p: UnsafeRawPointer) -> UInt64 {
-        var mask: UInt64 = 0
-        for k in 0 ..< 4 {
-            let v = p.loadUnaligned(fromByteOffset: 16 * k, as: SIMD16<UInt8>.self)
-            let words = unsafeBitCast(equal(v, 0x5C), to: SIMD2<UInt64>.self)
-            mask |= (gather(words[0], 0) | gather(words[1], 0) << 8) << UInt64(16 * k)
-        }
-        return mask
     }
 
     /// Validates the non-ASCII sequences that start in the current block.
