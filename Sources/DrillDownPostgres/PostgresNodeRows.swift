@@ -22,10 +22,7 @@ struct PostgresNodeRows: NodeRowReader {
         return try session.run { connection in try body(Queries(connection: connection, table: table, counts: counts, logger: logger)) }
     }
 
-    func describe(_ error: any Error) -> String {
-        if let error = error as? PostgresStoreError { return error.description }
-        return PostgresStoreError(session.location, error).description
-    }
+    func describe(_ error: any Error) -> String { PostgresStoreError(session.location, error).message }
 
     /// The queries bound to one connection.
     struct Queries: NodeRowQueries {

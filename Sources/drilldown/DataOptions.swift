@@ -30,10 +30,12 @@ struct ReadingOptions: ParsableArguments {
     /// Loads `file` with these options; `schemaFile` stands in when no `--schema` was given, and
     /// else a schema next to the file named after it (``LoadedData/schemaBeside(_:)``).
     func load(_ file: String, defaultSchema schemaFile: String? = nil) throws -> LoadedData {
-        try LoadedData.load(
+        let loaded = try LoadedData.load(
             file: file, schemaFile: schema ?? schemaFile ?? LoadedData.schemaBeside(file), titleKey: titleKey, childrenKey: childrenKey,
             generic: generic,
             format: format, expansionLimit: ExpansionLimit(factor: expansionLimit), table: table)
+        LoadedData.opened.withLock { $0 = loaded.source as? any FallibleSource }
+        return loaded
     }
 }
 
@@ -62,6 +64,22 @@ enum ExpansionLimitOption {
 
 /// A data file loaded and ready for every front end.
 struct LoadedData {
+    /// The lazily read source the command opened, when it can fail a read (a database): the
+    /// command's output is refused (exit 1) if one did.
+    static let opened = Opened()
+
+    /// A lock-protected slot (Mutex needs macOS 15; this package supports 14).
+    final class Opened: @unchecked Sendable {
+        private let lock = NSLock()
+        private var source: (any FallibleSource)?
+
+        func withLock<T>(_ body: (inout (any FallibleSource)?) -> T) -> T {
+            lock.lock()
+            defer { lock.unlock() }
+            return body(&source)
+        }
+    }
+
     /// The file as given.
     var file: String
     /// The folder images are served from.

@@ -26,6 +26,10 @@ struct DrillDown: AsyncParsableCommand {
             } else {
                 try command.run()
             }
+            // A database read lazily that failed a read meanwhile gave empty rows: say so, exit 1.
+            if let source = LoadedData.opened.withLock({ $0 }), source.readFailures.count > 0 {
+                throw BadInput(source.readFailures.last ?? "a read of the data failed")
+            }
         } catch let error as BadInput {
             // Messages quote titles from the data: on a terminal their control characters are shown, not run.
             let message = isatty(2) != 0 ? VisibleText.escaping(error.message) : error.message

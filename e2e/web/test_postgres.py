@@ -106,6 +106,26 @@ def test_read_commands_and_export_work_on_a_postgres_url(sounds_table, tmp_path)
         assert "Fatal error" not in result.stderr
 
 
+def test_a_damaged_table_is_one_clear_line_and_exit_1(sounds_table):
+    def ls(*args):
+        return subprocess.run([drilldown_binary(), "ls", *args], capture_output=True, text=True, timeout=60)
+    # A row of an unknown kind: the level that holds it is refused, the others still read.
+    psql(f"UPDATE {sounds_table} SET kind = 99 WHERE key = 'Title' AND value = 'About'")
+    bad = ls(table_url(sounds_table), "1")
+    assert bad.returncode == 1 and "has kind 99, which is not a known kind" in bad.stderr, bad
+    assert bad.stderr.count("postgres://") == 1, bad.stderr
+    assert ls(table_url(sounds_table), "0").returncode == 0
+    # Two roots; no table; a table that is not a tree table.
+    psql(f"INSERT INTO {sounds_table}(id, parent, position, kind) VALUES (999999, NULL, 0, 0)")
+    two = ls(table_url(sounds_table))
+    assert two.returncode == 1 and "both have no parent; a tree has one root" in two.stderr, two
+    missing = ls(table_url("no_such_table"))
+    assert missing.returncode == 1 and "there is no table 'no_such_table'" in missing.stderr, missing
+    psql("CREATE TABLE IF NOT EXISTS not_a_tree(x int)")
+    plain = ls(table_url("not_a_tree"))
+    assert plain.returncode == 1 and "is not a DrillDown tree table" in plain.stderr, plain
+
+
 def test_two_instances_ten_clients_each_adding_a_hundred_rows_make_exactly_2000(sounds_table):
     a, b = serve(sounds_table), serve(sounds_table)
     failures, acknowledged = [], []

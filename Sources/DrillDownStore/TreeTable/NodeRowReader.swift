@@ -11,7 +11,7 @@ package protocol NodeRowReader: Sendable {
     var origin: String { get }
     /// Runs `body` with queries bound to an open connection.
     func read<T>(_ body: (any NodeRowQueries) throws -> T) throws -> T
-    /// A one-line description of an error a query threw.
+    /// A one-line description of an error a query threw, without ``origin`` (the caller names it).
     func describe(_ error: any Error) -> String
 }
 

@@ -14,7 +14,7 @@ struct SQLiteNodeRows: NodeRowReader {
         try database.read { db in try body(Queries(db: db, counts: hasCounts)) }
     }
 
-    func describe(_ error: any Error) -> String { StoreError(file: file, error).description }
+    func describe(_ error: any Error) -> String { StoreError(file: file, error).message }
 
     /// The queries bound to `db` (an open read or write transaction).
     func queries(_ db: Database) -> Queries { Queries(db: db, counts: hasCounts) }

@@ -284,7 +284,7 @@ public struct TreeTableSource: FallibleSource, IndexedSearch {
                 return try reader.read { q in try cache.withState { try body(&$0, q) } }
             }
         } catch {
-            let message = (error as? StoreError).map { StoreError(file: file, message: $0.message).description } ?? reader.describe(error)
+            let message = StoreError(file: file, message: (error as? StoreError)?.message ?? reader.describe(error)).description
             cache.withState {
                 $0.failure = message
                 $0.failures += 1
