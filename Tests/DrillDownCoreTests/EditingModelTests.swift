@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import DrillDownCore
 
@@ -85,5 +86,55 @@ struct EditingModelTests {
         }
         let s = await model.source
         #expect(s.attribute("plays", of: s.node(at: [0, 3])!) == Scalar(.integer, "50"))
+    }
+}
+
+/// A store another writer changes: ``refresh()`` picks up the document `pending` holds, once.
+struct ForeignWriterStore: EditingStore {
+    final class Pending: @unchecked Sendable {
+        let lock = NSLock()
+        var document: EditableDocument?
+    }
+
+    var document: EditableDocument
+    let pending: Pending
+
+    var snapshot: any Source { document.source }
+    var canUndo: Bool { false }
+    var canRedo: Bool { false }
+    mutating func apply(_ changes: [Change]) throws(EditError) -> [TreePath] { try document.apply(changes) }
+    mutating func undo() throws(EditError) -> EditStep? { nil }
+    mutating func redo() throws(EditError) -> EditStep? { nil }
+    mutating func refresh() throws(EditError) -> Bool {
+        let next = pending.lock.withLock { () -> EditableDocument? in
+            defer { pending.document = nil }
+            return pending.document
+        }
+        guard let next else { return false }
+        document = next
+        return true
+    }
+}
+
+@Suite("Editing: following another writer")
+struct EditingWatchTests {
+    @Test("news wakes the watch at once: a refresh long before the next tick", .timeLimit(.minutes(1)))
+    func newsWakesTheWatch() async throws {
+        let pending = ForeignWriterStore.Pending()
+        let model = DocumentModel(store: ForeignWriterStore(document: EditableDocument(source: DocumentSource(tree: soundsDoc.tree)), pending: pending))
+        let (news, announce) = AsyncStream<Void>.makeStream()
+        let watching = await model.watch(every: .seconds(3600), wakingOn: news)
+        defer { watching.cancel() }
+        let events = await model.changes()
+        var changed = EditableDocument(source: DocumentSource(tree: soundsDoc.tree))
+        _ = try changed.apply([.updateTitle([1], title: "Changed elsewhere")])
+        pending.lock.withLock { pending.document = changed }
+        let start = ContinuousClock.now
+        announce.yield()
+        var it = events.makeAsyncIterator()
+        let event = try #require(await it.next())
+        #expect(event.origin == .external)
+        #expect(event.source.title(of: event.source.node(at: [1])!) == "Changed elsewhere")
+        #expect(ContinuousClock.now - start < .seconds(30), "the refresh came from the news, not the hourly tick")
     }
 }
