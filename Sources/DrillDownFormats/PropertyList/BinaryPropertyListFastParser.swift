@@ -88,27 +88,17 @@ struct BinaryPropertyListFastParser {
 
     /// The tree of `bytes`, or `nil` when the input needs ``BinaryPropertyListParser``.
     static func read(_ bytes: UnsafeBufferPointer<UInt8>, limit: ExpansionLimit) -> TreeStore? {
-        guard let base = bytes.baseAddress, bytes.count >= 40, bytes.starts(with: "bplist0".utf8),
-              bytes[7] == 0x30 || bytes[7] == 0x31 else { return nil }
-        let trailer = bytes.count - 32
-        let offsetSize = Int(bytes[trailer + 6]), refSize = Int(bytes[trailer + 7])
-        func uint64(_ at: Int) -> UInt64 {
-            var v: UInt64 = 0
-            for i in at ..< at + 8 { v = v << 8 | UInt64(bytes[i]) }
-            return v
-        }
-        let count = uint64(trailer + 8), top = uint64(trailer + 16), table = uint64(trailer + 24)
-        guard (1 ... 8).contains(offsetSize), (1 ... 8).contains(refSize), count >= 1, count <= UInt64(trailer), top < count,
-              table >= 8, table <= UInt64(trailer), (UInt64(trailer) - table) / UInt64(offsetSize) >= count else { return nil }
-        guard let memory = calloc(Int(count), MemoryLayout<Stored>.stride) else { return nil }
+        guard let base = bytes.baseAddress, let trailer = try? BinaryPropertyListTrailer(bytes) else { return nil }
+        let count = trailer.objectCount
+        guard let memory = calloc(count, MemoryLayout<Stored>.stride) else { return nil }
         defer { free(memory) }
         // Node ids are 32-bit and text offsets 32-bit: larger limits cannot be reached anyway.
         let parser = BinaryPropertyListFastParser(
-            base: base, offsetSize: offsetSize, refSize: refSize, objectCount: Int(count), topObject: Int(top),
-            offsetTable: Int(table), objectsEnd: Int(table),
+            base: base, offsetSize: trailer.offsetSize, refSize: trailer.refSize, objectCount: count, topObject: trailer.topObject,
+            offsetTable: trailer.offsetTable, objectsEnd: trailer.offsetTable,
             maxNodes: min(limit.maxNodes(inputBytes: bytes.count), Int(Int32.max) - 1),
             maxTextBytes: min(limit.maxTextBytes(inputBytes: bytes.count), Int(UInt32.max) - 1),
-            summaries: memory.bindMemory(to: Stored.self, capacity: Int(count)))
+            summaries: memory.bindMemory(to: Stored.self, capacity: count))
         guard let total = try? parser.measure() else { return nil }
         return TreeBuilder.build(nodeCapacity: total.nodes, textCapacity: total.text) { columns in
             do throws(Decline) {
