@@ -19,6 +19,8 @@ public final class PostgresListener: Sendable {
         public var connected = false
         /// How many times it has been (re)connected.
         public var generation = 0
+        /// How many notifications have come.
+        public var heard = 0
     }
 
     let location: PostgresLocation
@@ -27,12 +29,12 @@ public final class PostgresListener: Sendable {
     private let newsStream = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
     private let task = NIOLockedValueBox<Task<Void, Never>?>(nil)
 
-    /// Starts listening (in the background) on `location`'s channel.
-    public init(_ location: PostgresLocation) throws(PostgresStoreError) {
+    /// Starts listening (in the background) on `channel` (by default `location`'s table's).
+    public init(_ location: PostgresLocation, channel: String? = nil) throws(PostgresStoreError) {
         self.location = location
         let configuration = try PostgresSession.configuration(location)
         let logger = Logger(label: "drilldown.postgres.listen", factory: { _ in SwiftLogNoOpLogHandler() })
-        let channel = location.channel
+        let channel = channel ?? location.channel
         let box = box
         let news = newsStream.continuation
         let eventLoop = MultiThreadedEventLoopGroup.singleton.next()
@@ -43,7 +45,10 @@ public final class PostgresListener: Sendable {
                         let connection = try await PostgresConnection.connect(on: eventLoop, configuration: configuration, id: 2, logger: logger).get()
                         connection.addListener(channel: channel) { _, note in
                             let revision = Int64(note.payload) ?? 0
-                            box.withLockedValue { $0.announced = max($0.announced, revision) }
+                            box.withLockedValue {
+                                $0.announced = max($0.announced, revision)
+                                $0.heard += 1
+                            }
                             news.yield()
                         }
                         // A query after LISTEN (which addListener sends first) proves it is in place.

@@ -115,7 +115,8 @@ struct LoadedData {
         let start = DispatchTime.now().uptimeNanoseconds
         if PostgresLocation.isURL(file) {
             return try loadPostgres(
-                url: file, table: table, schema: schema, titleKey: titleKey, childrenKey: childrenKey, generic: generic, start: start)
+                url: file, table: table, schema: schema, schemaTree: schemaTree, schemaFile: schemaFile, titleKey: titleKey,
+                childrenKey: childrenKey, generic: generic, start: start)
         }
         if format == nil, DatabaseData.isDatabase(file) {
             return try loadDatabase(

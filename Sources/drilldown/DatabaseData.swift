@@ -15,6 +15,9 @@ enum DatabaseData {
     /// A tree table in PostgreSQL, read lazily through a ``TreeTableSource``; edits go row by row
     /// through a ``PostgresTreeStore``.
     case postgres(PostgresTreeTable)
+    /// Existing PostgreSQL tables mapped by the schema's `levels:`: read lazily; edited row by row
+    /// through a ``RelationalStore``, followed across instances through revision triggers.
+    case postgresLevels(PostgresLevels)
 
     /// Whether `path` is an SQLite database: by its header, or by its extension (`.sqlite`, `.sqlite3`, `.db`).
     static func isDatabase(_ path: String) -> Bool {
@@ -34,11 +37,27 @@ enum DatabaseData {
 
 extension LoadedData {
     /// Opens a tree table in PostgreSQL (`postgres://…`; `postgres://` alone takes `DATABASE_URL`
-    /// or the `PG*` variables), lazily: the root row now, each level a page at a time when shown.
+    /// or the `PG*` variables), lazily: the root row now, each level a page at a time when shown;
+    /// or, when the schema has `levels:`, the database's tables through that mapping.
     static func loadPostgres(
-        url: String, table: String?, schema: Schema, titleKey: String?, childrenKey: String?, generic: Bool, start: UInt64
+        url: String, table: String?, schema: Schema, schemaTree: TreeStore?, schemaFile: String?, titleKey: String?, childrenKey: String?,
+        generic: Bool, start: UInt64
     ) throws -> LoadedData {
         let location = try postgresLocation(url, table: table)
+        if let mapping = try mapping(schemaTree: schemaTree, schemaFile: schemaFile) {
+            let levels: PostgresLevels
+            let source: RelationalSource
+            do {
+                levels = try PostgresLevels(location, mapping: mapping, editable: false)
+                source = try levels.source()
+            } catch {
+                throw BadInput("\(error)")
+            }
+            return LoadedData(
+                file: location.description, folder: URL(fileURLWithPath: FileManager.default.currentDirectoryPath), tree: nil,
+                format: nil, database: .postgresLevels(levels), presenter: Presenter(source: source, schema: schema),
+                loadSeconds: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+        }
         let keys = outlineKeys(schema: schema, titleKey: titleKey, childrenKey: childrenKey)
         let store: PostgresTreeTable
         let source: TreeTableSource
@@ -72,10 +91,7 @@ extension LoadedData {
         file: String, schema: Schema, schemaTree: TreeStore?, schemaFile: String?, titleKey: String?, childrenKey: String?,
         generic: Bool, start: UInt64
     ) throws -> LoadedData {
-        let mapping: RelationalMapping?
-        do { mapping = try schemaTree.flatMap { tree throws(MappingError) in try RelationalMapping(schema: tree, file: schemaFile ?? "schema") } } catch {
-            throw BadInput(error.description)
-        }
+        let mapping = try mapping(schemaTree: schemaTree, schemaFile: schemaFile)
         let seconds = { Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 }
         guard let mapping else {
             let keys = outlineKeys(schema: schema, titleKey: titleKey, childrenKey: childrenKey)
@@ -97,6 +113,13 @@ extension LoadedData {
         return LoadedData(
             file: file, folder: URL(fileURLWithPath: file).deletingLastPathComponent().standardizedFileURL, tree: nil, format: nil,
             database: .relational(source), presenter: Presenter(source: source, schema: schema), loadSeconds: seconds())
+    }
+
+    /// The schema's `levels:` mapping, when it has one.
+    static func mapping(schemaTree: TreeStore?, schemaFile: String?) throws -> RelationalMapping? {
+        do { return try schemaTree.flatMap { tree throws(MappingError) in try RelationalMapping(schema: tree, file: schemaFile ?? "schema") } } catch {
+            throw BadInput(error.description)
+        }
     }
 
     /// A loaded document tree (from a file or a tree table) with the source its options ask for.
@@ -126,6 +149,7 @@ extension LoadedData {
         case .treeTable: "sqlite"
         case .relational: "sqlite-relational"
         case .postgres: "postgres"
+        case .postgresLevels: "postgres-relational"
         case nil: format?.rawValue ?? "unknown"
         }
     }
@@ -151,6 +175,12 @@ extension LoadedData {
                     upgrading: !readOnly)
             } catch {
                 throw BadInput(error.description)
+            }
+        case .postgresLevels(let levels):
+            do {
+                return try PostgresLevels(levels.location, mapping: levels.mapping, editable: !readOnly, listen: listen).store()
+            } catch {
+                throw BadInput("\(error)")
             }
         case .relational(let source):
             do {
@@ -183,7 +213,7 @@ extension LoadedData {
         switch database {
         case .treeTable(let store):
             do { try SQLiteTreeStore(path: store.path, create: false).write(tree) } catch { throw BadInput(error.description) }
-        case .relational:
+        case .relational, .postgresLevels:
             throw BadInput("\(file): a database read through the schema's levels is written row by row by its store")
         case .postgres:
             throw BadInput("\(file): a PostgreSQL tree table is written row by row by its store")

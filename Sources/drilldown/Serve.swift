@@ -2,6 +2,7 @@ import ArgumentParser
 import DrillDownCore
 import DrillDownFormats
 import DrillDownPostgres
+import DrillDownStore
 import DrillDownWeb
 import Foundation
 
@@ -129,14 +130,21 @@ struct Serve: AsyncParsableCommand {
         var options = webOptions
         options.sessionSecret = try sessionSecret()
         if case .postgres(let table) = loaded.database {
-            options.readiness = { await Self.ping(table) }
+            options.readiness = { await Self.ping(table.ping) }
+        }
+        if case .postgresLevels(let levels) = loaded.database {
+            options.readiness = { await Self.ping(levels.ping) }
         }
         let server: WebServer
         var watching: Task<Void, Never>?
         defer { watching?.cancel() }
         // A read-only instance of a PostgreSQL table follows the others' changes like an editable
         // one (its pages update live), but answers no writes.
-        let followsChanges: Bool = if case .postgres = loaded.database { !editable } else { false }
+        let followsChanges: Bool =
+            switch loaded.database {
+            case .postgres, .postgresLevels: !editable
+            default: false
+            }
         do {
             if editable || followsChanges {
                 options.readOnly = !editable
@@ -148,7 +156,7 @@ struct Serve: AsyncParsableCommand {
                     watching = await model.watch(every: .milliseconds(400))
                 } else if let document = store as? EditableDocument {
                     model = DocumentModel(document: document, actions: try loaded.actionSet(), save: { [loaded] tree in try loaded.save(tree) })
-                } else if let postgres = store as? PostgresTreeStore, let news = postgres.news {
+                } else if let news = (store as? PostgresTreeStore)?.news ?? (store as? RelationalStore)?.news {
                     // Each change is committed and announced with NOTIFY; the store's listener hears other
                     // instances' changes and wakes the refresh at once; the 25 ms tick asks the database
                     // only when there is news it missed (or every 2 s).
@@ -174,9 +182,9 @@ struct Serve: AsyncParsableCommand {
     }
 
     /// Whether the database answers, asked off Swift's cooperative threads (the ping blocks).
-    static func ping(_ table: PostgresTreeTable) async -> String? {
+    static func ping(_ ping: @escaping @Sendable () -> String?) async -> String? {
         await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(returning: table.ping()) }
+            DispatchQueue.global().async { continuation.resume(returning: ping()) }
         }
     }
 

@@ -59,7 +59,9 @@ final class RelationalCache: @unchecked Sendable {
         var capacity = 1
         /// Pages held, across blocks.
         var pageCount = 0
+        /// Why the last read failed, and how many failed.
         var failure: String?
+        var failures = 0
 
         /// Pages kept before every page is dropped (about 100 000 rows).
         static let maxPages = 1000

@@ -1,4 +1,3 @@
-import GRDB
 
 extension RelationalMapping {
     /// Checks the mapping against the open database and returns the chain of levels from the root down.
@@ -6,10 +5,10 @@ extension RelationalMapping {
     /// Every table, title, key, parent and order column must exist; every level below the first
     /// needs a parent column; following `children:` must not come back to a level (a cycle).
     /// - Complexity: O(levels) schema queries.
-    func resolve(in db: Database, file: String) throws -> [ResolvedLevel] {
+    func resolve(in db: any RelationalConnection, file: String) throws -> [ResolvedLevel] {
         let chain = try chain(file: file)
-        let tables = try GRDB.Row.fetchAll(db, sql: "SELECT name, type FROM sqlite_master WHERE type IN ('table', 'view') ORDER BY name")
-            .map { (name: $0[0] as String, isView: ($0[1] as String) == "view") }
+        let tables = try db.relations()
+        let hasRowID = db.dialect == .sqlite
         var resolved: [ResolvedLevel] = []
         for (depth, index) in chain.enumerated() {
             let level = levels[index]
@@ -20,12 +19,11 @@ extension RelationalMapping {
                 let names = tables.filter { !$0.name.hasPrefix("sqlite_") }.map(\.name).joined(separator: ", ")
                 throw fail(.missingTable, nil, "table '\(level.table)' does not exist; tables: \(names.isEmpty ? "none" : names)")
             }
-            let info = try db.columns(in: table.name)
-            let primaryKey = table.isView ? nil : try db.primaryKey(table.name)
-            let columns = info.map(\.name)
+            let described = try db.columns(of: table.name, isView: table.isView)
+            let columns = described.map(\.name)
             func column(_ name: String, _ role: String, _ problem: MappingError.Problem = .missingColumn) throws -> String {
                 if let found = columns.first(where: { $0.caseInsensitiveCompare(name) == .orderedSame }) { return found }
-                if !table.isView, ["rowid", "oid", "_rowid_"].contains(name.lowercased()) { return "rowid" }
+                if hasRowID, !table.isView, ["rowid", "oid", "_rowid_"].contains(name.lowercased()) { return "rowid" }
                 throw fail(problem, name, "column '\(name)' (\(role)) does not exist; columns: \(columns.joined(separator: ", "))")
             }
             let title = try column(level.title, "title")
@@ -34,10 +32,11 @@ extension RelationalMapping {
                 key = try column(named, "key")
             } else if let id = columns.first(where: { $0.lowercased() == "id" }) {
                 key = id
-            } else if !table.isView {
+            } else if hasRowID, !table.isView {
                 key = "rowid"
             } else {
-                throw fail(.missingColumn, "id", "view '\(table.name)' has no 'id' column; name its key column with 'key:'")
+                let what = table.isView ? "view" : "table"
+                throw fail(.missingColumn, "id", "\(what) '\(table.name)' has no 'id' column; name its key column with 'key:'")
             }
             var parent: String?
             if let named = level.parent {
@@ -57,27 +56,22 @@ extension RelationalMapping {
                 }
                 order.append(.init(column: try column(words[0], "order"), descending: descending))
             }
-            let rowID = primaryKey?.rowIDColumn
-            let described = info.map { c in
-                ResolvedLevel.Column(
-                    name: c.name, type: c.type, notNull: c.isNotNull, hasDefault: c.defaultValueSQL != nil,
-                    isRowID: rowID.map { $0.caseInsensitiveCompare(c.name) == .orderedSame } ?? false)
-            }
             for name in level.defaults.keys where !columns.contains(where: { $0.caseInsensitiveCompare(name) == .orderedSame }) {
                 throw fail(.missingColumn, name, "column '\(name)' (in defaults) does not exist; columns: \(columns.joined(separator: ", "))")
             }
             var positionColumn: String?
             if order.count == 1, !order[0].descending, let c = described.first(where: { $0.name == order[0].column }),
-                SQLiteValue.affinity(of: c.type) == .integer
+                c.affinity == .integer
             {
                 positionColumn = c.name
             }
             let skipped = Set([title, key, parent].compactMap { $0?.lowercased() })
-            let attributes = columns.filter { !skipped.contains($0.lowercased()) }
+            let attributes = described.filter { !skipped.contains($0.name.lowercased()) }
             resolved.append(ResolvedLevel(
                 level: level, depth: depth, table: table.name, isView: table.isView, key: key, title: title, parent: parent,
-                attributeColumns: attributes, columns: described, order: order + [.init(column: key, descending: false)],
-                positionColumn: positionColumn, filtersByParent: depth > 0))
+                attributeColumns: attributes.map(\.name), attributeAffinities: attributes.map(\.affinity), columns: described,
+                order: order + [.init(column: key, descending: false)], positionColumn: positionColumn, filtersByParent: depth > 0,
+                dialect: db.dialect))
         }
         return resolved
     }

@@ -30,7 +30,7 @@ import GRDB
 /// A source is one snapshot of an editable ``RelationalStore``: the store hands out a new source
 /// after each change, made from this one's cache adjusted for the rows the change touched.
 /// Pages an older snapshot has not read yet are read from the database as it is now.
-public struct RelationalSource: Source {
+public struct RelationalSource: FallibleSource {
     /// The mapping, as given.
     public let mapping: RelationalMapping
     /// The database file, for messages.
@@ -43,16 +43,16 @@ public struct RelationalSource: Source {
     /// Rows read per query.
     public static let pageSize = 100
 
-    /// How a source reaches the database: through a GRDB reader, or (inside one of the store's
-    /// write transactions, on that transaction's thread only) through its open connection.
+    /// How a source reaches the database: a connection per read, or (inside one of the store's
+    /// write transactions, on that transaction's thread only) the transaction's open connection.
     struct Access: @unchecked Sendable {
-        var reader: (any DatabaseReader)?
-        var open: Database?
+        var database: (any RelationalDatabase)?
+        var open: (any RelationalConnection)?
 
-        func read<T>(_ body: (Database) throws -> T) throws -> T {
+        func read<T>(_ body: (any RelationalConnection) throws -> T) throws -> T {
             if let open { return try body(open) }
-            guard let reader else { throw StoreError(file: "", message: "no database connection") }
-            return try reader.read(body)
+            guard let database else { throw StoreError(file: "", message: "no database connection") }
+            return try database.read(body)
         }
     }
 
@@ -71,17 +71,25 @@ public struct RelationalSource: Source {
 
     /// Reads through an open GRDB connection (a `DatabaseQueue` or `DatabasePool`), after checking `mapping`.
     public init(database: any DatabaseReader, mapping: RelationalMapping, file: String, rootTitle: String? = nil) throws {
+        try self.init(relational: SQLiteRelationalDatabase(reader: database), mapping: mapping, file: file, rootTitle: rootTitle)
+    }
+
+    /// Reads through any ``RelationalDatabase`` (SQLite or PostgreSQL), after checking `mapping`;
+    /// `file` names the database in messages.
+    package init(relational database: any RelationalDatabase, mapping: RelationalMapping, file: String, rootTitle: String? = nil) throws {
         let levels: [ResolvedLevel]
         do {
             levels = try database.read { db in try mapping.resolve(in: db, file: file) }
         } catch let error as MappingError {
+            throw error
+        } catch let error as StoreError {
             throw error
         } catch {
             throw StoreError(file: file, error)
         }
         self.init(
             mapping: mapping, file: file, rootTitle: rootTitle ?? URL(fileURLWithPath: file).lastPathComponent,
-            access: Access(reader: database), levels: levels, state: .init())
+            access: Access(database: database), levels: levels, state: .init())
     }
 
     init(mapping: RelationalMapping, file: String, rootTitle: String, access: Access, levels: [ResolvedLevel], state: RelationalCache.State) {
@@ -107,12 +115,20 @@ public struct RelationalSource: Source {
     /// The last error met while reading lazily, if any.
     public var lastError: String? { cache.withState { $0.failure } }
 
+    public var readFailures: (count: Int, last: String?) { cache.withState { ($0.failures, $0.failure) } }
+
+    /// Notes a failed read: it reads as empty, and front ends tell it from an empty level.
+    func failed(_ error: any Error, _ state: inout RelationalCache.State) {
+        state.failure = (error as? StoreError ?? StoreError(file: file, error)).description
+        state.failures += 1
+    }
+
     /// - Complexity: O(1) once laid out; the first time, one `COUNT(*)` for the first level, and
     ///   for a row the page read that counted its children (if not read already).
     public func children(of id: NodeID) -> NodeRange {
         cache.withState { state in
             do { return try children(of: id, &state) } catch {
-                state.failure = StoreError(file: file, error).description
+                failed(error, &state)
                 return .empty
             }
         }
@@ -125,9 +141,7 @@ public struct RelationalSource: Source {
         var block: RelationalCache.Block
         if id == root {
             let level = levels[0]
-            let count = try access.read { db in
-                try Int.fetchOne(db, sql: level.countSQL) ?? 0
-            }
+            let count = Int(try access.read { db in try db.integer(level.countSQL) })
             block = .init(parentBlock: -1, parentPosition: 0, count: count, depth: 0)
         } else {
             guard let (b, p) = state.locate(id), let depth = state.blocks[b].map({ $0.depth + 1 }), depth < levels.count,
@@ -143,9 +157,7 @@ public struct RelationalSource: Source {
     }
 
     func countChildren(level: ResolvedLevel, parentKey: DatabaseValue) throws -> Int {
-        try access.read { db in
-            try Int.fetchOne(db, sql: level.countSQL, arguments: [parentKey]) ?? 0
-        }
+        Int(try access.read { db in try db.integer(level.countSQL, [parentKey]) })
     }
 
     public func parent(of id: NodeID) -> NodeID? {
@@ -173,7 +185,13 @@ public struct RelationalSource: Source {
     public func attribute(_ key: String, of id: NodeID) -> Scalar? {
         if id == root { return nil }
         return cache.withState { state in
-            guard let (b, p) = state.locate(id), let row = (try? row(b, p, &state)) ?? nil else { return nil }
+            guard let (b, p) = state.locate(id) else { return nil }
+            let found: RelationalCache.RowData?
+            do { found = try row(b, p, &state) } catch {
+                failed(error, &state)
+                return nil
+            }
+            guard let row = found else { return nil }
             if let found = row.attributes.first(where: { $0.key.caseInsensitiveCompare(key) == .orderedSame }) { return found.value }
             if key.lowercased() == "kind", let depth = state.blocks[b]?.depth { return Scalar(.string, levels[depth].kind) }
             return nil
@@ -185,7 +203,7 @@ public struct RelationalSource: Source {
         cache.withState { state in
             guard let (b, p) = state.locate(id) else { return nil }
             do { return try row(b, p, &state) } catch {
-                state.failure = StoreError(file: file, error).description
+                failed(error, &state)
                 return nil
             }
         }
@@ -220,16 +238,14 @@ public struct RelationalSource: Source {
         var sql = "SELECT \(level.selection) FROM \(level.quotedTable) WHERE \(level.parentFilter)"
         let backwards = skipFromEnd < skipFromAnchor
         if !backwards, let anchorPage, let anchor = block.anchors[anchorPage] {
-            let after = Keyset.comparison(level.order, anchor.order, after: true)
+            let after = Keyset.comparison(level.order, anchor.order, after: true, dialect: level.dialect)
             sql += " AND " + after.sql
             arguments += after.arguments
         }
         sql += " ORDER BY " + Keyset.orderBy(level.order, reversed: backwards) + " LIMIT \(end - start)"
         let skip = backwards ? skipFromEnd : skipFromAnchor
         if skip > 0 { sql += " OFFSET \(skip)" }
-        var rows = try access.read { db in
-            try GRDB.Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments)).map { Self.makeRow($0, level) }
-        }
+        var rows = try access.read { db in try db.rows(sql, arguments).map { Self.makeRow($0, level) } }
         if backwards { rows.reverse() }
         try countChildren(&rows, depth: block.depth)
         return rows
@@ -241,11 +257,11 @@ public struct RelationalSource: Source {
         let child = levels[depth + 1]
         guard let parent = child.parent else { return }
         let marks = Array(repeating: "?", count: rows.count).joined(separator: ", ")
-        let sql = "SELECT \(ResolvedLevel.quoted(parent)), COUNT(*) FROM \(child.quotedTable) WHERE \(ResolvedLevel.quoted(parent)) IN (\(marks)) GROUP BY 1"
+        let sql = "SELECT \(child.read(parent)), COUNT(*) FROM \(child.quotedTable) WHERE \(ResolvedLevel.quoted(parent)) IN (\(marks)) GROUP BY \(ResolvedLevel.quoted(parent))"
         let counts = try access.read { db in
             var counts: [DatabaseValue: Int] = [:]
-            for row in try GRDB.Row.fetchAll(db, sql: sql, arguments: StatementArguments(rows.map(\.key))) {
-                counts[row[0] as DatabaseValue] = row[1] as Int
+            for row in try db.rows(sql, rows.map(\.key)) where row.count == 2 {
+                if case .int64(let n) = row[1].storage { counts[row[0]] = Int(n) }
             }
             return counts
         }
@@ -253,22 +269,19 @@ public struct RelationalSource: Source {
     }
 
     /// A result row (key, title, attributes, order values) as cached.
-    static func makeRow(_ row: GRDB.Row, _ level: ResolvedLevel) -> RelationalCache.RowData {
+    static func makeRow(_ row: [DatabaseValue], _ level: ResolvedLevel) -> RelationalCache.RowData {
         let attributeCount = level.attributeColumns.count
         return RelationalCache.RowData(
-            key: row[0] as DatabaseValue,
-            title: text(row[1] as DatabaseValue),
+            key: row[0],
+            title: text(row[1]),
             attributes: level.attributeColumns.indices.map { i in
-                Attribute(key: level.attributeColumns[i], value: SQLiteValue.scalar(row[i + 2] as DatabaseValue))
+                Attribute(key: level.attributeColumns[i], value: ColumnValue.scalar(row[i + 2], affinity: level.attributeAffinities[i]))
             },
-            order: level.order.indices.map { row[2 + attributeCount + $0] as DatabaseValue })
+            order: level.order.indices.map { row[2 + attributeCount + $0] })
     }
-
-    /// A column value as a typed scalar: integers, reals, text, blobs as base64 data, NULL as null.
-    static func scalar(_ value: DatabaseValue) -> Scalar { SQLiteValue.scalar(value) }
 
     /// A title column's value as text ("Untitled" for NULL).
     static func text(_ value: DatabaseValue) -> String {
-        value.isNull ? "Untitled" : SQLiteValue.scalar(value).text
+        value.isNull ? "Untitled" : ColumnValue.text(value)
     }
 }

@@ -32,9 +32,10 @@ import GRDB
 public struct RelationalStore: EditingStore {
     /// The data as it is now.
     public private(set) var source: RelationalSource
-    let connection: DatabaseQueue
-    /// `PRAGMA data_version` as last seen: another connection's commit changes it.
-    var dataVersion: Int
+    let database: any RelationalWritableDatabase
+    /// The database's version as last seen (SQLite's `PRAGMA data_version`): another writer's
+    /// commit changes it.
+    var dataVersion: Int64
     var undoStack: [RelationalStep] = []
     var redoStack: [RelationalStep] = []
 
@@ -52,14 +53,26 @@ public struct RelationalStore: EditingStore {
         var configuration = Configuration()
         configuration.busyMode = .timeout(5)
         configuration.label = "DrillDown relational store"
+        let database: SQLiteRelationalDatabase
         do {
-            connection = try DatabaseQueue(path: path, configuration: configuration)
-            dataVersion = try connection.read { db in try Int.fetchOne(db, sql: "PRAGMA data_version") ?? 0 }
+            database = SQLiteRelationalDatabase(reader: try DatabaseQueue(path: path, configuration: configuration))
         } catch {
             throw StoreError(file: path, error)
         }
-        source = try RelationalSource(database: connection, mapping: mapping, file: path, rootTitle: rootTitle)
+        try self.init(database: database, mapping: mapping, file: path, rootTitle: rootTitle)
     }
+
+    /// Edits any ``RelationalWritableDatabase`` (SQLite or PostgreSQL) through `mapping`; `file`
+    /// names the database in messages.
+    package init(database: any RelationalWritableDatabase, mapping: RelationalMapping, file: String, rootTitle: String? = nil) throws {
+        self.database = database
+        do { dataVersion = try database.version() } catch { throw StoreError(file: file, error) }
+        source = try RelationalSource(relational: database, mapping: mapping, file: file, rootTitle: rootTitle)
+    }
+
+    /// An element whenever another writer announced a change (PostgreSQL's NOTIFY): when to
+    /// ``refresh()`` without waiting for the next tick. `nil` for SQLite.
+    public var news: AsyncStream<Void>? { database.news }
 
     public var snapshot: any Source { source }
     public var canUndo: Bool { !undoStack.isEmpty }
@@ -100,12 +113,11 @@ public struct RelationalStore: EditingStore {
         return EditStep(changes: step.changes, paths: step.paths)
     }
 
-    /// Picks up other writers' commits: a new snapshot read afresh when `PRAGMA data_version` moved.
+    /// Picks up other writers' commits: a new snapshot read afresh when the version moved.
     public mutating func refresh() throws(EditError) -> Bool {
-        let version: Int
-        do { version = try connection.read { db in try Int.fetchOne(db, sql: "PRAGMA data_version") ?? 0 } } catch {
-            throw EditError(StoreError(file: source.file, error).description)
-        }
+        guard database.refreshDue() else { return false }
+        let version: Int64
+        do { version = try database.version() } catch { throw database.editError(error, file: source.file) }
         guard version != dataVersion else { return false }
         dataVersion = version
         source = source.with(access: source.access, state: .init())
@@ -113,7 +125,7 @@ public struct RelationalStore: EditingStore {
     }
 
     /// Writes `writes` (each checked against the row as it is) and replays `layout` on a copy of the cache.
-    func replay(_ writes: [RowWrite], _ layout: [LayoutChange]) throws(EditError) -> (RelationalCache.State, Int) {
+    func replay(_ writes: [RowWrite], _ layout: [LayoutChange]) throws(EditError) -> (RelationalCache.State, Int64) {
         let levels = source.levels, file = source.file
         let (_, state, version) = try transaction { (db, state, fresh) throws(EditError) in
             for write in writes { try write.perform(in: db, levels: levels, file: file) }
@@ -124,35 +136,23 @@ public struct RelationalStore: EditingStore {
         return (state, version)
     }
 
-    /// Runs `body` in one `BEGIN IMMEDIATE` transaction with a copy of the current cache (a fresh
-    /// one, and `fresh` true, when another writer committed since), committing when it returns;
-    /// also returns `PRAGMA data_version` as the transaction saw it.
+    /// Runs `body` in one write transaction with a copy of the current cache (a fresh one, and
+    /// `fresh` true, when another writer committed since), committing when it returns; also
+    /// returns the database's version after the commit.
     func transaction<T>(
-        _ body: (Database, RelationalCache.State, _ fresh: Bool) throws(EditError) -> (T, RelationalCache.State)
-    ) throws(EditError) -> (T, RelationalCache.State, Int) {
+        _ body: (any RelationalConnection, RelationalCache.State, _ fresh: Bool) throws(EditError) -> (T, RelationalCache.State)
+    ) throws(EditError) -> (T, RelationalCache.State, Int64) {
         let current = source.cache.copy
-        let version = dataVersion
-        var failure: EditError?
-        var result: (T, RelationalCache.State)?
-        var seen = version
+        let known = dataVersion
         do {
-            try connection.writeWithoutTransaction { db in
-                try db.inTransaction(.immediate) {
-                    seen = try Int.fetchOne(db, sql: "PRAGMA data_version") ?? 0
-                    do {
-                        result = try body(db, seen == version ? current : .init(), seen != version)
-                    } catch {
-                        failure = (error as Error) as? EditError ?? EditError("\(error)")
-                        return .rollback
-                    }
-                    return .commit
-                }
+            let (result, version) = try database.write { db, seen in
+                try body(db, seen == known ? current : .init(), seen != known)
             }
+            return (result.0, result.1, version)
+        } catch let error as EditError {
+            throw error
         } catch {
-            throw EditError(StoreError(file: source.file, error).description)
+            throw database.editError(error, file: source.file)
         }
-        if let failure { throw failure }
-        guard let result else { throw EditError("\(source.file): the change was not written") }
-        return (result.0, result.1, seen)
     }
 }

@@ -6,7 +6,7 @@ import GRDB
 /// paths through a working snapshot on the same connection (so each change sees the ones
 /// before it), and keeps that snapshot's layout in step.
 struct RelationalWriter {
-    let db: Database
+    let db: any RelationalConnection
     /// The working snapshot: reads through `db`, its cache updated after every change.
     let source: RelationalSource
     /// The rows written so far, in order.
@@ -14,7 +14,7 @@ struct RelationalWriter {
     /// How the tree's shape changed, in order.
     var layout: [LayoutChange] = []
 
-    init(db: Database, source: RelationalSource) {
+    init(db: any RelationalConnection, source: RelationalSource) {
         self.db = db
         self.source = source
     }
@@ -86,19 +86,18 @@ struct RelationalWriter {
     }
 
     func readRow(_ level: ResolvedLevel, _ key: DatabaseValue) throws -> RelationalCache.RowData? {
-        try GRDB.Row.fetchOne(
-                db.cachedStatement(sql: "SELECT \(level.selection) FROM \(level.quotedTable) WHERE \(ResolvedLevel.quoted(level.key)) = ?"), arguments: [key]
-        ).map { RelationalSource.makeRow($0, level) }
+        try db.rows("SELECT \(level.selection) FROM \(level.quotedTable) WHERE \(ResolvedLevel.quoted(level.key)) = ?", [key])
+            .first.map { RelationalSource.makeRow($0, level) }
     }
 
     /// The whole row, every column (and `rowid` when it is the key), for putting it back.
     func image(_ level: ResolvedLevel, _ key: DatabaseValue) throws -> [String: DatabaseValue]? {
-        let rowID = level.key == "rowid" ? "rowid AS rowid, " : ""
-        guard let row = try GRDB.Row.fetchOne(
-                db.cachedStatement(sql: "SELECT \(rowID)* FROM \(level.quotedTable) WHERE \(ResolvedLevel.quoted(level.key)) = ?"), arguments: [key])
+        let names = (level.key == "rowid" ? ["rowid"] : []) + level.columns.map(\.name)
+        guard let row = try db.rows(
+                "SELECT \(names.map(level.read).joined(separator: ", ")) FROM \(level.quotedTable) WHERE \(ResolvedLevel.quoted(level.key)) = ?", [key]).first
         else { return nil }
         var image: [String: DatabaseValue] = [:]
-        for (column, value) in row { image[column] = value }
+        for (column, value) in zip(names, row) { image[column] = value }
         return image
     }
 
@@ -106,18 +105,18 @@ struct RelationalWriter {
     func position(of key: DatabaseValue, in level: ResolvedLevel, parentKey: DatabaseValue?, siblings: Int) throws -> Int {
         guard let row = try readRow(level, key) else { return siblings }
         let parent: [DatabaseValue] = level.filtersByParent ? [parentKey ?? .null] : []
-        let after = Keyset.comparison(level.order, row.order, after: true)
-        let later = try Bool.fetchOne(
-                db.cachedStatement(sql: "SELECT EXISTS(SELECT 1 FROM \(level.quotedTable) WHERE \(level.parentFilter) AND \(after.sql))"), arguments: StatementArguments(parent + after.arguments)) ?? false
+        let after = Keyset.comparison(level.order, row.order, after: true, dialect: db.dialect)
+        let later = try !db.rows(
+            "SELECT 1 FROM \(level.quotedTable) WHERE \(level.parentFilter) AND \(after.sql) LIMIT 1", parent + after.arguments).isEmpty
         guard later else { return siblings }
-        let before = Keyset.comparison(level.order, row.order, after: false)
-        return try Int.fetchOne(
-                db.cachedStatement(sql: "SELECT COUNT(*) FROM \(level.quotedTable) WHERE \(level.parentFilter) AND \(before.sql)"), arguments: StatementArguments(parent + before.arguments)) ?? 0
+        let before = Keyset.comparison(level.order, row.order, after: false, dialect: db.dialect)
+        return Int(try db.integer(
+            "SELECT COUNT(*) FROM \(level.quotedTable) WHERE \(level.parentFilter) AND \(before.sql)", parent + before.arguments))
     }
 
     /// `scalar` converted for `column`, or an error naming the column and its type.
     func value(_ scalar: Scalar, for column: ResolvedLevel.Column, in level: ResolvedLevel, at path: TreePath) throws -> DatabaseValue {
-        switch SQLiteValue.value(scalar, forType: column.type) {
+        switch ColumnValue.value(scalar, affinity: column.affinity) {
         case .success(let value):
             if value.isNull, column.notNull {
                 throw EditError("column '\(column.name)' of table '\(level.table)' is NOT NULL; it needs a value", at: path)
@@ -136,10 +135,10 @@ struct RelationalWriter {
     mutating func write(_ level: ResolvedLevel, key: DatabaseValue, _ columns: [String: DatabaseValue]) throws {
         guard !columns.isEmpty else { return }
         let names = Array(columns.keys).sorted()
-        let sql = "SELECT \(names.map(ResolvedLevel.quoted).joined(separator: ", ")) FROM \(level.quotedTable) WHERE \(ResolvedLevel.quoted(level.key)) = ?"
-        let old = try GRDB.Row.fetchOne(db.cachedStatement(sql: sql), arguments: [key])
+        let sql = "SELECT \(names.map(level.read).joined(separator: ", ")) FROM \(level.quotedTable) WHERE \(ResolvedLevel.quoted(level.key)) = ?"
+        let old = try db.rows(sql, [key]).first
         var before: [String: DatabaseValue] = [:]
-        for (i, name) in names.enumerated() { before[name] = old.map { $0[i] as DatabaseValue } ?? .null }
+        for (i, name) in names.enumerated() { before[name] = old?[i] ?? .null }
         let write = RowWrite(level: level.depth, key: key, before: before, after: columns)
         try write.perform(in: db, levels: levels, file: file, verified: old != nil)
         writes.append(write)
@@ -186,16 +185,8 @@ struct RelationalWriter {
                 at: parent)
         }
         let names = Array(values.keys).sorted()
-        let sql = "INSERT INTO \(level.quotedTable) (\(names.map(ResolvedLevel.quoted).joined(separator: ", "))) VALUES (\(names.map { _ in "?" }.joined(separator: ", ")))"
-        try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(names.map { values[$0] ?? .null }))
-        let rowID = db.lastInsertedRowID
-        let key: DatabaseValue
-        if level.keyIsRowID {
-            key = rowID.databaseValue
-        } else {
-            key = try DatabaseValue.fetchOne(
-                db.cachedStatement(sql: "SELECT \(ResolvedLevel.quoted(level.key)) FROM \(level.quotedTable) WHERE rowid = ?"), arguments: [rowID]) ?? .null
-        }
+        let sql = "INSERT INTO \(level.quotedTable) (\(names.map(ResolvedLevel.quoted).joined(separator: ", "))) VALUES (\(names.map { _ in "?" }.joined(separator: ", "))) RETURNING \(level.readKey)"
+        let key = try db.value(sql, names.map { values[$0] ?? .null }) ?? .null
         writes.append(RowWrite(level: depth, key: key, before: nil, after: try image(level, key)))
         let at = try position(of: key, in: level, parentKey: parentKey, siblings: siblings)
         source.cache.withState { $0.inserted(under: parent, at: at) }
@@ -213,23 +204,22 @@ struct RelationalWriter {
         var arguments: [DatabaseValue] = level.filtersByParent ? [parentKey ?? .null] : []
         var filter = level.parentFilter
         if let excluding {
-            filter += " AND \(keyColumn) IS NOT ?"
+            filter += " AND \(keyColumn) \(db.dialect.isNotSame) ?"
             arguments.append(excluding)
         }
         if index == nil || (index ?? 0) >= siblings {
-            let last = try Int64.fetchOne(
-                db.cachedStatement(sql: "SELECT MAX(\(quoted)) FROM \(level.quotedTable) WHERE \(filter)"), arguments: StatementArguments(arguments))
-            return ((last ?? 0) + 1).databaseValue
+            let last = try db.integer("SELECT MAX(\(quoted)) FROM \(level.quotedTable) WHERE \(filter)", arguments)
+            return (last + 1).databaseValue
         }
-        let rows = try GRDB.Row.fetchAll(
-                db.cachedStatement(sql: "SELECT \(keyColumn), \(quoted) FROM \(level.quotedTable) WHERE \(filter) ORDER BY \(Keyset.orderBy(level.order, reversed: false))"), arguments: StatementArguments(arguments))
+        let rows = try db.rows(
+            "SELECT \(level.readKey), \(quoted) FROM \(level.quotedTable) WHERE \(filter) ORDER BY \(Keyset.orderBy(level.order, reversed: false))", arguments)
         let target = max(0, min(index ?? rows.count, rows.count))
-        let base: Int64 = rows.first.flatMap { Int64.fromDatabaseValue($0[1] as DatabaseValue) }.map { min(max($0, 0), 1) } ?? 1
+        let base: Int64 = rows.first.flatMap { Int64.fromDatabaseValue($0[1]) }.map { min(max($0, 0), 1) } ?? 1
         var renumbered = false
         for (i, row) in rows.enumerated() {
             let wanted = base + Int64(i >= target ? i + 1 : i)
-            if Int64.fromDatabaseValue(row[1] as DatabaseValue) != wanted {
-                try write(level, key: row[0] as DatabaseValue, [column: wanted.databaseValue])
+            if Int64.fromDatabaseValue(row[1]) != wanted {
+                try write(level, key: row[0], [column: wanted.databaseValue])
                 renumbered = true
             }
         }
@@ -284,9 +274,9 @@ struct RelationalWriter {
             guard let parent = child.parent, let above = keysByLevel.last, !above.isEmpty else { break }
             var keys: [DatabaseValue] = []
             for chunk in stride(from: 0, to: above.count, by: 10_000).map({ Array(above[$0 ..< min($0 + 10_000, above.count)]) }) {
-                keys += try DatabaseValue.fetchAll(
-                    db, sql: "SELECT \(ResolvedLevel.quoted(child.key)) FROM \(child.quotedTable) WHERE \(ResolvedLevel.quoted(parent)) IN (\(chunk.map { _ in "?" }.joined(separator: ", ")))",
-                    arguments: StatementArguments(chunk))
+                keys += try db.rows(
+                    "SELECT \(child.readKey) FROM \(child.quotedTable) WHERE \(ResolvedLevel.quoted(parent)) IN (\(chunk.map { _ in "?" }.joined(separator: ", ")))",
+                    chunk).compactMap(\.first)
             }
             keysByLevel.append(keys)
         }

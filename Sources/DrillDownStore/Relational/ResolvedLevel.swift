@@ -1,18 +1,8 @@
-import GRDB
 
 /// A level checked against the database: real column names, their types, and the pieces of SQL
 /// that read and write it.
 struct ResolvedLevel: Sendable {
-    /// One column of the level's table, as `PRAGMA table_info` describes it.
-    struct Column: Sendable {
-        var name: String
-        /// The declared type (`INTEGER`, `TEXT`, … or empty).
-        var type: String
-        var notNull: Bool
-        var hasDefault: Bool
-        /// Whether it is the table's `INTEGER PRIMARY KEY` (SQLite fills it in).
-        var isRowID: Bool
-    }
+    typealias Column = RelationalColumn
 
     /// One ordering term: a column and its direction.
     struct OrderTerm: Sendable {
@@ -36,6 +26,8 @@ struct ResolvedLevel: Sendable {
     var parent: String?
     /// The columns shown as attributes: all but the title, key and parent columns.
     var attributeColumns: [String]
+    /// Their affinities, in the same order (how their values become scalars).
+    var attributeAffinities: [ColumnValue.Affinity]
     /// Every column of the table.
     var columns: [Column]
     /// The ordering: the mapped terms, then the key (so every row has one place).
@@ -45,6 +37,8 @@ struct ResolvedLevel: Sendable {
     var positionColumn: String?
     /// Whether reads filter by the parent's key (every level below the first).
     var filtersByParent: Bool
+    /// The database's SQL dialect.
+    var dialect: SQLDialect
 
     /// The schema kind of the level's rows.
     var kind: String { level.kind ?? level.name }
@@ -54,7 +48,7 @@ struct ResolvedLevel: Sendable {
 
     /// The rows of one parent: `WHERE parent = ?` (or `parent IS NULL` at a first level with a parent column).
     var parentFilter: String {
-        guard let parent else { return "1" }
+        guard let parent else { return "TRUE" }
         return depth == 0 ? "\(Self.quoted(parent)) IS NULL" : "\(Self.quoted(parent)) = ?"
     }
 
@@ -66,8 +60,14 @@ struct ResolvedLevel: Sendable {
 
     /// What a page query selects: key, title, the attribute columns, then the order columns.
     var selection: String {
-        ([key, title] + attributeColumns + order.map(\.column)).map(Self.quoted).joined(separator: ", ")
+        ([key, title] + attributeColumns + order.map(\.column)).map(read).joined(separator: ", ")
     }
+
+    /// How a query reads the column `name` (see ``RelationalColumn/read``).
+    func read(_ name: String) -> String { column(name)?.read ?? Self.quoted(name) }
+
+    /// The key column as a query reads it.
+    var readKey: String { read(key) }
 
     /// The column named `name` (ASCII case-insensitive), if the table has it.
     func column(_ name: String) -> Column? {

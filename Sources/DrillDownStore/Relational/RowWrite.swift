@@ -19,36 +19,36 @@ struct RowWrite: Sendable {
     /// Checks that the row is as `before` says (so an undo never overwrites another writer's
     /// change), then writes `after`. `verified`: the caller read the row as `before` in this
     /// transaction just now, so it is not read again.
-    func perform(in db: Database, levels: [ResolvedLevel], file: String, verified: Bool = false) throws(EditError) {
+    func perform(in db: any RelationalConnection, levels: [ResolvedLevel], file: String, verified: Bool = false) throws(EditError) {
         let level = levels[self.level]
         let table = level.quotedTable
         let keyColumn = ResolvedLevel.quoted(level.key)
         do {
             if !verified {
                 let columns = (before ?? after).map { Array($0.keys).sorted() } ?? []
-                let sql = "SELECT \(columns.isEmpty ? "1" : columns.map(ResolvedLevel.quoted).joined(separator: ", ")) FROM \(table) WHERE \(keyColumn) = ?"
-                let current = try GRDB.Row.fetchOne(db.cachedStatement(sql: sql), arguments: [key])
+                let sql = "SELECT \(columns.isEmpty ? "1" : columns.map(level.read).joined(separator: ", ")) FROM \(table) WHERE \(keyColumn) = ?"
+                let current = try db.rows(sql, [key]).first
                 let matches: Bool
                 if let before {
-                    matches = current.map { row in columns.allSatisfy { row[$0] as DatabaseValue == before[$0] } } ?? false
+                    matches = current.map { row in columns.indices.allSatisfy { row[$0] == before[columns[$0]] } } ?? false
                 } else {
                     matches = current == nil
                 }
                 guard matches else {
-                    throw EditError("\(file): row \(SQLiteValue.scalar(key).text) of table '\(level.table)' was changed by another writer since; not changed")
+                    throw EditError("\(file): row \(ColumnValue.text(key)) of table '\(level.table)' was changed by another writer since; not changed")
                 }
             }
             switch (before, after) {
             case (_, nil):
-                try db.cachedStatement(sql: "DELETE FROM \(table) WHERE \(keyColumn) = ?").execute(arguments: [key])
+                try db.execute("DELETE FROM \(table) WHERE \(keyColumn) = ?", [key])
             case (nil, let row?):
                 let names = Array(row.keys).sorted()
                 let sql = "INSERT INTO \(table) (\(names.map(ResolvedLevel.quoted).joined(separator: ", "))) VALUES (\(names.map { _ in "?" }.joined(separator: ", ")))"
-                try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(names.map { row[$0] ?? .null }))
+                try db.execute(sql, names.map { row[$0] ?? .null })
             case (_?, let row?):
                 let names = Array(row.keys).sorted()
                 let sql = "UPDATE \(table) SET \(names.map { ResolvedLevel.quoted($0) + " = ?" }.joined(separator: ", ")) WHERE \(keyColumn) = ?"
-                try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(names.map { row[$0] ?? .null } + [key]))
+                try db.execute(sql, names.map { row[$0] ?? .null } + [key])
             }
         } catch let error as EditError {
             throw error

@@ -1,0 +1,80 @@
+import GRDB
+
+/// What a ``RelationalMapping`` needs from a database, on one open connection: queries with `?`
+/// parameters whose results come back as GRDB `DatabaseValue`s (the neutral value type of every
+/// database here), and the description of the tables and views it may name.
+///
+/// SQLite (``SQLiteRelationalConnection``) and PostgreSQL (in DrillDownPostgres) implement it, so
+/// reading, editing, undo and keyset pagination are written once. SQL is written for both: quoted
+/// identifiers, `TRUE`/`FALSE`, `RETURNING`, and the few places the two differ go through
+/// ``dialect``.
+package protocol RelationalConnection {
+    /// How this database's SQL differs.
+    var dialect: SQLDialect { get }
+    /// The rows `sql` returns, each as its columns' values in order.
+    func rows(_ sql: String, _ arguments: [DatabaseValue]) throws -> [[DatabaseValue]]
+    /// Runs `sql` for its effect.
+    func execute(_ sql: String, _ arguments: [DatabaseValue]) throws
+    /// The tables and views a mapping may name, by name.
+    func relations() throws -> [(name: String, isView: Bool)]
+    /// The columns of the table or view `relation`, in their order.
+    func columns(of relation: String, isView: Bool) throws -> [RelationalColumn]
+}
+
+extension RelationalConnection {
+    /// The first column of the first row, if any.
+    package func value(_ sql: String, _ arguments: [DatabaseValue] = []) throws -> DatabaseValue? {
+        try rows(sql, arguments).first?.first
+    }
+
+    /// The first column of the first row as an integer (0 when there is none).
+    package func integer(_ sql: String, _ arguments: [DatabaseValue] = []) throws -> Int64 {
+        guard let value = try value(sql, arguments) else { return 0 }
+        switch value.storage {
+        case .int64(let i): return i
+        case .double(let d): return Int64(d)
+        case .string(let s): return Int64(s) ?? 0
+        default: return 0
+        }
+    }
+}
+
+/// Where the SQL of the two databases differs.
+package enum SQLDialect: Sendable {
+    case sqlite, postgres
+
+    /// Whether NULL sorts after every value in ascending order (PostgreSQL), or before (SQLite).
+    var nullsLast: Bool { self == .postgres }
+
+    /// The operator true when two values are equal or both NULL.
+    var isSame: String { self == .sqlite ? "IS" : "IS NOT DISTINCT FROM" }
+
+    /// The operator true when two values differ, NULL counting as a value.
+    var isNotSame: String { self == .sqlite ? "IS NOT" : "IS DISTINCT FROM" }
+}
+
+/// One column of a mapped table, as the database describes it.
+package struct RelationalColumn: Sendable {
+    package var name: String
+    /// The declared type (`INTEGER`, `TEXT`, `character varying(40)`, … or empty).
+    package var type: String
+    /// How values are converted for it (from the declared type, by the database's rules).
+    package var affinity: ColumnValue.Affinity
+    package var notNull: Bool
+    package var hasDefault: Bool
+    /// Whether it is SQLite's `INTEGER PRIMARY KEY` (SQLite fills it in).
+    package var isRowID: Bool
+    /// How a query reads it: the quoted name, or (PostgreSQL types the connection does not decode,
+    /// such as dates) the name cast to text.
+    package var read: String
+
+    package init(name: String, type: String, affinity: ColumnValue.Affinity, notNull: Bool, hasDefault: Bool, isRowID: Bool = false, read: String? = nil) {
+        self.name = name
+        self.type = type
+        self.affinity = affinity
+        self.notNull = notNull
+        self.hasDefault = hasDefault
+        self.isRowID = isRowID
+        self.read = read ?? ResolvedLevel.quoted(name)
+    }
+}
