@@ -103,7 +103,13 @@ struct PostgresRelationalConnection: RelationalConnection {
 
     /// A result cell as a `DatabaseValue`: integers, reals, booleans (0 or 1), bytes, text.
     static func value(_ cell: PostgresCell) throws -> DatabaseValue {
-        guard cell.bytes != nil else { return .null }
+        guard let bytes = cell.bytes else { return .null }
+        do { return try decode(cell, bytes) } catch let error as StoreError { throw error } catch {
+            throw StoreError(file: "", message: "column '\(cell.columnName)' of type \(cell.dataType) could not be read (\(String(reflecting: error).prefix(200)))")
+        }
+    }
+
+    static func decode(_ cell: PostgresCell, _ bytes: ByteBuffer) throws -> DatabaseValue {
         switch cell.dataType {
         case .int2: return Int64(try cell.decode(Int16.self)).databaseValue
         case .int4: return Int64(try cell.decode(Int32.self)).databaseValue
@@ -111,7 +117,7 @@ struct PostgresRelationalConnection: RelationalConnection {
         case .float4: return Double(try cell.decode(Float.self)).databaseValue
         case .float8: return try cell.decode(Double.self).databaseValue
         case .bool: return (try cell.decode(Bool.self) ? 1 : 0).databaseValue
-        case .bytea: return Data(try cell.decode([UInt8].self)).databaseValue
+        case .bytea: return Data(bytes.readableBytesView).databaseValue
         default:
             if let text = try? cell.decode(String.self) { return text.databaseValue }
             throw StoreError(file: "", message: "column '\(cell.columnName)' has type \(cell.dataType), which DrillDown reads only as text")

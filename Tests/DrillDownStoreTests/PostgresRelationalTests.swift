@@ -1,0 +1,267 @@
+import DrillDownCore
+import Foundation
+import GRDB
+import Testing
+@testable import DrillDownPostgres
+@testable import DrillDownStore
+
+/// The relational mapping on PostgreSQL (issue 11 item 1), against the server of
+/// `DRILLDOWN_TEST_PG_URL` (Scripts/test.sh starts a throwaway cluster). Each test makes tables of
+/// its own (names with a random suffix), copied from the SQLite music fixture, so the same
+/// random edits can run on both databases and be compared.
+@Suite(.enabled(if: PGLevels.url != nil, "DRILLDOWN_TEST_PG_URL is unset: no PostgreSQL server to test against"))
+struct PostgresRelationalTests {
+    @Test("random edits give the same tree on PostgreSQL as on SQLite, and as a fresh read of the tables", arguments: 0 ..< 4)
+    func randomEditsAgreeWithSQLite(seed: Int) throws {
+        let folder = try TempFolder()
+        defer { folder.cleanUp() }
+        let path = folder.path("music.db")
+        try makeMusicDatabase(at: path, artists: 4)
+        let pg = try PGLevels(copying: path)
+        defer { pg.drop() }
+        var sqlite = try RelationalStore(path: path, mapping: pg.mapping(suffixed: false), rootTitle: "Music")
+        var postgres = try pg.levels(editable: true).store(rootTitle: "Music")
+        #expect(dump(postgres.snapshot) == dump(sqlite.snapshot))
+        var rng = SeededGenerator(seed: UInt64(seed) &* 7919 &+ 17)
+        var applied = 0
+        for step in 0 ..< 50 {
+            let source = sqlite.snapshot
+            func random(depth: Int) -> TreePath? {
+                var path = TreePath.root
+                for _ in 0 ..< depth {
+                    guard let id = source.node(at: path) else { return nil }
+                    let n = source.childCount(of: id)
+                    guard n > 0 else { return nil }
+                    path = TreePath(path.indices + [Int.random(in: 0 ..< n, using: &rng)])
+                }
+                return path
+            }
+            let depth = Int.random(in: 1 ... 3, using: &rng)
+            var change: Change?
+            switch Int.random(in: 0 ..< 9, using: &rng) {
+            case 0, 1:
+                if let parent = random(depth: depth - 1) {
+                    let count = source.childCount(of: source.node(at: parent)!)
+                    change = .insert(NewNode(title: "New \(step)"), parent: parent, index: Bool.random(using: &rng) ? nil : Int.random(in: 0 ... count, using: &rng))
+                }
+            case 2: change = random(depth: depth).map { .updateTitle($0, title: "Title \(step)") }
+            case 3: change = random(depth: 2).map { .setAttribute($0, key: "year", value: Scalar(.integer, String(Int.random(in: 1950 ... 1970, using: &rng)))) }
+            case 4: change = random(depth: 3).map { .setAttribute($0, key: "length", value: Scalar(.integer, String(step))) }
+            case 5: change = random(depth: depth).map { .delete($0) }
+            case 6:
+                if let song = random(depth: 3), let album = random(depth: 2) {
+                    change = .move(song, parent: album, index: Int.random(in: 0 ... 3, using: &rng))
+                }
+            case 7:
+                #expect((try sqlite.undo() != nil) == (try postgres.undo() != nil))
+            default:
+                #expect((try sqlite.redo() != nil) == (try postgres.redo() != nil))
+            }
+            if let change {
+                let a = Result { try sqlite.apply([change]) }
+                let b = Result { try postgres.apply([change]) }
+                #expect((try? a.get()) == (try? b.get()), "seed \(seed) step \(step): \(change)")
+                if case .success = b { applied += 1 }
+            }
+            let shown = dump(postgres.snapshot)
+            #expect(shown == dump(sqlite.snapshot), "seed \(seed) step \(step): \(change.map(\.description) ?? "undo/redo")")
+            #expect(shown == dump(try pg.levels(editable: false).source(rootTitle: "Music")), "seed \(seed) step \(step): a fresh read")
+        }
+        #expect(applied > 15)
+        while try postgres.undo() != nil {}
+        let original = try PGLevels(copying: { try makeMusicDatabase(at: folder.path("fresh.db"), artists: 4); return folder.path("fresh.db") }())
+        defer { original.drop() }
+        #expect(dump(postgres.snapshot) == dump(try original.levels(editable: false).source(rootTitle: "Music")), "undoing every step gives the tables back")
+    }
+
+    @Test("levels ordered by a column with NULLs page by keyset in PostgreSQL's order (NULLs last ascending, first descending), from either end")
+    func keysetWithNulls() throws {
+        let pg = try PGLevels()
+        defer { pg.drop() }
+        let t = pg.name("ranked")
+        try pg.execute("CREATE TABLE \(t) (id bigserial PRIMARY KEY, name text NOT NULL, rank integer)")
+        try pg.execute("INSERT INTO \(t) (name, rank) SELECT 'Row ' || i, CASE WHEN i % 3 = 0 THEN NULL ELSE (i * 37) % 50 END FROM generate_series(1, 250) i")
+        for order in ["rank", "rank DESC"] {
+            let mapping = RelationalMapping(levels: [.init(table: t, title: "name", order: [order])])
+            let expected = try pg.rows("SELECT name FROM \(t) ORDER BY \(order), id").map { ColumnValue.text($0[0]) }
+            // In order, a page at a time.
+            var source = try PostgresLevels(pg.location, mapping: mapping, editable: false).source()
+            #expect(source.children(of: source.root).map { source.title(of: $0) } == expected, "\(order), read in order")
+            // From the end first, then the middle (a page read backwards from the end, then by offset).
+            source = try PostgresLevels(pg.location, mapping: mapping, editable: false).source()
+            let ids = source.children(of: source.root)
+            let backwards = [249, 180, 120, 10, 101, 99].map { source.title(of: ids[$0]) }
+            #expect(backwards == [249, 180, 120, 10, 101, 99].map { expected[$0] }, "\(order), read from the end")
+        }
+    }
+
+    @Test("PostgreSQL types: numerics as numbers, booleans as switches, dates and enums as text; edits are typed by the server")
+    func columnTypes() throws {
+        let pg = try PGLevels()
+        defer { pg.drop() }
+        let t = pg.name("typed"), mood = pg.name("mood")
+        try pg.execute("CREATE TYPE \(mood) AS ENUM ('calm', 'happy')")
+        try pg.execute("""
+            CREATE TABLE \(t) (id serial PRIMARY KEY, name varchar(40) NOT NULL, price numeric(8, 2), liked boolean NOT NULL DEFAULT false,
+                released date, feeling \(mood), cover bytea, score real)
+            """)
+        try pg.execute("INSERT INTO \(t) (name, price, liked, released, feeling, cover, score) VALUES ('So What', 12.50, true, '1959-08-17', 'calm', '\\x0102ff', 4.5)")
+        let mapping = RelationalMapping(levels: [.init(table: t, title: "name")])
+        var store = try PostgresLevels(pg.location, mapping: mapping, editable: true).store()
+        var source = store.snapshot
+        let row = source.children(of: source.root)[0]
+        #expect(source.title(of: row) == "So What")
+        let attributes = Dictionary(uniqueKeysWithValues: source.attributes(of: row).map { ($0.key, $0.value) })
+        #expect(attributes["price"] == Scalar(.real, "12.50"))
+        #expect(attributes["liked"] == Scalar(.bool, "true"))
+        #expect(attributes["released"] == Scalar(.string, "1959-08-17"))
+        #expect(attributes["feeling"] == Scalar(.string, "calm"))
+        #expect(attributes["cover"] == Scalar(.data, Data([1, 2, 255]).base64EncodedString()))
+        #expect(attributes["score"] == Scalar(.real, "4.5"))
+        _ = try store.apply([
+            .setAttribute([0], key: "released", value: Scalar(.string, "1960-01-02")), .setAttribute([0], key: "liked", value: Scalar(.bool, "false")),
+            .setAttribute([0], key: "feeling", value: Scalar(.string, "happy")), .setAttribute([0], key: "price", value: Scalar(.string, "9.99")),
+        ])
+        #expect(try pg.rows("SELECT released::text, liked::text, feeling::text, price::text FROM \(t)").map { $0.map(ColumnValue.text) }
+            == [["1960-01-02", "false", "happy", "9.99"]])
+        // The server refuses what its type does not take; the step changes nothing.
+        #expect(throws: EditError.self) { try store.apply([.updateTitle([0], title: "Kind of Blue"), .setAttribute([0], key: "released", value: Scalar(.string, "someday"))]) }
+        #expect(throws: EditError.self) { try store.apply([.setAttribute([0], key: "liked", value: Scalar(.string, "maybe"))]) }
+        #expect(throws: EditError.self) { try store.apply([.setAttribute([0], key: "price", value: Scalar(.string, "cheap"))]) }
+        #expect(try pg.rows("SELECT name, released::text FROM \(t)").map { $0.map(ColumnValue.text) } == [["So What", "1960-01-02"]])
+        // A new row: serial key and defaults from the server.
+        _ = try store.apply([.insert(NewNode(title: "Blue in Green"), parent: .root, index: nil)])
+        source = store.snapshot
+        #expect(source.children(of: source.root).map { source.title(of: $0) } == ["So What", "Blue in Green"])
+        #expect(try pg.rows("SELECT id, liked FROM \(t) ORDER BY id") == [[1.databaseValue, 0.databaseValue], [2.databaseValue, 0.databaseValue]])
+        _ = try store.undo()
+        #expect(try pg.rows("SELECT count(*) FROM \(t)") == [[1.databaseValue]])
+    }
+
+    @Test("another instance's change, and another program's, reach a store through the triggers; undo never overwrites them")
+    func otherWriters() throws {
+        let folder = try TempFolder()
+        defer { folder.cleanUp() }
+        try makeMusicDatabase(at: folder.path("music.db"), artists: 2)
+        let pg = try PGLevels(copying: folder.path("music.db"))
+        defer { pg.drop() }
+        var a = try pg.levels(editable: true, listen: true).store()
+        var b = try pg.levels(editable: true, listen: true).store()
+        #expect(try a.refresh() == false)
+        _ = try b.apply([.updateTitle([0], title: "Renamed by B")])
+        #expect(try eventually { try a.refresh() })
+        let source = a.snapshot
+        #expect(source.title(of: source.children(of: source.root)[0]) == "Renamed by B")
+        // psql (any program): the statement trigger raises the revision.
+        try pg.execute("UPDATE \(pg.name("artists")) SET name = 'Renamed by psql' WHERE id = 2")
+        #expect(try eventually { try a.refresh() })
+        #expect(a.snapshot.title(of: a.snapshot.children(of: a.snapshot.root)[1]) == "Renamed by psql")
+        // B's undo finds A's change to the same row and refuses, changing nothing.
+        _ = try a.apply([.updateTitle([0], title: "Renamed by A")])
+        #expect(throws: EditError.self) { try b.undo() }
+        #expect(try pg.rows("SELECT name FROM \(pg.name("artists")) WHERE id = 1").map { $0.map(ColumnValue.text) } == [["Renamed by A"]])
+        // A step resolves its path against the tables as they are now, even before a refresh.
+        try pg.execute("DELETE FROM \(pg.name("songs")) WHERE album_id IN (SELECT id FROM \(pg.name("albums")) WHERE artist_id = 1)")
+        try pg.execute("DELETE FROM \(pg.name("albums")) WHERE artist_id = 1")
+        try pg.execute("DELETE FROM \(pg.name("artists")) WHERE id = 1")
+        _ = try b.apply([.updateTitle([0], title: "First now")])
+        #expect(try pg.rows("SELECT name FROM \(pg.name("artists"))").map { $0.map(ColumnValue.text) } == [["First now"]])
+    }
+
+    @Test("a mapping that does not fit the database names what is missing")
+    func mappingErrors() throws {
+        let pg = try PGLevels()
+        defer { pg.drop() }
+        let t = pg.name("plain")
+        try pg.execute("CREATE TABLE \(t) (code text PRIMARY KEY, label text)")
+        func message(_ mapping: RelationalMapping) -> String {
+            do { _ = try PostgresLevels(pg.location, mapping: mapping, editable: false).source() } catch { return "\(error)" }
+            return "no error"
+        }
+        #expect(message(.init(levels: [.init(table: "nope_\(t)", title: "label")])).contains("table 'nope_\(t)' does not exist"))
+        #expect(message(.init(levels: [.init(table: t, title: "titel", key: "code")])).contains("column 'titel' (title) does not exist; columns: code, label"))
+        #expect(message(.init(levels: [.init(table: t, title: "label")])).contains("has no 'id' column; name its key column with 'key:'"))
+    }
+}
+
+/// Whether `body` says yes within 3 s (a NOTIFY takes a few milliseconds to arrive).
+func eventually(_ body: () throws -> Bool) throws -> Bool {
+    let deadline = ContinuousClock.now + .seconds(3)
+    while ContinuousClock.now < deadline {
+        if try body() { return true }
+        Thread.sleep(forTimeInterval: 0.005)
+    }
+    return false
+}
+
+/// A PostgreSQL database for one test: tables named with a suffix of their own, dropped at the end.
+struct PGLevels {
+    static let url = ProcessInfo.processInfo.environment["DRILLDOWN_TEST_PG_URL"].flatMap { $0.isEmpty ? nil : $0 }
+    let location: PostgresLocation
+    let session: PostgresSession
+    let suffix = "_\(UInt32.random(in: 0 ... .max))"
+
+    init() throws {
+        location = try PostgresLocation(url: Self.url!)
+        session = try PostgresSession(location)
+    }
+
+    /// The music tables of the SQLite database at `path`, copied.
+    init(copying path: String) throws {
+        try self.init()
+        let (artists, albums, songs) = (name("artists"), name("albums"), name("songs"))
+        try execute("CREATE TABLE \(artists) (id bigserial PRIMARY KEY, name text NOT NULL, country text)")
+        try execute("CREATE TABLE \(albums) (id bigserial PRIMARY KEY, artist_id bigint NOT NULL REFERENCES \(artists)(id), title text NOT NULL, year integer, art text)")
+        try execute("CREATE INDEX ON \(albums) (artist_id)")
+        try execute("""
+            CREATE TABLE \(songs) (id bigserial PRIMARY KEY, album_id bigint NOT NULL REFERENCES \(albums)(id), name text NOT NULL,
+                track integer, length integer, rating double precision, cover bytea)
+            """)
+        try execute("CREATE INDEX ON \(songs) (album_id, track)")
+        let queue = try DatabaseQueue(path: path)
+        for (table, columns) in [(artists, "id, name, country"), (albums, "id, artist_id, title, year, art"), (songs, "id, album_id, name, track, length, rating, cover")] {
+            let source = String(table.dropLast(suffix.count))
+            let rows = try queue.read { db in try GRDB.Row.fetchAll(db, sql: "SELECT \(columns) FROM \(source)").map { Array($0.databaseValues) } }
+            let marks = columns.split(separator: ",").map { _ in "?" }.joined(separator: ", ")
+            for row in rows { try execute("INSERT INTO \(table) (\(columns)) VALUES (\(marks))", row) }
+            try execute("SELECT setval(pg_get_serial_sequence('\(table)', 'id'), (SELECT COALESCE(MAX(id), 1) FROM \(table)))")
+        }
+    }
+
+    func name(_ base: String) -> String { base + suffix }
+
+    /// The music mapping on this test's tables (new albums get a year, so no NULL decides an order).
+    func mapping(suffixed: Bool = true) -> RelationalMapping {
+        let name = suffixed ? name : { $0 }
+        return RelationalMapping(levels: [
+            .init(name: "artists", table: name("artists"), title: "name", key: "id", kind: "artist"),
+            .init(name: "albums", table: name("albums"), title: "title", key: "id", parent: "artist_id", order: ["year"], kind: "album", defaults: ["year": "1900"]),
+            .init(name: "songs", table: name("songs"), title: "name", parent: "album_id", order: ["track"], kind: "song"),
+        ])
+    }
+
+    func levels(editable: Bool, listen: Bool = false) throws -> PostgresLevels {
+        try PostgresLevels(location, mapping: mapping(), editable: editable, listen: listen)
+    }
+
+    func execute(_ sql: String, _ arguments: [DatabaseValue] = []) throws {
+        try session.run { connection in try PostgresRelationalConnection(connection: connection, logger: session.logger).execute(sql, arguments) }
+    }
+
+    func rows(_ sql: String) throws -> [[DatabaseValue]] {
+        try session.run { connection in try PostgresRelationalConnection(connection: connection, logger: session.logger).rows(sql, []) }
+    }
+
+    /// Drops every table and type of this test.
+    func drop() {
+        _ = try? rows("SELECT 1")
+        if let names = try? rows("SELECT relname::text FROM pg_class WHERE relkind = 'r' AND relname LIKE '%\(suffix)'") {
+            for row in names { try? execute("DROP TABLE IF EXISTS \(ColumnValue.text(row[0])) CASCADE") }
+        }
+        if let types = try? rows("SELECT typname::text FROM pg_type WHERE typtype = 'e' AND typname LIKE '%\(suffix)'") {
+            for row in types { try? execute("DROP TYPE IF EXISTS \(ColumnValue.text(row[0])) CASCADE") }
+        }
+        try? execute("DELETE FROM drilldown_revisions WHERE table_name LIKE '%\(suffix)'")
+        session.close()
+    }
+}
