@@ -160,10 +160,13 @@ struct PostgresRelationalTests {
         _ = try a.apply([.updateTitle([0], title: "Renamed by A")])
         #expect(throws: EditError.self) { try b.undo() }
         #expect(try pg.rows("SELECT name FROM \(pg.name("artists")) WHERE id = 1").map { $0.map(ColumnValue.text) } == [["Renamed by A"]])
-        // A step resolves its path against the tables as they are now, even before a refresh.
+        // A step made on a snapshot whose path now leads to another row is a conflict, even before a
+        // refresh; the store then shows the tables as they are now.
         try pg.execute("DELETE FROM \(pg.name("songs")) WHERE album_id IN (SELECT id FROM \(pg.name("albums")) WHERE artist_id = 1)")
         try pg.execute("DELETE FROM \(pg.name("albums")) WHERE artist_id = 1")
         try pg.execute("DELETE FROM \(pg.name("artists")) WHERE id = 1")
+        let conflict = #expect(throws: EditError.self) { try b.apply([.updateTitle([0], title: "First now")]) }
+        #expect(conflict?.reason == .conflict)
         _ = try b.apply([.updateTitle([0], title: "First now")])
         #expect(try pg.rows("SELECT name FROM \(pg.name("artists"))").map { $0.map(ColumnValue.text) } == [["First now"]])
     }

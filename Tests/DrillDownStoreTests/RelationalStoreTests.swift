@@ -229,10 +229,21 @@ struct RelationalStoreTests {
         try music.check.write { try $0.execute(sql: "INSERT INTO artists(id, name) VALUES (0, 'Aardvark')") }
         #expect(try music.store.refresh() == true)
         #expect(music.titles(.root) == ["Aardvark", "Own change", "Artist 2", "Artist 3"])
-        // A change made before refreshing resolves its path against the database as it is now.
+        // A change made on the older snapshot whose path now leads to another row is a conflict that
+        // changes nothing; the store then shows the database as it is now, and the change can be made again.
         try music.check.write { try $0.execute(sql: "DELETE FROM artists WHERE id = 0") }
+        let conflict = #expect(throws: EditError.self) { try music.store.apply([.updateTitle([0], title: "First")]) }
+        #expect(conflict?.reason == .conflict)
+        #expect(try music.rows("SELECT name FROM artists ORDER BY id") == [["Own change".databaseValue], ["Artist 2".databaseValue], ["Artist 3".databaseValue]])
+        #expect(music.titles(.root) == ["Own change", "Artist 2", "Artist 3"])
         _ = try music.store.apply([.updateTitle([0], title: "First")])
         #expect(try music.rows("SELECT name FROM artists WHERE id = 1") == [["First".databaseValue]])
+        // A row another writer changed since it was shown is not overwritten (a stale counter press).
+        #expect(music.titles([0]) == ["Album 1.1", "Album 1.2"])
+        try music.check.write { try $0.execute(sql: "UPDATE albums SET art = 'elsewhere.png' WHERE id = 2") }
+        let stale = #expect(throws: EditError.self) { try music.store.apply([.setAttribute([0, 0], key: "year", value: Scalar(.integer, "1961"))]) }
+        #expect(stale?.reason == .conflict)
+        #expect(try music.rows("SELECT year, art FROM albums WHERE id = 2") == [[1960.databaseValue, "elsewhere.png".databaseValue]])
     }
 
     @Test("random edit sequences through the store give the tree a fresh reload of the database reads", arguments: 0 ..< 6)

@@ -209,6 +209,14 @@ public struct RelationalSource: FallibleSource {
         }
     }
 
+    /// The row at `path` if this snapshot has read it; reads nothing.
+    func cachedRow(at path: TreePath) -> RelationalCache.RowData? {
+        cache.withState { state in
+            guard let row = state.place(of: path)?.row else { return nil }
+            return state.cachedRow(row.block, row.position)
+        }
+    }
+
     /// The level (resolved) of the row `id`; `nil` for the root.
     func level(of id: NodeID) -> ResolvedLevel? {
         cache.withState { state in state.locate(id).flatMap { state.blocks[$0.block] }.map { levels[$0.depth] } }

@@ -79,12 +79,23 @@ public struct RelationalStore: EditingStore {
     public var canRedo: Bool { !redoStack.isEmpty }
 
     public mutating func apply(_ changes: [Change]) throws(EditError) -> [TreePath] {
-        let (step, state, version) = try transaction { (db, state, _) throws(EditError) in
-            var writer = RelationalWriter(db: db, source: source.with(access: .init(open: db), state: state))
-            var paths: [TreePath] = []
-            for change in changes { paths.append(try writer.apply(change)) }
-            return (RelationalStep(changes: changes, paths: paths, writes: writer.writes, layout: writer.layout), writer.state)
+        let shown = source
+        let result: (RelationalStep, RelationalCache.State, Int64)
+        do {
+            result = try transaction { (db, state, fresh) throws(EditError) in
+                var writer = RelationalWriter(db: db, source: source.with(access: .init(open: db), state: state))
+                // Another writer committed since the snapshot the change was made on: its rows must still be there, as shown.
+                if fresh { try writer.check(changes, shown: shown) }
+                var paths: [TreePath] = []
+                for change in changes { paths.append(try writer.apply(change)) }
+                return (RelationalStep(changes: changes, paths: paths, writes: writer.writes, layout: writer.layout), writer.state)
+            }
+        } catch {
+            // The page that reloads on the conflict shows the data as it is now.
+            if error.reason == .conflict { renew() }
+            throw error
         }
+        let (step, state, version) = result
         undoStack.append(step)
         if undoStack.count > Self.undoLimit { undoStack.removeFirst() }
         redoStack.removeAll()
@@ -122,6 +133,14 @@ public struct RelationalStore: EditingStore {
         dataVersion = version
         source = source.with(access: source.access, state: .init())
         return true
+    }
+
+    /// A fresh snapshot (nothing read yet) at the database's version now; kept as it is when the
+    /// database cannot be asked.
+    mutating func renew() {
+        guard let version = try? database.version() else { return }
+        source = source.with(access: source.access, state: .init())
+        dataVersion = version
     }
 
     /// Writes `writes` (each checked against the row as it is) and replays `layout` on a copy of the cache.

@@ -69,6 +69,36 @@ struct RelationalWriter {
         }
     }
 
+    /// Refuses, as a ``EditError/Reason/conflict``, changes made on `shown` (a snapshot older
+    /// than the database) whose rows have changed since: a path that now leads to another row,
+    /// or a row whose title or columns another writer changed (so a counter pressed on a stale
+    /// page never overwrites another writer's press). Rows `shown` had not read are not checked.
+    func check(_ changes: [Change], shown: RelationalSource) throws(EditError) {
+        for change in changes {
+            let (path, whole): (TreePath, Bool) =
+                switch change {
+                case .insert(_, let parent, _): (parent, false)
+                case .updateTitle(let path, _), .setAttribute(let path, _, _), .delete(let path): (path, true)
+                case .move(let path, _, _): (path, true)
+                }
+            guard !path.isRoot, let before = shown.cachedRow(at: path) else { continue }
+            let now: RelationalCache.RowData
+            do { now = try row(at: path).2 } catch {
+                throw EditError("the row is gone since it was shown (another writer deleted it); nothing was changed", at: path, reason: .conflict)
+            }
+            guard now.key == before.key else {
+                throw EditError(
+                    "the row there is another one since it was shown (another writer added or removed rows); nothing was changed",
+                    at: path, reason: .conflict)
+            }
+            if whole, now.title != before.title || now.attributes != before.attributes {
+                throw EditError(
+                    "row \(ColumnValue.text(now.key)) was changed by another writer since it was shown; nothing was changed (reload to see it as it is now)",
+                    at: path, reason: .conflict)
+            }
+        }
+    }
+
     // MARK: Reading
 
     /// The node at `path`, its level and its row.
