@@ -49,7 +49,7 @@ fi
 
 # --- PostgreSQL ----------------------------------------------------------------------------
 # A throwaway cluster (Debian's postgresql; initdb + pg_ctl in a temporary directory, a free port),
-# stopped on any exit: the PostgreSQL store's Swift tests and e2e/web/test_postgres.py use it.
+# stopped on any exit: the PostgreSQL stores' Swift tests, e2e/web/test_postgres.py and test_postgres_levels.py use it.
 log "starting a throwaway PostgreSQL cluster (Scripts/pg-cluster.sh)"
 source Scripts/pg-cluster.sh
 trap pg_cluster_stop EXIT
