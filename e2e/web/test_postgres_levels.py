@@ -4,10 +4,12 @@ relational music example loaded with psql from Examples/Music/music.postgres.sql
 own, read by the CLI, and served by two editable instances that see each other's changes (and psql's)
 live; concurrent presses of one counter through both instances never lose an acknowledged press."""
 import json
+import os
 import re
 import subprocess
 import threading
 import time
+import urllib.error
 import urllib.parse
 import urllib.request
 import uuid
@@ -16,7 +18,7 @@ import pytest
 from playwright.sync_api import expect
 
 from conftest import ROOT, Server, drilldown_binary
-from test_postgres import PG_URL, psql, wait_until
+from test_postgres import PG_URL, pg_ctl, psql, wait_until
 from webclient import Session
 
 pytestmark = pytest.mark.skipif(not PG_URL, reason="DRILLDOWN_TEST_PG_URL is unset: no PostgreSQL server (Scripts/test.sh starts one)")
@@ -147,5 +149,40 @@ def test_presses_of_one_counter_through_two_instances_lose_no_acknowledged_press
         for server in (a, b):
             wait_until(lambda: plays(server.url, "0.0.0") == str(count), 5, f"{server.url} does not show plays = {count}")
     finally:
+        a.stop()
+        b.stop()
+
+
+@pytest.mark.skipif(not os.environ.get("DRILLDOWN_TEST_PG_OPTS"), reason="needs the test cluster's pg_ctl (Scripts/test.sh)")
+def test_pg_ctl_stop_and_start_503s_writes_and_unread_levels_then_everything_comes_back(music_url):
+    a, b = serve(music_url), serve(music_url)
+    sa, sb = Session(a.url), Session(b.url)
+    try:
+        assert sa.post("/api/edit/rename/0.0", {"title": "Kind of Blue (before)"})[0] == 200
+        assert "Kind of Blue (before)" in level(a.url, "0")   # Miles Davis's albums are in A's snapshot
+        pg_ctl("stop")
+        try:
+            status, body = sa.post("/api/edit/rename/0.0", {"title": "During the outage"})
+            assert status == 503, body
+            assert "unreachable" in body["error"] and "nothing was changed" in body["error"]
+            with pytest.raises(urllib.error.HTTPError) as refused:
+                urllib.request.urlopen(a.url + "readyz", timeout=10)
+            assert refused.value.code == 503
+            assert "Kind of Blue (before)" in level(a.url, "0")
+            with pytest.raises(urllib.error.HTTPError) as unread:
+                urllib.request.urlopen(a.url + "api/level/3", timeout=10)
+            assert unread.value.code == 503
+            assert "could not be read" in json.loads(unread.value.read())["error"]
+        finally:
+            pg_ctl("start")
+        wait_until(lambda: sa.post("/api/edit/rename/0.1", {"title": "Sketches of Spain (after)"})[0] == 200, 15,
+                   "writes did not come back after the restart")
+        assert level(a.url, "3") == ["Maiden Voyage"]   # the level that answered 503 reads again
+        assert sb.post("/api/edit/rename/0.0", {"title": "Kind of Blue (through B after)"})[0] == 200
+        wait_until(lambda: "Kind of Blue (through B after)" in level(a.url, "0"), 5, "live updates did not resume on A")
+        assert run_psql(music_url, "-c", "SELECT count(*) FROM albums WHERE title = 'During the outage'") == "0"
+    finally:
+        sa.close()
+        sb.close()
         a.stop()
         b.stop()
