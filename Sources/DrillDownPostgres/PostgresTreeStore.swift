@@ -80,11 +80,29 @@ public struct PostgresTreeStore: EditingStore {
             let now = current.version == revision - 1 ? current : try current.renewed(q)
             return try TreeTableEditor.step(changes, shown: current, now: now, writer: writer, queries: q, schema: schema, version: revision)
         }
+        record(changes, paths, operations, next)
+        return paths
+    }
+
+    /// Derives the changes inside the step's transaction, from the table as it is then (after every
+    /// other instance's step, which the revision row queues): an increment counts every press.
+    public mutating func apply(deriving derive: (any Source) throws(EditError) -> [Change]) throws(EditError) -> (changes: [Change], paths: [TreePath]) {
+        let current = source
+        let schema = schema
+        let (changes, paths, operations, next) = try transaction { writer, q, revision in
+            let now = current.version == revision - 1 ? current : try current.renewed(q)
+            return try TreeTableEditor.step(deriving: derive, now: now, writer: writer, queries: q, schema: schema, version: revision)
+        }
+        record(changes, paths, operations, next)
+        return (changes, paths)
+    }
+
+    /// Keeps a step that was written: the new snapshot, and the step for undo.
+    mutating func record(_ changes: [Change], _ paths: [TreePath], _ operations: [RowOperation], _ next: TreeTableSource) {
         source = next
         undoHistory.append(Step(edit: EditStep(changes: changes, paths: paths), operations: operations))
         if undoHistory.count > historyLimit { undoHistory.removeFirst(undoHistory.count - historyLimit) }
         redoHistory.removeAll()
-        return paths
     }
 
     public mutating func undo() throws(EditError) -> EditStep? {

@@ -33,6 +33,12 @@ struct EditedFile {
         do { return try store.apply(changes) } catch { throw BadInput("\(loaded.file): \(error.description)") }
     }
 
+    /// Applies the changes `derive` makes from the data as the store writes it (see ``EditingStore/apply(deriving:)``).
+    @discardableResult
+    mutating func apply(deriving derive: (any Source) throws(EditError) -> [Change]) throws -> [TreePath] {
+        do { return try store.apply(deriving: derive).paths } catch { throw BadInput("\(loaded.file): \(error.description)") }
+    }
+
     /// Writes a document back in its own format while the lock is held: a document file is patched
     /// (only the changed bytes are rewritten; a change that changes nothing writes nothing). A
     /// database store has committed each step already.

@@ -23,13 +23,8 @@ struct Run: ParsableCommand {
         var file = try EditedFile(data)
         let target = try file.path(path)
         let actions = try file.loaded.actionSet()
-        let changes: [Change]
-        do {
-            changes = try actions.changes(for: action, at: target, in: file.source)
-        } catch {
-            throw BadInput("\(file.loaded.file): \(error.description)")
-        }
-        try file.apply(changes)
+        // Derived from the data as the step writes it: a database shared with other writers counts theirs.
+        try file.apply { source throws(EditError) in try actions.changes(for: action, at: target, in: source) }
         try file.save()
         try file.report(target, json: output.json)
     }

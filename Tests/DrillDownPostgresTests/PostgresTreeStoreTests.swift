@@ -149,6 +149,27 @@ struct PostgresTreeStoreTests {
         #expect(PG.shows(b, try PG.reread(a)))
     }
 
+    @Test func incrementsDerivedInsideTheStepCountEveryPressOfTwoStaleStores() throws {
+        var a = try PG.store("presses")
+        var b = try PostgresTreeStore(a.table.location, listen: false)
+        let song = TreePath([0, 0])
+        let press: (any Source) throws(EditError) -> [Change] = { source throws(EditError) in
+            guard let id = source.node(at: song) else { throw EditError("no node", at: song) }
+            let n = Int(source.attribute("plays", of: id)?.text ?? "0") ?? 0
+            return [.setAttribute(song, key: "plays", value: Scalar(.integer, String(n + 1)))]
+        }
+        for _ in 0 ..< 20 {
+            #expect(try a.apply(deriving: press).paths == [song])
+            _ = try b.apply(deriving: press)
+        }
+        let after = DocumentSource(tree: try PG.reread(a))
+        #expect(after.attribute("plays", of: after.node(at: song)!)?.text == "43")
+        // Undo takes back b's last press only: the row is as b's step left it, so it may.
+        _ = try b.undo()
+        let undone = DocumentSource(tree: try PG.reread(a))
+        #expect(undone.attribute("plays", of: undone.node(at: song)!)?.text == "42")
+    }
+
     @Test func aChangeToARowDeletedElsewhereIsAConflictAndChangesNothing() throws {
         var a = try PG.store("conflict")
         var b = try PostgresTreeStore(a.table.location, listen: false)

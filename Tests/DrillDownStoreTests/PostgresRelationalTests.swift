@@ -171,6 +171,50 @@ struct PostgresRelationalTests {
         #expect(try pg.rows("SELECT name FROM \(pg.name("artists"))").map { $0.map(ColumnValue.text) } == [["First now"]])
     }
 
+    @Test("increments derived inside the step count every press of two stores that never refresh, on SQLite and PostgreSQL")
+    func derivedIncrements() throws {
+        let folder = try TempFolder()
+        defer { folder.cleanUp() }
+        let path = folder.path("music.db")
+        try makeMusicDatabase(at: path)
+        let pg = try PGLevels(copying: path)
+        defer { pg.drop() }
+        let song = TreePath([0, 0, 0])
+        func pairs() throws -> [(RelationalStore, RelationalStore, () throws -> String)] {
+            let sqlite = try DatabaseQueue(path: path)
+            return [
+                (try RelationalStore(path: path, mapping: musicMapping), try RelationalStore(path: path, mapping: musicMapping),
+                 { try sqlite.read { db in try String(Int.fetchOne(db, sql: "SELECT length FROM songs WHERE name = 'Song 1.1.1'") ?? -1) } }),
+                (try pg.levels(editable: true).store(), try pg.levels(editable: true).store(),
+                 { ColumnValue.text(try pg.rows("SELECT length FROM \(pg.name("songs")) WHERE name = 'Song 1.1.1'")[0][0]) }),
+            ]
+        }
+        for (var a, var b, length) in try pairs() {
+            #expect(a.snapshot.title(of: a.snapshot.node(at: song)!) == "Song 1.1.1")
+            let before = Int(try length())!
+            for _ in 0 ..< 20 {
+                _ = try a.apply(deriving: Self.press(song))
+                _ = try b.apply(deriving: Self.press(song))
+            }
+            #expect(try length() == String(before + 40), "every press counted")
+            // The same press made on a stale snapshot instead is refused, never counted twice or lost.
+            let stale = try Self.press(song)(b.snapshot)
+            _ = try a.apply(deriving: Self.press(song))
+            let conflict = #expect(throws: EditError.self) { try b.apply(stale) }
+            #expect(conflict?.reason == .conflict)
+            #expect(try length() == String(before + 41))
+        }
+    }
+
+    /// An increment of `length` at `path`, computed from `source`.
+    static func press(_ path: TreePath) -> (any Source) throws(EditError) -> [Change] {
+        { source throws(EditError) in
+            guard let id = source.node(at: path) else { throw EditError("no node", at: path) }
+            let n = Int(source.attribute("length", of: id)?.text ?? "0") ?? 0
+            return [.setAttribute(path, key: "length", value: Scalar(.integer, String(n + 1)))]
+        }
+    }
+
     @Test("a mapping that does not fit the database names what is missing")
     func mappingErrors() throws {
         let pg = try PGLevels()

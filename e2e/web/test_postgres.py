@@ -163,6 +163,42 @@ def test_two_instances_ten_clients_each_adding_a_hundred_rows_make_exactly_2000(
         b.stop()
 
 
+def test_two_instances_ten_clients_each_pressing_play_a_hundred_times_count_exactly_2000(sounds_table):
+    """The action's increment is derived inside the step's transaction, after every other instance's
+    step (the revision row queues them): every press counts, none is refused, none is lost."""
+    a, b = serve(sounds_table), serve(sounds_table)
+    failures, acknowledged = [], []
+    lock = threading.Lock()
+
+    def client(server):
+        session = Session(server.url)
+        try:
+            for _ in range(100):
+                status, body = session.post("/api/edit/run/0.3", {"action": "play"})
+                with lock:
+                    (acknowledged if status == 200 and body.get("changed") else failures).append((status, body))
+        finally:
+            session.close()
+
+    try:
+        threads = [threading.Thread(target=client, args=(s,)) for s in (a, b) for _ in range(10)]
+        start = time.monotonic()
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(timeout=600)
+        seconds = time.monotonic() - start
+        assert not failures, failures[:3]
+        assert len(acknowledged) == 2000
+        plays = psql(f"""SELECT v.value FROM {sounds_table} v JOIN {sounds_table} t ON t.parent = v.parent
+                         WHERE t.key = 'Title' AND t.value = 'Ringtone' AND v.key = 'plays'""")
+        print(f"\n2000 presses through two instances in {seconds:.1f} s ({2000 / seconds:.0f}/s), plays = {plays}")
+        assert plays == "2000"
+    finally:
+        a.stop()
+        b.stop()
+
+
 def test_a_switch_flipped_through_instance_b_appears_on_a_page_of_instance_a_within_1s(page, sounds_table):
     a, b = serve(sounds_table), serve(sounds_table)
     try:

@@ -147,6 +147,28 @@ public actor DocumentModel {
         return paths
     }
 
+    /// Applies, as one step, the changes `derive` makes from the data as the store writes it (an
+    /// action or control: see ``EditingStore/apply(deriving:)``); returns their paths.
+    @discardableResult
+    public func apply(deriving derive: (any Source) throws(EditError) -> [Change]) async throws(EditError) -> [TreePath] {
+        let changes: [Change], paths: [TreePath]
+        if save == nil {
+            do {
+                (changes, paths) = try store.apply(deriving: derive)
+            } catch {
+                if error.reason == .conflict { publish(.external, [], []) }
+                throw error
+            }
+            publish(.apply, changes, paths)
+        } else {
+            var next = store
+            (changes, paths) = try next.apply(deriving: derive)
+            try commit(next, .apply, changes, paths)
+        }
+        try await written(changes)
+        return paths
+    }
+
     /// Undoes the latest step; returns it, or `nil` when there is nothing to undo.
     @discardableResult
     public func undo() async throws(EditError) -> EditStep? {
@@ -240,13 +262,15 @@ public actor DocumentModel {
     /// Runs the named action on the node at `path` as one step; returns the affected paths.
     @discardableResult
     public func run(_ action: String, at path: TreePath) async throws(EditError) -> [TreePath] {
-        try await apply(try actions.changes(for: action, at: path, in: store.snapshot))
+        let actions = actions
+        return try await apply { source throws(EditError) in try actions.changes(for: action, at: path, in: source) }
     }
 
     /// Operates a row control on the node at `path` as one step; returns the affected paths.
     @discardableResult
     public func operate(_ control: Control, with input: ControlInput, at path: TreePath) async throws(EditError) -> [TreePath] {
-        try await apply(try actions.changes(operating: control, with: input, at: path, in: store.snapshot))
+        let actions = actions
+        return try await apply { source throws(EditError) in try actions.changes(operating: control, with: input, at: path, in: source) }
     }
 
     /// Registers (or replaces) an action implemented in code; see ``ActionSet/register(_:_:)``.

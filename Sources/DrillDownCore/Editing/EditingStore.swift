@@ -33,6 +33,19 @@ public protocol EditingStore: Sendable {
     /// the data changed (``snapshot`` is then a new snapshot). Stores that cannot be written by
     /// anyone else return `false`.
     mutating func refresh() throws(EditError) -> Bool
+    /// Applies, as one step, the changes `derive` makes from the data as it is when the step is
+    /// written, and returns them with their paths: an action's increment or toggle counts every
+    /// other writer's step before it, never overwriting one. A database store shared with other
+    /// writers calls `derive` inside the step's transaction, on its rows as they are then; the
+    /// default calls it on ``snapshot``.
+    mutating func apply(deriving derive: (any Source) throws(EditError) -> [Change]) throws(EditError) -> (changes: [Change], paths: [TreePath])
+}
+
+extension EditingStore {
+    public mutating func apply(deriving derive: (any Source) throws(EditError) -> [Change]) throws(EditError) -> (changes: [Change], paths: [TreePath]) {
+        let changes = try derive(snapshot)
+        return (changes, try apply(changes))
+    }
 }
 
 extension EditableDocument: EditingStore {

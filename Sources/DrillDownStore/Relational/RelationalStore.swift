@@ -79,13 +79,27 @@ public struct RelationalStore: EditingStore {
     public var canRedo: Bool { !redoStack.isEmpty }
 
     public mutating func apply(_ changes: [Change]) throws(EditError) -> [TreePath] {
+        try step(checked: true) { _ in changes }.paths
+    }
+
+    /// Derives the changes inside the step's transaction, from the rows as they are then (after
+    /// every other writer's step): an action's increment counts every press, on every instance.
+    public mutating func apply(deriving derive: (any Source) throws(EditError) -> [Change]) throws(EditError) -> (changes: [Change], paths: [TreePath]) {
+        try step(checked: false, derive)
+    }
+
+    /// One step: the changes `derive` makes (from the working snapshot, inside the transaction),
+    /// written and committed. `checked`: the changes were made on ``source``, so when another
+    /// writer committed since, their rows must still be as shown.
+    mutating func step(checked: Bool, _ derive: (any Source) throws(EditError) -> [Change]) throws(EditError) -> (changes: [Change], paths: [TreePath]) {
         let shown = source
         let result: (RelationalStep, RelationalCache.State, Int64)
         do {
             result = try transaction { (db, state, fresh) throws(EditError) in
                 var writer = RelationalWriter(db: db, source: source.with(access: .init(open: db), state: state))
-                // Another writer committed since the snapshot the change was made on: its rows must still be there, as shown.
-                if fresh { try writer.check(changes, shown: shown) }
+                let changes = try derive(writer.source)
+                // Another writer committed since the snapshot the changes were made on: their rows must still be there, as shown.
+                if checked, fresh { try writer.check(changes, shown: shown) }
                 var paths: [TreePath] = []
                 for change in changes { paths.append(try writer.apply(change)) }
                 return (RelationalStep(changes: changes, paths: paths, writes: writer.writes, layout: writer.layout), writer.state)
@@ -101,7 +115,7 @@ public struct RelationalStore: EditingStore {
         redoStack.removeAll()
         source = source.with(access: source.access, state: state)
         dataVersion = version
-        return step.paths
+        return (step.changes, step.paths)
     }
 
     public mutating func undo() throws(EditError) -> EditStep? {

@@ -411,6 +411,18 @@ extension TreeTableEditor {
     /// it (``TreeTableStore/checkUnchanged(_:shown:now:)``); then they are carried out in order,
     /// each on the table as the previous one left it. Returns the paths, the row operations (for
     /// undo) and the snapshot after the step, whose version will be `version`.
+    /// ``step(_:shown:now:writer:queries:schema:version:)`` with the changes `derive` makes from
+    /// the table as it is now (`now`), inside the transaction: nothing to check against a shown snapshot.
+    package static func step(
+        deriving derive: (any Source) throws(EditError) -> [Change], now: TreeTableSource, writer: any NodeRowWriter, queries q: any NodeRowQueries,
+        schema: Schema, version: Int64
+    ) throws -> (changes: [Change], paths: [TreePath], operations: [RowOperation], next: TreeTableSource) {
+        let changes = try derive(now.bound(to: q))
+        guard !changes.isEmpty else { throw EditError("no change to apply") }
+        let (paths, operations, next) = try step(changes, shown: now, now: now, writer: writer, queries: q, schema: schema, version: version)
+        return (changes, paths, operations, next)
+    }
+
     package static func step(
         _ changes: [Change], shown: TreeTableSource, now: TreeTableSource, writer: any NodeRowWriter, queries q: any NodeRowQueries, schema: Schema,
         version: Int64

@@ -72,11 +72,32 @@ public struct TreeTableStore: EditingStore {
             return try TreeTableEditor.step(
                 changes, shown: current, now: now, writer: SQLiteNodeRows.Writer(db: db), queries: q, schema: schema, version: now.version)
         }
+        record(changes, paths, operations, next)
+        return paths
+    }
+
+    /// Derives the changes inside the step's transaction, from the table as it is then (after
+    /// every other writer's step): an action's increment counts every press.
+    public mutating func apply(deriving derive: (any Source) throws(EditError) -> [Change]) throws(EditError) -> (changes: [Change], paths: [TreePath]) {
+        let current = source
+        let schema = schema
+        let rows = rows
+        let (changes, paths, operations, next) = try transaction { db in
+            let q = rows.queries(db)
+            let now = try current.current(in: q)
+            return try TreeTableEditor.step(
+                deriving: derive, now: now, writer: SQLiteNodeRows.Writer(db: db), queries: q, schema: schema, version: now.version)
+        }
+        record(changes, paths, operations, next)
+        return (changes, paths)
+    }
+
+    /// Keeps a step that was written: the new snapshot, and the step for undo.
+    mutating func record(_ changes: [Change], _ paths: [TreePath], _ operations: [RowOperation], _ next: TreeTableSource) {
         source = next
         undoHistory.append(Step(edit: EditStep(changes: changes, paths: paths), operations: operations))
         if undoHistory.count > historyLimit { undoHistory.removeFirst(undoHistory.count - historyLimit) }
         redoHistory.removeAll()
-        return paths
     }
 
     public mutating func undo() throws(EditError) -> EditStep? {

@@ -167,32 +167,33 @@ extension Browser {
     mutating func operate(_ control: Control, with input: ControlInput, on id: NodeID) {
         guard let editor else { return }
         let path = source.path(of: id)
-        do {
-            let changes = try editor.actions.changes(operating: control, with: input, at: path, in: editor.store.snapshot)
-            let what = control.kind == .button ? "Ran \(control.label)" : "\(control.target)"
-            apply(changes, done: what, focus: path, describe: control.kind != .button)
-        } catch {
-            inform(error.description, error: true)
-        }
+        let actions = editor.actions
+        let what = control.kind == .button ? "Ran \(control.label)" : "\(control.target)"
+        apply(deriving: { source throws(EditError) in try actions.changes(operating: control, with: input, at: path, in: source) },
+              done: what, focus: path, describe: control.kind != .button)
     }
 
     mutating func run(_ action: String, on id: NodeID) {
         guard let editor else { return }
         let path = source.path(of: id)
-        do {
-            let changes = try editor.actions.changes(for: action, at: path, in: editor.store.snapshot)
-            apply(changes, done: "Ran \(action)", focus: path)
-        } catch {
-            inform(error.description, error: true)
-        }
+        let actions = editor.actions
+        apply(deriving: { source throws(EditError) in try actions.changes(for: action, at: path, in: source) }, done: "Ran \(action)", focus: path)
     }
 
     /// Applies `changes` as one undoable step, shows the result with the selection on `focus`
     /// (default: the path the last change produced) and asks for a save.
     mutating func apply(_ changes: [Change], done: String, focus: TreePath? = nil, describe: Bool = false, open: Bool? = nil) {
+        apply(deriving: { _ in changes }, done: done, focus: focus, describe: describe, open: open)
+    }
+
+    /// Applies the changes `derive` makes from the data as the store writes it (an action or a
+    /// control: see ``EditingStore/apply(deriving:)``), as ``apply(_:done:focus:describe:open:)`` does.
+    mutating func apply(
+        deriving derive: (any Source) throws(EditError) -> [Change], done: String, focus: TreePath? = nil, describe: Bool = false, open: Bool? = nil
+    ) {
         guard var editor, fileAllowsEdits() else { return }
         do {
-            let paths = try editor.store.apply(changes)
+            let (changes, paths) = try editor.store.apply(deriving: derive)
             self.editor = editor
             let detail = open ?? (mode == .outline ? outlineDetail != nil : navigator.top.isDetail)
             show(document: editor.store.snapshot, focus: focus ?? paths.last ?? .root, open: detail)
