@@ -93,11 +93,13 @@ def test_read_commands_map_the_tables_and_a_mapping_that_does_not_fit_is_a_clear
 
 def test_a_rename_through_b_and_an_update_in_psql_appear_on_a_page_of_a_within_1s(page, music_url):
     a, b = serve(music_url), serve(music_url)
+    reader = Server(music_url, "--schema", SCHEMA)   # read-only: follows, takes no writes
     try:
         page.goto(a.url + "l/0")
         expect(page.locator("body")).to_have_attribute("data-live", "1")
         title = page.locator("#rows li.row .row-title", has_text=re.compile("^Kind of Blue$"))
         expect(title).to_have_count(1)
+        assert level(reader.url, "0") == ["Kind of Blue", "Sketches of Spain"]   # in the reader's snapshot now
         session = Session(b.url)
         start = time.monotonic()
         status, body = session.post("/api/edit/rename/0.0", {"title": "Kind of Blue (Legacy Edition)"})
@@ -111,9 +113,19 @@ def test_a_rename_through_b_and_an_update_in_psql_appear_on_a_page_of_a_within_1
         run_psql(music_url, "-c", "UPDATE albums SET title = 'Sketches of Spain (psql)' WHERE title = 'Sketches of Spain'")
         expect(page.locator("#rows li.row .row-title", has_text="Sketches of Spain (psql)")).to_have_count(1, timeout=1000)
         print(f"an UPDATE in psql shown on A's page after {(time.monotonic() - start) * 1000:.0f} ms")
+        # The read-only instance follows both and refuses writes.
+        wait_until(lambda: level(reader.url, "0") == ["Kind of Blue (Legacy Edition)", "Sketches of Spain (psql)"], 1,
+                   "the read-only instance does not follow")
+        request = urllib.request.Request(reader.url + "api/edit/rename/0.0", data=b"title=nope", method="POST",
+                                         headers={"Content-Type": "application/x-www-form-urlencoded"})
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(request, timeout=10)
+        assert refused.value.code in (403, 404, 405)
+        assert run_psql(music_url, "-c", "SELECT count(*) FROM albums WHERE title = 'nope'") == "0"
     finally:
         a.stop()
         b.stop()
+        reader.stop()
 
 
 def test_two_instances_ten_clients_each_pressing_play_a_hundred_times_count_exactly_2000(music_url):
