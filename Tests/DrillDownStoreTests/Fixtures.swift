@@ -166,3 +166,43 @@ let musicMapping = RelationalMapping(levels: [
     .init(table: "albums", title: "title", key: "id", parent: "artist_id", order: ["year"], kind: "album"),
     .init(table: "songs", title: "name", parent: "album_id", order: ["track"], kind: "song"),
 ])
+
+/// One step of a random edit sequence on the music tables: a change, an undo or a redo.
+enum MusicStep {
+    case change(Change), undo, redo, none
+}
+
+/// A random step for the music mapping's tree `source` (step number `step` names new titles):
+/// inserts, renames, typed attributes, deletes, moves of songs between albums, undo and redo.
+func randomMusicStep(_ source: any Source, step: Int, using rng: inout SeededGenerator) -> MusicStep {
+    func random(depth: Int) -> TreePath? {
+        var path = TreePath.root
+        for _ in 0 ..< depth {
+            guard let id = source.node(at: path) else { return nil }
+            let n = source.childCount(of: id)
+            guard n > 0 else { return nil }
+            path = TreePath(path.indices + [Int.random(in: 0 ..< n, using: &rng)])
+        }
+        return path
+    }
+    let depth = Int.random(in: 1 ... 3, using: &rng)
+    var change: Change?
+    switch Int.random(in: 0 ..< 9, using: &rng) {
+    case 0, 1:
+        if let parent = random(depth: depth - 1) {
+            let count = source.childCount(of: source.node(at: parent)!)
+            change = .insert(NewNode(title: "New \(step)"), parent: parent, index: Bool.random(using: &rng) ? nil : Int.random(in: 0 ... count, using: &rng))
+        }
+    case 2: change = random(depth: depth).map { .updateTitle($0, title: "Title \(step)") }
+    case 3: change = random(depth: 2).map { .setAttribute($0, key: "year", value: Scalar(.integer, String(Int.random(in: 1950 ... 1970, using: &rng)))) }
+    case 4: change = random(depth: 3).map { .setAttribute($0, key: "length", value: Scalar(.integer, String(step))) }
+    case 5: change = random(depth: depth).map { .delete($0) }
+    case 6:
+        if let song = random(depth: 3), let album = random(depth: 2) {
+            change = .move(song, parent: album, index: Int.random(in: 0 ... 3, using: &rng))
+        }
+    case 7: return .undo
+    default: return .redo
+    }
+    return change.map { .change($0) } ?? .none
+}

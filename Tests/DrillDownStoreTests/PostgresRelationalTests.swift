@@ -25,37 +25,12 @@ struct PostgresRelationalTests {
         var rng = SeededGenerator(seed: UInt64(seed) &* 7919 &+ 17)
         var applied = 0
         for step in 0 ..< 50 {
-            let source = sqlite.snapshot
-            func random(depth: Int) -> TreePath? {
-                var path = TreePath.root
-                for _ in 0 ..< depth {
-                    guard let id = source.node(at: path) else { return nil }
-                    let n = source.childCount(of: id)
-                    guard n > 0 else { return nil }
-                    path = TreePath(path.indices + [Int.random(in: 0 ..< n, using: &rng)])
-                }
-                return path
-            }
-            let depth = Int.random(in: 1 ... 3, using: &rng)
             var change: Change?
-            switch Int.random(in: 0 ..< 9, using: &rng) {
-            case 0, 1:
-                if let parent = random(depth: depth - 1) {
-                    let count = source.childCount(of: source.node(at: parent)!)
-                    change = .insert(NewNode(title: "New \(step)"), parent: parent, index: Bool.random(using: &rng) ? nil : Int.random(in: 0 ... count, using: &rng))
-                }
-            case 2: change = random(depth: depth).map { .updateTitle($0, title: "Title \(step)") }
-            case 3: change = random(depth: 2).map { .setAttribute($0, key: "year", value: Scalar(.integer, String(Int.random(in: 1950 ... 1970, using: &rng)))) }
-            case 4: change = random(depth: 3).map { .setAttribute($0, key: "length", value: Scalar(.integer, String(step))) }
-            case 5: change = random(depth: depth).map { .delete($0) }
-            case 6:
-                if let song = random(depth: 3), let album = random(depth: 2) {
-                    change = .move(song, parent: album, index: Int.random(in: 0 ... 3, using: &rng))
-                }
-            case 7:
-                #expect((try sqlite.undo() != nil) == (try postgres.undo() != nil))
-            default:
-                #expect((try sqlite.redo() != nil) == (try postgres.redo() != nil))
+            switch randomMusicStep(sqlite.snapshot, step: step, using: &rng) {
+            case .change(let c): change = c
+            case .undo: #expect((try sqlite.undo() != nil) == (try postgres.undo() != nil))
+            case .redo: #expect((try sqlite.redo() != nil) == (try postgres.redo() != nil))
+            case .none: break
             }
             if let change {
                 let a = Result { try sqlite.apply([change]) }

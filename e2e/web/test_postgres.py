@@ -163,31 +163,37 @@ def test_two_instances_ten_clients_each_adding_a_hundred_rows_make_exactly_2000(
         b.stop()
 
 
-def test_two_instances_ten_clients_each_pressing_play_a_hundred_times_count_exactly_2000(sounds_table):
-    """The action's increment is derived inside the step's transaction, after every other instance's
-    step (the revision row queues them): every press counts, none is refused, none is lost."""
-    a, b = serve(sounds_table), serve(sounds_table)
+def press_through_two_instances(a, b, path, clients=10, presses=100):
+    """`clients` clients on each of two instances pressing Play on `path` `presses` times each;
+    returns the acknowledged presses, the others (status, body) and the seconds it took."""
     failures, acknowledged = [], []
     lock = threading.Lock()
 
     def client(server):
         session = Session(server.url)
         try:
-            for _ in range(100):
-                status, body = session.post("/api/edit/run/0.3", {"action": "play"})
+            for _ in range(presses):
+                status, body = session.post(f"/api/edit/run/{path}", {"action": "play"})
                 with lock:
                     (acknowledged if status == 200 and body.get("changed") else failures).append((status, body))
         finally:
             session.close()
 
+    threads = [threading.Thread(target=client, args=(s,)) for s in (a, b) for _ in range(clients)]
+    start = time.monotonic()
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=600)
+    return acknowledged, failures, time.monotonic() - start
+
+
+def test_two_instances_ten_clients_each_pressing_play_a_hundred_times_count_exactly_2000(sounds_table):
+    """The action's increment is derived inside the step's transaction, after every other instance's
+    step (the revision row queues them): every press counts, none is refused, none is lost."""
+    a, b = serve(sounds_table), serve(sounds_table)
     try:
-        threads = [threading.Thread(target=client, args=(s,)) for s in (a, b) for _ in range(10)]
-        start = time.monotonic()
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join(timeout=600)
-        seconds = time.monotonic() - start
+        acknowledged, failures, seconds = press_through_two_instances(a, b, "0.3")
         assert not failures, failures[:3]
         assert len(acknowledged) == 2000
         plays = psql(f"""SELECT v.value FROM {sounds_table} v JOIN {sounds_table} t ON t.parent = v.parent

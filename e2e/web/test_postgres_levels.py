@@ -8,7 +8,6 @@ import json
 import os
 import re
 import subprocess
-import threading
 import time
 import urllib.error
 import urllib.parse
@@ -19,7 +18,7 @@ import pytest
 from playwright.sync_api import expect
 
 from conftest import ROOT, Server, drilldown_binary
-from test_postgres import PG_URL, pg_ctl, psql, wait_until
+from test_postgres import PG_URL, pg_ctl, press_through_two_instances, psql, wait_until
 from webclient import Session
 
 pytestmark = pytest.mark.skipif(not PG_URL, reason="DRILLDOWN_TEST_PG_URL is unset: no PostgreSQL server (Scripts/test.sh starts one)")
@@ -132,27 +131,8 @@ def test_two_instances_ten_clients_each_pressing_play_a_hundred_times_count_exac
     """The action's increment is derived inside the step's transaction, after every other writer's step:
     every press through either instance counts, none is refused and none is lost."""
     a, b = serve(music_url), serve(music_url)
-    failures, acknowledged = [], []
-    lock = threading.Lock()
-
-    def client(server):
-        session = Session(server.url)
-        try:
-            for _ in range(100):
-                status, body = session.post("/api/edit/run/0.0.0", {"action": "play"})
-                with lock:
-                    (acknowledged if status == 200 and body.get("changed") else failures).append((status, body))
-        finally:
-            session.close()
-
     try:
-        threads = [threading.Thread(target=client, args=(s,)) for s in (a, b) for _ in range(10)]
-        start = time.monotonic()
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join(timeout=600)
-        seconds = time.monotonic() - start
+        acknowledged, failures, seconds = press_through_two_instances(a, b, "0.0.0")
         assert not failures, failures[:3]
         assert len(acknowledged) == 2000
         count = int(run_psql(music_url, "-c", "SELECT plays FROM songs WHERE name = 'So What'"))

@@ -126,12 +126,25 @@ public actor DocumentModel {
     /// Applies changes as one undoable step (all or nothing); returns each one's path.
     @discardableResult
     public func apply(_ changes: [Change]) async throws(EditError) -> [TreePath] {
-        let paths: [TreePath]
+        try await step { store throws(EditError) in (changes, try store.apply(changes)) }
+    }
+
+    /// Applies, as one step, the changes `derive` makes from the data as the store writes it (an
+    /// action or control: see ``EditingStore/apply(deriving:)``); returns their paths.
+    @discardableResult
+    public func apply(deriving derive: (any Source) throws(EditError) -> [Change]) async throws(EditError) -> [TreePath] {
+        try await step { store throws(EditError) in try store.apply(deriving: derive) }
+    }
+
+    /// Runs one step on the store (`write` returns the changes applied and their paths), publishes
+    /// it, and waits until it is stored.
+    func step(_ write: (inout any EditingStore) throws(EditError) -> (changes: [Change], paths: [TreePath])) async throws(EditError) -> [TreePath] {
+        let changes: [Change], paths: [TreePath]
         if save == nil {
             // In place: every store's apply is all or nothing, and nothing can fail after it here.
             // (A copy would share the store's undo history and copy it on the next append.)
             do {
-                paths = try store.apply(changes)
+                (changes, paths) = try write(&store)
             } catch {
                 // A conflict: the store found its data stale and read it again; every page follows.
                 if error.reason == .conflict { publish(.external, [], []) }
@@ -140,29 +153,7 @@ public actor DocumentModel {
             publish(.apply, changes, paths)
         } else {
             var next = store
-            paths = try next.apply(changes)
-            try commit(next, .apply, changes, paths)
-        }
-        try await written(changes)
-        return paths
-    }
-
-    /// Applies, as one step, the changes `derive` makes from the data as the store writes it (an
-    /// action or control: see ``EditingStore/apply(deriving:)``); returns their paths.
-    @discardableResult
-    public func apply(deriving derive: (any Source) throws(EditError) -> [Change]) async throws(EditError) -> [TreePath] {
-        let changes: [Change], paths: [TreePath]
-        if save == nil {
-            do {
-                (changes, paths) = try store.apply(deriving: derive)
-            } catch {
-                if error.reason == .conflict { publish(.external, [], []) }
-                throw error
-            }
-            publish(.apply, changes, paths)
-        } else {
-            var next = store
-            (changes, paths) = try next.apply(deriving: derive)
+            (changes, paths) = try write(&next)
             try commit(next, .apply, changes, paths)
         }
         try await written(changes)
