@@ -190,6 +190,34 @@ struct PostgresRelationalTests {
         }
     }
 
+    @Test("search on PostgreSQL in SQL finds what SQLite's walk finds: the same hits in document order, the same totals")
+    func searchMatchesTheWalk() throws {
+        let folder = try TempFolder()
+        defer { folder.cleanUp() }
+        let path = folder.path("music.db")
+        try makeMusicDatabase(at: path, artists: 5, albums: 3, songs: 4)
+        let queue = try DatabaseQueue(path: path)
+        try queue.write { db in
+            try db.execute(sql: "UPDATE songs SET name = '100% Song_1 \\ back' WHERE id = 7")
+            try db.execute(sql: "UPDATE albums SET title = 'SONG of the album' WHERE id = 4")
+        }
+        let pg = try PGLevels(copying: path)
+        defer { pg.drop() }
+        let sqlite = try RelationalSource(path: path, mapping: pg.mapping(suffixed: false), rootTitle: "Music")
+        let postgres = try pg.levels(editable: false).source(rootTitle: "Music")
+        #expect(try sqlite.indexedFind(SearchQuery("song"), until: { false }) == nil, "SQLite walks")
+        for text in ["song", "SONG", "Song 2.", "album 3.2", "1.1", "100%", "g_1", "_", "%", "\\", "nothing like it", "Artist 5"] {
+            for limit in [3, 100] {
+                let query = SearchQuery(text, limit: limit)
+                let walked = sqlite.find(query), found = postgres.find(query)
+                #expect(try #require(try postgres.indexedFind(query, until: { false })) == found, "\(text): PostgreSQL searched in SQL")
+                #expect(found.total == walked.total, "\(text) (limit \(limit)): totals")
+                #expect(found.hits.map { postgres.path(of: $0) } == walked.hits.map { sqlite.path(of: $0) }, "\(text) (limit \(limit)): hits in document order")
+                #expect(found.hits.map { postgres.title(of: $0) } == walked.hits.map { sqlite.title(of: $0) })
+            }
+        }
+    }
+
     @Test("a mapping that does not fit the database names what is missing")
     func mappingErrors() throws {
         let pg = try PGLevels()
