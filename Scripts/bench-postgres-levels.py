@@ -12,6 +12,8 @@ binary against a running server, each beside a floor measured in the same run, a
   `GET /api/level/?offset=K` deep in the artists level (keyset from the nearest page, or backwards from the end)
 - change: one album renamed over HTTP on a level just shown, p50/p99; floor: the same one-row
   `UPDATE albums SET title = … WHERE id = N` by pgbench (one client, per-transaction log)
+- search: `GET /api/search?q=…` (title matches of both levels in SQL, in document order), without and then
+  with trigram indexes on the title columns
 - cross: a rename posted to instance B until instance A's `/events` delivers the change, p50/p99
 The database is dropped at the end.
 """
@@ -132,6 +134,20 @@ def main():
         note("one change acknowledged (HTTP rename of an album shown)", f"{args.requests} sequential",
              f"p50 {pct(warm, 50):.2f} ms, p99 {pct(warm, 99):.2f} ms",
              f"pgbench UPDATE (fires the trigger too): p50 {pct(floor, 50):.2f} ms, p99 {pct(floor, 99):.2f} ms")
+
+        # Search: title matches found in SQL (one query over both levels, in document order), first
+        # without an index on the title columns (sequential scans), then with trigram indexes.
+        def search(label):
+            times = [get(f"/api/search?q={urllib.parse.quote(f'Album {(k * 37) % args.artists}.{k % 9 + 1}7')}") for k in range(20)]
+            note(f"search over HTTP (/api/search?q=Album G.R7, ~20 hits), {label}", "20 sequential",
+                 f"p50 {pct(times, 50):.1f} ms, p99 {pct(times, 99):.1f} ms", "")
+        search("no index on titles")
+        try:
+            psql(plain, "CREATE EXTENSION IF NOT EXISTS pg_trgm")
+            psql(plain, "CREATE INDEX albums_title_trgm ON albums USING gin (title gin_trgm_ops); CREATE INDEX artists_name_trgm ON artists USING gin (name gin_trgm_ops)")
+            search("trigram indexes on the titles")
+        except subprocess.CalledProcessError as e:
+            note("search with trigram indexes", "", f"not measured: {e.stderr.strip()[:80]}", "")
 
         b, b_url = start(args.bin, url, schema)
         procs.append(b)
