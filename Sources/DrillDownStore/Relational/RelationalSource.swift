@@ -23,8 +23,8 @@ import GRDB
 ///
 /// Columns other than the title, key and parent are the node's attributes; ``attribute(_:of:)``
 /// also answers `kind` with the level's kind, which picks the presentation schema's template.
-/// The source is `Sendable`: its cache sits behind a lock, and the database connection is a
-/// GRDB `DatabaseReader`. If the database fails after opening (a disk error, a dropped table),
+/// The source is `Sendable`: its cache sits behind a lock, and the database is a
+/// ``RelationalDatabase`` (SQLite through a GRDB reader, or PostgreSQL). If the database fails after opening (a disk error, a dropped table),
 /// the affected rows read as empty and ``lastError`` says why.
 ///
 /// A source is one snapshot of an editable ``RelationalStore``: the store hands out a new source

@@ -6,7 +6,8 @@ import GRDB
 /// ``EditingStore`` behind `drilldown serve music.sqlite --editable` and every other editor.
 ///
 /// Each change becomes row writes on the mapped tables, and each step is one transaction
-/// (`BEGIN IMMEDIATE`), committed before ``apply(_:)`` returns:
+/// (SQLite: `BEGIN IMMEDIATE`; PostgreSQL: after locking the mapped tables' revision rows),
+/// committed before ``apply(_:)`` returns:
 ///
 /// - insert: `INSERT` with the parent's key in the level's `parent` column, the title in its
 ///   `title` column, attributes in the columns of the same name (converted to each column's
@@ -20,7 +21,10 @@ import GRDB
 ///
 /// Undo and redo write the rows back as they were (a delete's undo inserts the deleted rows
 /// again with their keys), after checking that no other writer changed them since. Another
-/// writer's commits are noticed with `PRAGMA data_version` (``refresh()``, and before every step).
+/// writer's commits are noticed through the database's version (SQLite's `PRAGMA data_version`,
+/// PostgreSQL's revision triggers; ``refresh()``, and in every step): a change made on an older
+/// snapshot is refused as a conflict when its rows changed since, and actions
+/// (``apply(deriving:)``) are derived from the rows inside the step.
 ///
 /// ```swift
 /// var store = try RelationalStore(path: "music.sqlite", mapping: mapping)
