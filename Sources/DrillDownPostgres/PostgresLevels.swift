@@ -39,7 +39,7 @@ public struct PostgresLevels: Sendable {
     public init(_ location: PostgresLocation, mapping: RelationalMapping, editable: Bool, listen: Bool = false) throws {
         self.location = location
         self.mapping = mapping
-        let reads = try PostgresSession(location)
+        let reads = try PostgresSession(location, connections: PostgresSession.readConnections)
         let writes = try PostgresSession(location)
         let tables = try reads.run { connection in
             let db = PostgresRelationalConnection(connection: connection, logger: reads.logger)

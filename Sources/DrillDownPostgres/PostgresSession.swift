@@ -1,3 +1,4 @@
+import Dispatch
 import Logging
 import NIOConcurrencyHelpers
 import NIOCore
@@ -5,29 +6,39 @@ import NIOPosix
 import NIOSSL
 import PostgresNIO
 
-/// One PostgreSQL connection used synchronously: the bridge between the synchronous
+/// A pool of PostgreSQL connections used synchronously: the bridge between the synchronous
 /// ``DrillDownCore/EditingStore`` protocol and postgres-nio.
 ///
-/// Queries run on the connection's own NIO event loop (a thread of NIO's shared group, never a
+/// Queries run on a connection's own NIO event loop (a thread of NIO's shared group, never a
 /// thread of Swift's cooperative pool); the calling thread blocks on the future with `wait()`.
 /// Nothing the event loop does waits for the caller or for any Swift task, so the wait cannot
 /// deadlock it, however few cooperative threads there are (two on a 2-core machine): this is why
 /// the store does not use `PostgresClient`, whose pool needs a running task to make progress.
-/// Calls are serialized by a lock; a closed connection is replaced on the next call, so the
-/// store reconnects by itself after the server restarts.
+/// Each call takes a connection of its own for its duration (at most `size` at once; more callers
+/// wait for one), made on first use; a closed or failed connection is replaced on the next call,
+/// so the store reconnects by itself after the server restarts.
 final class PostgresSession: Sendable {
     let location: PostgresLocation
     let configuration: PostgresConnection.Configuration
     let logger: Logger
-    let eventLoop: any EventLoop
-    private let current = NIOLockedValueBox<PostgresConnection?>(nil)
-    private let serial = NIOLock()
+    /// The connections an instance's snapshot reads pages on at once (tree tables and mapped
+    /// tables); writes go one after another on a session of one connection.
+    static let readConnections = 4
 
-    init(_ location: PostgresLocation) throws(PostgresStoreError) {
+    /// How many connections it opens at most.
+    let size: Int
+    /// The connections not in use (`nil`: a slot not connected yet, or dropped).
+    private let idle: NIOLockedValueBox<[PostgresConnection?]>
+    /// One permit per connection.
+    private let permits: DispatchSemaphore
+
+    init(_ location: PostgresLocation, connections: Int = 1) throws(PostgresStoreError) {
         self.location = location
         configuration = try Self.configuration(location)
         logger = Logger(label: "drilldown.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
-        eventLoop = MultiThreadedEventLoopGroup.singleton.next()
+        size = max(1, connections)
+        idle = NIOLockedValueBox(Array(repeating: nil, count: max(1, connections)))
+        permits = DispatchSemaphore(value: max(1, connections))
     }
 
     /// The connection settings for `location`, TLS as its `sslmode` asks.
@@ -59,16 +70,26 @@ final class PostgresSession: Sendable {
         return configuration
     }
 
-    /// Runs `body` with the open connection (connecting first when there is none or it closed),
-    /// one caller at a time. Must not be called on an event loop thread.
+    /// Runs `body` with a connection of its own (connecting first when the slot has none or it
+    /// closed), waiting while all are in use. Must not be called on an event loop thread.
     func run<T>(_ body: (PostgresConnection) throws -> T) throws(PostgresStoreError) -> T {
-        serial.lock()
-        defer { serial.unlock() }
+        permits.wait()
+        defer { permits.signal() }
+        var connection = idle.withLockedValue { $0.popLast() } ?? nil
+        defer { idle.withLockedValue { [connection] in $0.append(connection) } }
         do {
-            return try body(try connection())
+            if connection == nil || connection?.isClosed == true {
+                connection = try PostgresConnection.connect(
+                    on: MultiThreadedEventLoopGroup.singleton.next(), configuration: configuration, id: 1, logger: logger
+                ).wait()
+            }
+            return try body(connection!)
         } catch {
             let failure = PostgresStoreError(location, error)
-            if failure.unavailable { drop() }
+            if failure.unavailable {
+                try? connection?.close().wait()
+                connection = nil
+            }
             throw failure
         }
     }
@@ -98,27 +119,17 @@ final class PostgresSession: Sendable {
         }
     }
 
+    /// Closes the connections not in use (those in use are closed when they come back and are dropped).
     func close() {
-        serial.withLock { drop() }
+        let open = idle.withLockedValue { slots -> [PostgresConnection] in
+            defer { slots = slots.map { _ in nil } }
+            return slots.compactMap { $0 }
+        }
+        for connection in open { try? connection.close().wait() }
     }
 
     // postgres-nio requires a connection to be closed before it goes away.
-    deinit { drop() }
-
-    private func connection() throws -> PostgresConnection {
-        if let open = current.withLockedValue({ $0 }), !open.isClosed { return open }
-        let fresh = try PostgresConnection.connect(on: eventLoop, configuration: configuration, id: 1, logger: logger).wait()
-        current.withLockedValue { $0 = fresh }
-        return fresh
-    }
-
-    private func drop() {
-        let old = current.withLockedValue { value -> PostgresConnection? in
-            defer { value = nil }
-            return value
-        }
-        if let old { try? old.close().wait() }
-    }
+    deinit { close() }
 }
 
 extension PostgresConnection {

@@ -97,7 +97,7 @@ public struct PostgresTreeTable: Sendable {
         var resolved = mode
         if resolved == nil, keys == .standard, let flag = meta["outline"] { resolved = flag == "1" ? .outline(keys) : .generic }
         if resolved == nil { resolved = DocumentSource(tree: try read().tree, mode: nil, keys: keys).mode }
-        let reader = PostgresNodeRows(session: try PostgresSession(location), table: location.table, hasCounts: counts)
+        let reader = PostgresNodeRows(session: try PostgresSession(location, connections: PostgresSession.readConnections), table: location.table, hasCounts: counts)
         do {
             return try TreeTableSource(reader: reader, mode: resolved ?? .generic, keys: keys, name: name ?? location.table)
         } catch {
