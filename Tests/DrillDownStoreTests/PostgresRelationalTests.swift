@@ -218,6 +218,44 @@ struct PostgresRelationalTests {
         }
     }
 
+    @Test("stats' shape counted in SQL is the walk's: rows, the widest parent and the depth, rows outside the tree left out")
+    func shapeMatchesTheWalk() throws {
+        let folder = try TempFolder()
+        defer { folder.cleanUp() }
+        let path = folder.path("music.db")
+        try makeMusicDatabase(at: path, artists: 6, albums: 3, songs: 5)
+        let pg = try PGLevels(copying: path)
+        defer { pg.drop() }
+        // An album whose artist is not there (SQLite without foreign keys): not in the tree.
+        var configuration = Configuration()
+        configuration.foreignKeysEnabled = false
+        try DatabaseQueue(path: path, configuration: configuration).write { db in
+            try db.execute(sql: "INSERT INTO albums(id, artist_id, title, year) VALUES (999, 12345, 'Orphan', 1960)")
+            try db.execute(sql: "INSERT INTO songs(album_id, name, track) VALUES (999, 'Orphan song', 1)")
+        }
+        func walked(_ source: any Source) -> (Int, Int, Int) {
+            var rows = 0, widest = 0, depth = 0
+            var stack = [(source.root, 0)]
+            while let (id, d) = stack.popLast() {
+                let children = source.children(of: id)
+                guard !children.isEmpty else { continue }
+                rows += children.count
+                widest = max(widest, children.count)
+                depth = max(depth, d + 1)
+                stack += children.map { ($0, d + 1) }
+            }
+            return (rows, widest, depth)
+        }
+        let sqlite = try RelationalSource(path: path, mapping: pg.mapping(suffixed: false))
+        let postgres = try pg.levels(editable: false).source()
+        for source in [sqlite, postgres] {
+            let shape = try source.shape()
+            let walk = walked(source)
+            #expect(shape.rows == walk.0 && shape.widest == walk.1 && shape.depth == walk.2, "\(shape) against the walk's \(walk)")
+        }
+        #expect(try sqlite.shape().rows == 6 + 18 + 90)
+    }
+
     @Test("a mapping that does not fit the database names what is missing")
     func mappingErrors() throws {
         let pg = try PGLevels()
