@@ -37,12 +37,14 @@ public struct PostgresLevels: Sendable {
     /// - Throws: ``PostgresStoreError`` when the server cannot be reached or refuses,
     ///   ``DrillDownStore/MappingError`` when the mapping names a table or column that is not there.
     public init(_ location: PostgresLocation, mapping: RelationalMapping, editable: Bool, listen: Bool = false) throws {
+        var location = location
+        location.table = ""   // the mapping names the tables; messages name the database
         self.location = location
         self.mapping = mapping
         let reads = try PostgresSession(location, connections: PostgresSession.readConnections)
         let writes = try PostgresSession(location)
         let tables = try reads.run { connection in
-            let db = PostgresRelationalConnection(connection: connection, logger: reads.logger)
+            let db = PostgresRelationalConnection(connection, of: reads)
             let relations = try db.relations()
             // The mapped tables as the database spells them (views are never written).
             return mapping.levels.compactMap { level in
@@ -52,27 +54,27 @@ public struct PostgresLevels: Sendable {
         database = PostgresRelationalDatabase(
             location: location, reads: reads, writes: writes, tables: Array(Set(tables)).sorted(),
             listener: listen ? try PostgresListener(location, channel: Self.channel) : nil)
-        if editable { try database.install() }
+        if editable {
+            do { try database.install() } catch {
+                guard !error.unavailable else { throw error }
+                throw PostgresStoreError(
+                    location,
+                    "cannot install the revision triggers an editable instance needs to follow other writers (\(error.message)); "
+                        + "open it for editing once as the tables' owner, or serve it without --editable")
+            }
+        }
     }
 
     /// The data as it is now: nothing read until shown.
     public func source(rootTitle: String? = nil) throws -> RelationalSource {
-        try RelationalSource(relational: database, mapping: mapping, file: location.databaseDescription, rootTitle: rootTitle ?? location.database)
+        try RelationalSource(relational: database, mapping: mapping, file: location.description, rootTitle: rootTitle ?? location.database)
     }
 
     /// An editing store (also the live model of a read-only instance, which never writes).
     public func store(rootTitle: String? = nil) throws -> RelationalStore {
-        try RelationalStore(database: database, mapping: mapping, file: location.databaseDescription, rootTitle: rootTitle ?? location.database)
+        try RelationalStore(database: database, mapping: mapping, file: location.description, rootTitle: rootTitle ?? location.database)
     }
 
     /// Whether the database answers (for `/readyz`): `nil`, or why not.
     public func ping() -> String? { database.reads.ping() }
-}
-
-extension PostgresLocation {
-    /// The database without the table parameter and password, for messages.
-    var databaseDescription: String {
-        let hostPart = host.contains(":") ? "[\(host)]" : host
-        return "postgres://\(user)@\(hostPart):\(port)/\(database)"
-    }
 }

@@ -104,12 +104,13 @@ public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
     /// The NOTIFY channel every instance serving this table listens on.
     public var channel: String { "drilldown_\(table)" }
 
-    /// The URL without the password.
+    /// The URL without the password (and without `table=` when the table is empty: a database
+    /// whose own tables a mapping reads).
     public var description: String {
         let hostPart = host.contains(":") ? "[\(host)]" : host
-        var text = "postgres://\(user)@\(hostPart):\(port)/\(database)?table=\(table)"
-        if sslMode != .prefer { text += "&sslmode=\(sslMode.rawValue)" }
-        return text
+        var parameters = table.isEmpty ? [] : ["table=\(table)"]
+        if sslMode != .prefer { parameters.append("sslmode=\(sslMode.rawValue)") }
+        return "postgres://\(user)@\(hostPart):\(port)/\(database)" + (parameters.isEmpty ? "" : "?" + parameters.joined(separator: "&"))
     }
 
     /// `text` with any password replaced by `***`, for messages.

@@ -13,18 +13,32 @@ import PostgresNIO
 struct PostgresRelationalConnection: RelationalConnection {
     let connection: PostgresConnection
     let logger: Logger
+    /// The database, for messages.
+    let location: PostgresLocation
+
+    init(_ connection: PostgresConnection, of session: PostgresSession) {
+        self.connection = connection
+        logger = session.logger
+        location = session.location
+    }
 
     var dialect: SQLDialect { .postgres }
 
     /// Types whose binary form is decoded here; others are read as text.
     static let decoded: Set<String> = ["int2", "int4", "int8", "float4", "float8", "bool", "bytea", "text", "varchar", "bpchar", "name"]
 
+    /// The server's errors come out as ``PostgresStoreError``s, which say what the server said
+    /// (postgres-nio's own descriptions hide it) and whether it was unreachable.
     func rows(_ sql: String, _ arguments: [DatabaseValue]) throws -> [[DatabaseValue]] {
-        try connection.rows(Self.query(sql, arguments), logger).map { row in try row.map(Self.value) }
+        do { return try connection.rows(Self.query(sql, arguments), logger).map { row in try row.map(Self.value) } } catch let error as PSQLError {
+            throw PostgresStoreError(location, error)
+        }
     }
 
     func execute(_ sql: String, _ arguments: [DatabaseValue]) throws {
-        try connection.execute(Self.query(sql, arguments), logger)
+        do { try connection.execute(Self.query(sql, arguments), logger) } catch let error as PSQLError {
+            throw PostgresStoreError(location, error)
+        }
     }
 
     func relations() throws -> [(name: String, isView: Bool)] {

@@ -25,7 +25,9 @@ struct PostgresRelationalDatabase: RelationalWritableDatabase {
         var own: (any Error)?
         do {
             return try reads.run { connection in
-                do { return try body(PostgresRelationalConnection(connection: connection, logger: logger)) } catch let error as PSQLError {
+                do { return try body(PostgresRelationalConnection(connection, of: reads)) } catch let error as PSQLError {
+                    throw error
+                } catch let error as PostgresStoreError {
                     throw error
                 } catch {
                     own = error
@@ -34,22 +36,28 @@ struct PostgresRelationalDatabase: RelationalWritableDatabase {
             }
         } catch {
             if let own { throw own }
-            throw StoreError(file: location.databaseDescription, message: error.message)
+            throw StoreError(file: location.description, message: error.message)
         }
     }
 
     /// Creates the revision table and the mapped tables' triggers when missing, under an advisory
-    /// lock (instances starting together do it one at a time).
+    /// lock (instances starting together do it one at a time). Once they are there, a role that
+    /// may only read and write the rows can edit too.
     func install() throws(PostgresStoreError) {
         let logger = writes.logger
         let tables = tables
         try writes.transaction { connection in
-            let db = PostgresRelationalConnection(connection: connection, logger: logger)
+            let db = PostgresRelationalConnection(connection, of: writes)
+            if try installed(db) { return }
             try db.execute("SELECT pg_advisory_xact_lock(hashtext('drilldown_levels'))", [])
             try db.execute("CREATE TABLE IF NOT EXISTS drilldown_revisions (table_name text PRIMARY KEY, revision bigint NOT NULL DEFAULT 0)", [])
+            // The trigger runs with its owner's rights (whoever writes the tables needs none on drilldown_revisions),
+            // on this schema's revision table whatever the writer's search_path.
+            let schema = "\"" + ColumnValue.text(try db.value("SELECT current_schema()") ?? .null).replacingOccurrences(of: "\"", with: "\"\"") + "\""
             try db.execute(
                 """
-                CREATE OR REPLACE FUNCTION drilldown_revise() RETURNS trigger LANGUAGE plpgsql AS $$
+                CREATE OR REPLACE FUNCTION drilldown_revise() RETURNS trigger LANGUAGE plpgsql
+                    SECURITY DEFINER SET search_path = \(schema), pg_temp AS $$
                 BEGIN
                     INSERT INTO drilldown_revisions AS r VALUES (TG_TABLE_NAME, 1)
                         ON CONFLICT (table_name) DO UPDATE SET revision = r.revision + 1;
@@ -65,6 +73,17 @@ struct PostgresRelationalDatabase: RelationalWritableDatabase {
                 try db.execute("INSERT INTO drilldown_revisions VALUES (?, 0) ON CONFLICT DO NOTHING", [table.databaseValue])
             }
         }
+    }
+
+    /// Whether every mapped table has its trigger and its revision row.
+    func installed(_ db: any RelationalConnection) throws -> Bool {
+        guard try db.value("SELECT to_regclass('drilldown_revisions') IS NOT NULL") == 1.databaseValue else { return false }
+        let marks = tables.map { _ in "?" }.joined(separator: ", ")
+        let names = tables.map(\.databaseValue)
+        let triggers = try db.integer(
+            "SELECT COUNT(*) FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid WHERE t.tgname = 'drilldown_revise' AND pg_table_is_visible(c.oid) AND c.relname IN (\(marks))", names)
+        let revisions = try db.integer("SELECT COUNT(*) FROM drilldown_revisions WHERE table_name IN (\(marks))", names)
+        return triggers == tables.count && revisions == tables.count
     }
 
     /// The sum of the mapped tables' revisions (0 before any instance installed them).
@@ -102,7 +121,7 @@ struct PostgresRelationalDatabase: RelationalWritableDatabase {
         let logger = writes.logger
         let tables = tables
         return try writes.transaction { connection in
-            let db = PostgresRelationalConnection(connection: connection, logger: logger)
+            let db = PostgresRelationalConnection(connection, of: writes)
             guard !tables.isEmpty else { throw EditError("the mapping names no table that can be written") }
             // Writers queue here, on the mapped tables' revision rows, in one order.
             let marks = tables.map { _ in "?" }.joined(separator: ", ")

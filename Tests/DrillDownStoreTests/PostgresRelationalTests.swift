@@ -256,6 +256,40 @@ struct PostgresRelationalTests {
         #expect(try sqlite.shape().rows == 6 + 18 + 90)
     }
 
+    @Test("a role that may only read and write rows edits once the tables' owner has installed the triggers; before, a clear error")
+    func editingWithoutOwnership() throws {
+        let folder = try TempFolder()
+        defer { folder.cleanUp() }
+        try makeMusicDatabase(at: folder.path("music.db"), artists: 2)
+        let pg = try PGLevels(copying: folder.path("music.db"))
+        let role = pg.name("guest")
+        defer {
+            pg.drop()
+            try? PGLevels().execute("DROP ROLE IF EXISTS \(role)")
+        }
+        try pg.execute("CREATE ROLE \(role) LOGIN")
+        try pg.execute("GRANT SELECT, INSERT, UPDATE, DELETE ON \(pg.name("artists")), \(pg.name("albums")), \(pg.name("songs")) TO \(role)")
+        var guest = pg.location
+        guest.user = role
+        let refused = #expect(throws: PostgresStoreError.self) { try PostgresLevels(guest, mapping: pg.mapping(), editable: true) }
+        #expect(refused?.message.contains("cannot install the revision triggers") == true)
+        #expect(refused?.message.contains("as the tables' owner") == true)
+        _ = try pg.levels(editable: true)   // the owner, once
+        try pg.execute("GRANT SELECT, UPDATE ON drilldown_revisions TO \(role)")
+        var store = try PostgresLevels(guest, mapping: pg.mapping(), editable: true).store()
+        _ = try store.apply([.updateTitle([0], title: "Renamed by a guest")])
+        #expect(try pg.rows("SELECT name FROM \(pg.name("artists")) WHERE id = 1").map { $0.map(ColumnValue.text) } == [["Renamed by a guest"]])
+        // Another program writing as a role with no rights on drilldown_revisions is not stopped by
+        // the trigger (it runs with its owner's rights), and its change still raises the revision.
+        try pg.execute("REVOKE ALL ON drilldown_revisions FROM \(role)")
+        let before = try pg.rows("SELECT revision FROM drilldown_revisions WHERE table_name = '\(pg.name("artists"))'")
+        let session = try PostgresSession(guest)
+        defer { session.close() }
+        try session.run { try PostgresRelationalConnection($0, of: session).execute("UPDATE \(pg.name("artists")) SET name = 'By another program' WHERE id = 2", []) }
+        let after = try pg.rows("SELECT revision FROM drilldown_revisions WHERE table_name = '\(pg.name("artists"))'")
+        #expect(Int64.fromDatabaseValue(after[0][0])! == Int64.fromDatabaseValue(before[0][0])! + 1)
+    }
+
     @Test("a mapping that does not fit the database names what is missing")
     func mappingErrors() throws {
         let pg = try PGLevels()
@@ -333,11 +367,11 @@ struct PGLevels {
     }
 
     func execute(_ sql: String, _ arguments: [DatabaseValue] = []) throws {
-        try session.run { connection in try PostgresRelationalConnection(connection: connection, logger: session.logger).execute(sql, arguments) }
+        try session.run { connection in try PostgresRelationalConnection(connection, of: session).execute(sql, arguments) }
     }
 
     func rows(_ sql: String) throws -> [[DatabaseValue]] {
-        try session.run { connection in try PostgresRelationalConnection(connection: connection, logger: session.logger).rows(sql, []) }
+        try session.run { connection in try PostgresRelationalConnection(connection, of: session).rows(sql, []) }
     }
 
     /// Drops every table and type of this test.
