@@ -489,27 +489,38 @@ struct YAMLBlockReader {
 
     /// Reads a sequence entry at the cursor's `-`, in the innermost sequence (at `indent`).
     mutating func entry(indent: Int, into out: inout TreeBuilder.Columns) -> Bool {
+        guard let column = beginEntry(indent: indent, into: &out) else { return false }
+        return column < 0 || value(column: column, into: &out)
+    }
+
+    /// Starts a sequence entry at the cursor's `-`: the column of its value on the same line, or
+    /// -1 when the line ends there (its value comes later); `nil` to give up.
+    mutating func beginEntry(indent: Int, into out: inout TreeBuilder.Columns) -> Int? {
         i += 1
         beginNode(into: &out)
         out.endKey()
         let before = i
         skipSpaces()
         if i == count || base[i] == 0x0A || base[i] == 0x0D || base[i] == 0x23 {
-            guard endLine(afterSpace: i > before) else { return false }
+            guard endLine(afterSpace: i > before) else { return nil }
             awaiting = .item
             awaitingIndent = indent
-            return true
+            return -1
         }
-        return value(column: i - lineStart, into: &out)
+        return i - lineStart
     }
 
     /// Reads the awaiting node's value, which starts at the cursor (at `column`): a sequence, a
     /// mapping, `[]`, `{}` or a scalar.
+    /// A loop, not recursion: `- - - x` nests a sequence per dash, up to the nesting limit.
     mutating func value(column: Int, into out: inout TreeBuilder.Columns) -> Bool {
-        let b = base[i]
-        if b == 0x2D && isBlankOrEnd(i + 1) {
-            guard open(mapping: false, indent: column, into: &out) else { return false }
-            return entry(indent: column, into: &out)
+        var column = column
+        var b = base[i]
+        while b == 0x2D && isBlankOrEnd(i + 1) {
+            guard open(mapping: false, indent: column, into: &out), let next = beginEntry(indent: column, into: &out) else { return false }
+            if next < 0 { return true }
+            column = next
+            b = base[i]
         }
         if b == 0x5B || b == 0x7B { return emptyCollection(into: &out) }
         guard let scalar = scanScalar() else { return false }
