@@ -11,15 +11,20 @@ enum YAMLPlainScalar: Equatable {
         guard let first = text.first else { return true }
         switch first {
         case 0x30 ... 0x39, 0x2B, 0x2D, 0x2E: return true
-        default: return text.count <= 5 && words.contains { $0.count == text.count && $0.elementsEqual(text) }
+        default:
+            guard text.count <= 5 else { return false }
+            var packed: UInt64 = 0
+            for byte in text { packed = packed << 8 | UInt64(byte) }
+            return words.contains(packed)
         }
     }
 
-    /// The typed words of ``resolve(_:)``, as bytes.
-    private static let words: [[UInt8]] = [
+    /// The typed words of ``resolve(_:)``, each packed big-endian into an integer (no word holds
+    /// a zero byte, so words of different lengths never pack alike).
+    private static let words: [UInt64] = [
         "yes", "Yes", "YES", "true", "True", "TRUE", "on", "On", "ON", "no", "No", "NO", "false", "False", "FALSE",
         "off", "Off", "OFF", "<<", "~", "null", "Null", "NULL",
-    ].map { Array($0.utf8) }
+    ].map { $0.utf8.reduce(0) { $0 << 8 | UInt64($1) } }
 
     /// The type of the plain scalar `text`.
     static func resolve(_ text: String) -> YAMLPlainScalar {

@@ -1,10 +1,12 @@
 import CYaml
 import DrillDownCore
 
-/// Reads YAML into a ``TreeStore`` with libyaml's event parser (the C library Yams bundles):
+/// Reads YAML into a ``TreeStore``: block-style documents of plain and quoted one-line scalars
+/// (what ``YAMLWriter`` and most hand-written files use) straight from their bytes
+/// (``YAMLBlockReader``); anything else with libyaml's event parser (the C library Yams bundles),
 /// straight from the events into the store (``YAMLStreamReader``) when the document has no
 /// aliases or merge keys and is valid, else composed by ``YAMLComposer``, which expands them
-/// and reports errors with their line and column. Plain scalars are typed by ``YAMLPlainScalar``
+/// and reports errors with their line and column. All three give the same tree. Plain scalars are typed by ``YAMLPlainScalar``
 /// (the same rules as Yams' default resolver, without a regular expression per scalar).
 ///
 /// Scalars take the kind of their resolved YAML 1.1 tag: `int` (decimal, `0x`, `0o`, `0b`,
@@ -31,6 +33,7 @@ enum YAMLReader {
             if let bad = UTF8Validation.firstInvalidOffset(in: buffer) {
                 throw ParseFailure(offset: bad, "invalid UTF-8 byte 0x\(String(buffer[bad], radix: 16, uppercase: true)); YAML documents must be UTF-8")
             }
+            if let tree = YAMLBlockReader.read(buffer, limit: limit) { return tree }
             if let tree = YAMLStreamReader.read(buffer, limit: limit) { return tree }
             var composer = YAMLComposer(inputBytes: buffer.count, limit: limit)
             let root = try composer.compose(buffer)
