@@ -124,10 +124,11 @@ __attribute__((target("avx2"))) static inline void dd_level_classify_avx2(const 
 
 /// Continues the scan `s` over the `n` bytes at `p`: appends to `out` (from `count`) the offset of
 /// the container's opening bracket and of every comma between its children, and returns the new
-/// count. It returns when the container closes, when the input ends, or before a block when fewer
-/// than 64 slots are left (`capacity - count < 64`): call it again with more room to go on.
+/// count. It returns when the container closes, when the input ends, after a block that brought
+/// the count to `want` or more, or before a block when fewer than 64 slots are left
+/// (`capacity - count < 64`): call it again to go on.
 static inline uint64_t dd_json_level_scan(const uint8_t *p, uint64_t n, dd_json_level *s, uint64_t *out, uint64_t count,
-                                          uint64_t capacity) {
+                                          uint64_t capacity, uint64_t want) {
     uint8_t tail[64];
 #if DD_LEVEL_AVX2
     const int avx2 = dd_level_has_avx2();
@@ -139,7 +140,7 @@ static inline uint64_t dd_json_level_scan(const uint8_t *p, uint64_t n, dd_json_
             s->state = DD_LEVEL_UNTERMINATED;
             break;
         }
-        if (capacity - count < 64) break;
+        if (capacity - count < 64 || count >= want) break;
         uint64_t start = s->next;
         const uint8_t *block = p + start;
         if (n - start < 64) {

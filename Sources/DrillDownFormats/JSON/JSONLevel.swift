@@ -41,7 +41,7 @@ struct JSONLevel: Sendable {
         let scratch = UnsafeMutablePointer<UInt64>.allocate(capacity: chunk)
         defer { scratch.deallocate() }
         while state.state == Int32(DD_LEVEL_RUNNING) {
-            let n = Int(dd_json_level_scan(base, UInt64(bytes.count), &state, scratch, 0, UInt64(chunk)))
+            let n = Int(dd_json_level_scan(base, UInt64(bytes.count), &state, scratch, 0, UInt64(chunk), UInt64(chunk)))
             if fitsNarrow {
                 for i in 0 ..< n { narrow.append(UInt32(truncatingIfNeeded: Int(scratch[i]) - open)) }
             } else {
@@ -71,7 +71,7 @@ struct JSONLevel: Sendable {
     }
 
     /// Calls `body` with the separators of the container at `open` in order, scanning only as
-    /// far as needed: the first call after the block that holds the first two, then in batches.
+    /// far as needed: the first call after the first block that holds one, then in batches.
     /// `body` returns false to stop. Returns the closing bracket's offset when the scan reached it.
     /// - Throws: when the input ends before the container closes (only if the scan got there).
     @discardableResult
@@ -80,18 +80,20 @@ struct JSONLevel: Sendable {
     ) throws(ParseFailure) -> Int? {
         let base = bytes.baseAddress!
         var state = dd_json_level_start(UInt64(open))
-        var room = 65  // stop after the block where a second separator shows up
+        // The first call returns after the first block with a separator in it (the first member
+        // is often the one looked for); later ones after batches of up to 1024.
+        var want: UInt64 = 1
         let scratch = UnsafeMutablePointer<UInt64>.allocate(capacity: 64 + 1024)
         defer { scratch.deallocate() }
         while true {
-            let n = Int(dd_json_level_scan(base, UInt64(bytes.count), &state, scratch, 0, UInt64(room)))
+            let n = Int(dd_json_level_scan(base, UInt64(bytes.count), &state, scratch, 0, 64 + 1024, want))
             for i in 0 ..< n where !(try body(Int(scratch[i]))) { return nil }
             switch state.state {
             case Int32(DD_LEVEL_CLOSED): return Int(state.close)
             case Int32(DD_LEVEL_UNTERMINATED):
                 let what = base[open] == 0x7B ? "'}' to close the object" : "']' to close the array"
                 throw ParseFailure(offset: bytes.count, "unexpected end of input; expected \(what) opened at \(SourceLocation.text(of: open, in: bytes))")
-            default: room = 64 + 1024
+            default: want = 1024
             }
         }
     }
@@ -106,7 +108,7 @@ extension JSONLevel {
         let scratch = UnsafeMutablePointer<UInt64>.allocate(capacity: 1024)
         defer { scratch.deallocate() }
         while state.state == Int32(DD_LEVEL_RUNNING) {
-            _ = dd_json_level_scan(bytes.baseAddress!, UInt64(bytes.count), &state, scratch, 0, 1024)
+            _ = dd_json_level_scan(bytes.baseAddress!, UInt64(bytes.count), &state, scratch, 0, 1024, 1024)
         }
         let isObject = bytes[open] == 0x7B
         let what = isObject ? "'}' to close the object" : "']' to close the array"
