@@ -19,6 +19,28 @@ struct JSONLevel: Sendable {
     /// The separators' absolute offsets, for a container larger than 4 GiB.
     private let wide: [Int]
 
+    /// A level made of separators already found (absolute offsets, in order).
+    init(open: Int, close: Int, isObject: Bool, separators: [Int]) {
+        self.open = open
+        self.close = close
+        self.isObject = isObject
+        if close - open < Int(UInt32.max) {
+            narrow = separators.map { UInt32(truncatingIfNeeded: $0 - open) }
+            wide = []
+        } else {
+            narrow = []
+            wide = separators
+        }
+    }
+
+    private init(open: Int, close: Int, isObject: Bool, narrow: [UInt32], wide: [Int]) {
+        self.open = open
+        self.close = close
+        self.isObject = isObject
+        self.narrow = narrow
+        self.wide = wide
+    }
+
     /// The number of children.
     var count: Int { narrow.isEmpty ? wide.count : narrow.count }
 
@@ -101,14 +123,17 @@ struct JSONLevel: Sendable {
 
 extension JSONLevel {
     /// The offset of the closing bracket of the container at `open`, scanning from `resume`,
-    /// a point among its children (just after one of them), instead of from the bracket.
-    static func close(of bytes: UnsafeBufferPointer<UInt8>, open: Int, resumingAt resume: Int) throws(ParseFailure) -> Int {
+    /// a point among its children (just after one of them), instead of from the bracket; and
+    /// the separators found on the way.
+    static func close(of bytes: UnsafeBufferPointer<UInt8>, open: Int, resumingAt resume: Int) throws(ParseFailure) -> (close: Int, separators: [Int]) {
+        var separators: [Int] = []
         var state = dd_json_level_start(UInt64(resume))
         state.depth = 1
         let scratch = UnsafeMutablePointer<UInt64>.allocate(capacity: 1024)
         defer { scratch.deallocate() }
         while state.state == Int32(DD_LEVEL_RUNNING) {
-            _ = dd_json_level_scan(bytes.baseAddress!, UInt64(bytes.count), &state, scratch, 0, 1024, 1024)
+            let n = Int(dd_json_level_scan(bytes.baseAddress!, UInt64(bytes.count), &state, scratch, 0, 1024, 1024))
+            for i in 0 ..< n { separators.append(Int(scratch[i])) }
         }
         let isObject = bytes[open] == 0x7B
         let what = isObject ? "'}' to close the object" : "']' to close the array"
@@ -119,7 +144,7 @@ extension JSONLevel {
         guard bytes[close] == (isObject ? 0x7D : 0x5D) else {
             throw ParseFailure(offset: close, "expected \(what) opened at \(SourceLocation.text(of: open, in: bytes)), found \(SourceLocation.describe(close, in: bytes))")
         }
-        return close
+        return (close, separators)
     }
 }
 

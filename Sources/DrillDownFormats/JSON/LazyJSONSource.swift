@@ -70,6 +70,7 @@ public struct LazyJSONSource: FallibleSource {
         if let failure = state.lastFailure {
             throw FormatError(file: path, message: failure)
         }
+        state.rootTitle = readRootTitle()
     }
 
     // MARK: Opening
@@ -110,6 +111,7 @@ public struct LazyJSONSource: FallibleSource {
             _ = try state.locked { () throws(ParseFailure) in try indexLevel(of: root) }
             if let level = state.levels.first, level.scan.open == rootOffset {
                 end = level.scan.close + 1
+                if level.scan.isObject { state.rootMembers = level.scan }
             } else {
                 // The outline's rows are a member of the top-level object: its scan goes on
                 // from the rows' end to find the object's own.
@@ -126,9 +128,20 @@ public struct LazyJSONSource: FallibleSource {
 
     /// The offset of the top-level object's closing brace: its scan starts after the rows
     /// (already scanned) instead of at the brace, so the file is read once.
+    /// The members before the rows are read up to them, the ones after by that scan, and all
+    /// are kept (``LazyJSONState/rootMembers``): looking up the title or the attributes of the
+    /// top level then never scans the rows again.
     func closeOfRoot() throws(ParseFailure) -> Int {
         guard let rows = state.levels.first else { return try scan(rootOffset).close }
-        return try JSONLevel.close(of: mapping.bytes, open: rootOffset, resumingAt: rows.scan.close + 1)
+        var before: [Int] = []
+        let b = bytes
+        try JSONLevel.separators(mapping.bytes, open: rootOffset) { (separator: Int) throws(ParseFailure) -> Bool in
+            before.append(separator)
+            return try b.member(at: b.skipWhitespace(from: separator + 1), afterComma: before.count > 1).value != rows.scan.open
+        }
+        let after = try JSONLevel.close(of: mapping.bytes, open: rootOffset, resumingAt: rows.scan.close + 1)
+        state.rootMembers = JSONLevel(open: rootOffset, close: after.close, isObject: true, separators: before + after.separators)
+        return after.close
     }
 
     // MARK: Bytes
@@ -212,7 +225,7 @@ public struct LazyJSONSource: FallibleSource {
         let b = bytes
         var index = 0
         var previous: Int?
-        let close = try JSONLevel.separators(mapping.bytes, open: object) { (separator: Int) throws(ParseFailure) -> Bool in
+        func visit(_ separator: Int) throws(ParseFailure) -> Bool {
             defer { index += 1 }
             let start = b.skipWhitespace(from: separator + 1)
             if let previous { try expectNext(afterValue: previous, at: separator) }
@@ -220,6 +233,14 @@ public struct LazyJSONSource: FallibleSource {
             let member = try b.member(at: start, afterComma: index > 0)
             previous = member.value
             return try body(member.key, member.value)
+        }
+        let close: Int?
+        if object == rootOffset, let level = state.rootMembers {
+            // The top level's members were found while opening.
+            close = level.close
+            for i in 0 ..< level.count where !(try visit(level.separator(i))) { return }
+        } else {
+            close = try JSONLevel.separators(mapping.bytes, open: object, visit)
         }
         if let close, let previous { try expectNext(afterValue: previous, at: close) }
     }
@@ -325,7 +346,10 @@ public struct LazyJSONSource: FallibleSource {
 
     public var readFailures: (count: Int, last: String?) { state.locked { (state.failureCount, state.lastFailure) } }
 
-    public var rootTitle: String {
+    public var rootTitle: String { state.rootTitle ?? readRootTitle() }
+
+    /// The root's title read from the document (``rootTitle`` keeps it).
+    func readRootTitle() -> String {
         if case .outline = mode, bytes.roughKind(at: rootOffset) == .object {
             do throws(ParseFailure) {
                 if let t = try member(of: rootOffset, keys: titleKeys), bytes.roughKind(at: t)?.isContainer == false {

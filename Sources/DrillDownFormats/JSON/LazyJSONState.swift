@@ -34,6 +34,10 @@ final class LazyJSONState: @unchecked Sendable {
     /// Bytes of containers scanned for levels, and the time it took.
     var scannedBytes = 0
     var scanNanoseconds: UInt64 = 0
+    /// The top-level object's members, kept when it is large (set while opening, then only read).
+    var rootMembers: JSONLevel?
+    /// The root's title, read once while opening (it is shown on every screen).
+    var rootTitle: String?
     /// The last level scanned but not yet given ids (the root's, scanned while choosing the mode).
     var pending: JSONLevel?
 
