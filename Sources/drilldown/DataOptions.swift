@@ -169,7 +169,9 @@ struct LoadedData {
         file: String, format: DocumentFormat?, index: IndexChoice, schema: Schema, titleKey: String?, childrenKey: String?,
         generic: Bool, start: UInt64
     ) throws -> LoadedData? {
-        guard let attributes = try? FileManager.default.attributesOfItem(atPath: file),
+        // The file a symbolic link names is measured, not the link.
+        let target = URL(fileURLWithPath: file).resolvingSymlinksInPath().path
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: target),
             attributes[.type] as? FileAttributeType == .typeRegular, let size = attributes[.size] as? Int
         else { return nil }
         guard index == .lazy || size >= IndexChoice.lazyThreshold else { return nil }
