@@ -8,6 +8,10 @@
 #   BENCH_RUNS=5 Scripts/bench.sh    repetitions per peer (default 3; the best and all runs print)
 #   BENCH_BIN=path Scripts/bench.sh  measure that drilldown binary (e.g. main's, for before/after)
 #   BENCH_YAML=0 Scripts/bench.sh    skip the YAML comparison (1M nodes as JSON and as YAML)
+#   Scripts/bench.sh --huge          only the 2 GB outline (42 000 x 1 000 rows, generated when missing):
+#                                    time to the first screen of the web app and the terminal UI and
+#                                    peak RSS against the file size (Scripts/bench-huge.py), then
+#                                    `drilldown stats` (indexed lazily above 256 MiB)
 #
 # Peers (in-process parse, file already in the page cache): pysimdjson's parse to its tape
 # (`simdjson.Parser().parse(bytes)`), orjson.loads, python json.loads; whole processes: jq,
@@ -31,6 +35,14 @@ if [ -n "${BENCH_BIN:-}" ]; then
 else
   swift build -c release --product drilldown --scratch-path .build-release >/dev/null
   bin=.build-release/release/drilldown
+fi
+
+if [ "${1:-}" = "--huge" ]; then
+  huge="$data/outline-2g.json"
+  [ -f "$huge" ] || python3 Scripts/gen-outline.py --groups 42000 --rows 1000 "$huge" >/dev/null
+  python3 Scripts/bench-huge.py "$huge" --bin "$bin" --runs "$runs"
+  "$bin" stats "$huge"
+  exit 0
 fi
 
 files=("$data/outline-3m.json")

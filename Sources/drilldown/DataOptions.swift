@@ -27,13 +27,16 @@ struct ReadingOptions: ParsableArguments {
     @Option(name: .long, help: "With a postgres:// URL: the tree table to read (default: the URL's ?table=, else drilldown).")
     var table: String?
 
+    @Option(name: .long, help: ArgumentHelp(IndexChoice.help, valueName: "auto|full|lazy"))
+    var index: IndexChoice = .auto
+
     /// Loads `file` with these options; `schemaFile` stands in when no `--schema` was given, and
     /// else a schema next to the file named after it (``LoadedData/schemaBeside(_:)``).
     func load(_ file: String, defaultSchema schemaFile: String? = nil) throws -> LoadedData {
         let loaded = try LoadedData.load(
             file: file, schemaFile: schema ?? schemaFile ?? LoadedData.schemaBeside(file), titleKey: titleKey, childrenKey: childrenKey,
             generic: generic,
-            format: format, expansionLimit: ExpansionLimit(factor: expansionLimit), table: table)
+            format: format, expansionLimit: ExpansionLimit(factor: expansionLimit), table: table, index: index)
         LoadedData.opened.withLock { $0 = loaded.source as? any FallibleSource }
         return loaded
     }
@@ -53,6 +56,25 @@ struct DataOptions: ParsableArguments {
 }
 
 extension DocumentFormat: ExpressibleByArgument {}
+
+/// `--index`: whether a JSON file is read whole into memory or indexed level by level as it is visited.
+enum IndexChoice: String, ExpressibleByArgument, Sendable {
+    /// Lazily above ``lazyThreshold`` bytes, whole below.
+    case auto
+    /// Always read whole (editable, searched through an index; memory about 2× the file).
+    case full
+    /// Always lazily (read-only; first screen after one scan of the top level).
+    case lazy
+
+    /// The file size from which `auto` indexes a JSON file lazily: above it a full read no longer
+    /// opens within 2 s, and its store (about 1.5× the file) no longer fits 1.2× the file.
+    static let lazyThreshold = 256 << 20
+
+    static let help = """
+        How a JSON file is read: full (all of it into memory: editable), lazy (mapped, each level indexed when first \
+        visited: read-only, search walks the file) or auto (lazy from \(lazyThreshold >> 20) MiB).
+        """
+}
 
 /// The `--expansion-limit` option's help, shared by every command that reads documents.
 enum ExpansionLimitOption {
@@ -102,7 +124,7 @@ struct LoadedData {
 
     static func load(
         file: String, schemaFile: String?, titleKey: String?, childrenKey: String?, generic: Bool, format: DocumentFormat?,
-        expansionLimit: ExpansionLimit = .default, table: String? = nil
+        expansionLimit: ExpansionLimit = .default, table: String? = nil, index: IndexChoice = .auto
     ) throws -> LoadedData {
         var schema = Schema()
         var schemaTree: TreeStore?
@@ -123,6 +145,11 @@ struct LoadedData {
                 file: file, schema: schema, schemaTree: schemaTree, schemaFile: schemaFile, titleKey: titleKey,
                 childrenKey: childrenKey, generic: generic, start: start)
         }
+        if index != .full, let lazy = try loadLazily(
+            file: file, format: format, index: index, schema: schema, titleKey: titleKey, childrenKey: childrenKey, generic: generic, start: start)
+        {
+            return lazy
+        }
         let read: DocumentFile
         do {
             read = try DocumentFile.read(file, format: format, expansionLimit: expansionLimit)
@@ -135,6 +162,44 @@ struct LoadedData {
             childrenKey: childrenKey, generic: generic, seconds: seconds)
         loaded.documentFile = read
         return loaded
+    }
+
+    /// `file` indexed lazily (``LazyJSONSource``) when `index` asks for it, or when it is a JSON
+    /// file of at least ``IndexChoice/lazyThreshold`` bytes; `nil` to read it whole.
+    static func loadLazily(
+        file: String, format: DocumentFormat?, index: IndexChoice, schema: Schema, titleKey: String?, childrenKey: String?,
+        generic: Bool, start: UInt64
+    ) throws -> LoadedData? {
+        // The file a symbolic link names is measured, not the link.
+        let target = URL(fileURLWithPath: file).resolvingSymlinksInPath().path
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: target),
+            attributes[.type] as? FileAttributeType == .typeRegular, let size = attributes[.size] as? Int
+        else { return nil }
+        guard index == .lazy || size >= IndexChoice.lazyThreshold else { return nil }
+        let chosen: DocumentFormat
+        if let format {
+            chosen = format
+        } else {
+            guard let handle = FileHandle(forReadingAtPath: file) else { return nil }
+            let head = [UInt8]((try? handle.read(upToCount: 4096)) ?? Data())
+            try? handle.close()
+            chosen = DocumentFormat.detect(head, fileExtension: URL(fileURLWithPath: file).pathExtension)
+        }
+        guard chosen == .json else {
+            if index == .lazy { throw BadInput("\(file): --index lazy reads JSON only; this file is \(chosen.rawValue)") }
+            return nil
+        }
+        let keys = outlineKeys(schema: schema, titleKey: titleKey, childrenKey: childrenKey)
+        let source: LazyJSONSource
+        do {
+            source = try LazyJSONSource(path: file, mode: generic ? .generic : nil, keys: keys, name: URL(fileURLWithPath: file).lastPathComponent)
+        } catch {
+            throw BadInput(error.description)
+        }
+        return LoadedData(
+            file: file, folder: URL(fileURLWithPath: file).deletingLastPathComponent().standardizedFileURL, tree: nil, format: .json,
+            database: nil, presenter: Presenter(source: source, schema: schema),
+            loadSeconds: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
     }
 
     /// The schema that goes with `file` when none is named: `music.schema.yaml` (or `.yml`,

@@ -156,6 +156,11 @@ extension LoadedData {
 
     /// The data opened for editing through the core (a document, or a tree table read whole).
     func editableDocument() throws -> EditableDocument {
+        if let lazy = source as? LazyJSONSource {
+            let size = lazy.statistics.fileBytes
+            throw BadInput(
+                "\(file): indexed lazily (\(size / 1_048_576) MiB, read a level at a time), so it is read-only; to edit it, read it whole with --index full (memory about twice the file)")
+        }
         guard let source = source as? DocumentSource else {
             throw BadInput("\(file): a database read through the schema's levels is edited through its tables, not as a document")
         }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import DrillDownCore
+import DrillDownFormats
 import DrillDownPostgres
 import DrillDownStore
 import Foundation
@@ -16,6 +17,7 @@ struct Stats: ParsableCommand {
     func run() throws {
         let loaded = try data.load()
         let bytes = (try? FileManager.default.attributesOfItem(atPath: data.file)[.size] as? Int) ?? 0
+        if let lazy = loaded.source as? LazyJSONSource { return try lazyStats(lazy, loaded) }
         let rss = Self.peakResidentBytes()
         struct StatsJSON: Encodable {
             var file: String, format: String, mode: String, fileBytes: Int, nodes: Int, rows: Int, depth: Int, widestLevel: Int
@@ -64,6 +66,39 @@ struct Stats: ParsableCommand {
         out.line("load time     \(stats.loadMilliseconds) ms")
         out.line("store         \(stats.storeBytes) bytes, \(stats.bytesPerNode) bytes/node")
         out.line("peak RSS      \(stats.peakResidentBytes / 1_048_576) MB")
+        out.flush()
+    }
+
+    /// The statistics of a lazily indexed file: what opening it counted, without walking it (a
+    /// walk would index every level, which is what the lazy index is there to avoid).
+    func lazyStats(_ lazy: LazyJSONSource, _ loaded: LoadedData) throws {
+        let s = lazy.statistics
+        let rss = Self.peakResidentBytes()
+        struct LazyStatsJSON: Encodable {
+            var file: String, format: String, mode: String, fileBytes: Int, indexing: String, topLevelRows: Int, levelsIndexed: Int
+            var nodesIndexed: Int, levelBytes: Int, scannedBytes: Int, scanMilliseconds: Double, search: String
+            var loadMilliseconds: Double, peakResidentBytes: Int
+        }
+        let mode: String = if case .outline = lazy.mode { "outline" } else { "generic" }
+        let stats = LazyStatsJSON(
+            file: data.file, format: loaded.formatName, mode: mode, fileBytes: s.fileBytes, indexing: "lazy", topLevelRows: s.topLevelCount,
+            levelsIndexed: s.levels, nodesIndexed: s.nodes, levelBytes: s.levelBytes, scannedBytes: s.scannedBytes,
+            scanMilliseconds: (s.scanSeconds * 1e5).rounded() / 100, search: "walk",
+            loadMilliseconds: (loaded.loadSeconds * 1e5).rounded() / 100, peakResidentBytes: rss)
+        if output.json {
+            try Out.json(stats)
+            return
+        }
+        var out = Out()
+        out.line("file          \(stats.file) (\(stats.format), \(stats.fileBytes) bytes)")
+        out.line("reading       \(stats.mode)")
+        out.line("indexing      lazy: each level is indexed when first visited (--index full reads the whole file)")
+        out.line("top level     \(stats.topLevelRows) rows (deeper levels are counted when visited)")
+        out.line("indexed       \(stats.levelsIndexed) level(s), \(stats.nodesIndexed) ids, \(stats.levelBytes) bytes of offsets")
+        out.line("scanned       \(stats.scannedBytes) bytes in \(stats.scanMilliseconds) ms")
+        out.line("search        walks the file level by level (no index): time grows with the file, memory does not")
+        out.line("load time     \(stats.loadMilliseconds) ms")
+        out.line("peak RSS      \(stats.peakResidentBytes / 1_048_576) MB (\(String(format: "%.2f", Double(stats.peakResidentBytes) / Double(max(1, stats.fileBytes))))x the file; mapped pages count)")
         out.flush()
     }
 

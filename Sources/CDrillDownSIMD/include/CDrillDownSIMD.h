@@ -147,4 +147,7 @@ static inline dd_json_counts dd_json_count(const uint8_t *p, uint64_t n) {
     return c;
 }
 
+// The lazy JSON index's level scan (its own header).
+#include "CDrillDownLevel.h"
+
 #endif

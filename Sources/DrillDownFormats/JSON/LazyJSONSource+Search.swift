@@ -1,0 +1,113 @@
+import DrillDownCore
+
+extension LazyJSONSource: IndexedSearch {
+    /// Finds nodes whose title (or a value) contains the query text by walking the file: each
+    /// level on the way is scanned for the walk and dropped after it (only the levels on the
+    /// current path are held), so a search of a huge file costs time, not memory. Only the hits
+    /// returned get ids (their levels are indexed as if visited).
+    /// - Complexity: O(file size × depth) bytes scanned.
+    public func indexedFind(_ query: SearchQuery, until isCancelled: () -> Bool) throws(SearchCancelled) -> SearchResult? {
+        let needle = Array(query.text.lowercased().utf8)
+        guard !needle.isEmpty else { return SearchResult(hits: [], total: 0) }
+        struct Frame {
+            let level: JSONLevel
+            var next = 0
+        }
+        var paths: [[Int]] = []
+        var total = 0
+        var visited = 0
+        var path: [Int] = []
+        var stack: [Frame] = []
+        let top = children(of: root)
+        guard !top.isEmpty, let topLevel = state.locked({ state.levelOfOwner[0].map { state.levels[Int($0)].scan } }) else {
+            return SearchResult(hits: [], total: 0)
+        }
+        stack.append(Frame(level: topLevel))
+        while !stack.isEmpty {
+            let k = stack.count - 1
+            let level = stack[k].level
+            let i = stack[k].next
+            guard i < level.count else {
+                stack.removeLast()
+                if !path.isEmpty { path.removeLast() }
+                continue
+            }
+            stack[k].next = i + 1
+            visited &+= 1
+            if visited & 1023 == 0, isCancelled() { throw SearchCancelled() }
+            let (key, value) = child(level, i)
+            if matches(key: key, value: value, inObject: level.isObject, needle: needle, includeValues: query.includeValues) {
+                total += 1
+                if paths.count < query.limit { paths.append(path + [i]) }
+            }
+            do throws(ParseFailure) {
+                guard let container = try childContainer(at: value, isRoot: false) else { continue }
+                let inner = try checkedScan(container)
+                guard inner.count > 0 else { continue }
+                stack.append(Frame(level: inner))
+                path.append(i)
+            } catch {
+                recordFailure(error)
+            }
+        }
+        let hits = paths.compactMap { node(at: TreePath($0)) }
+        return SearchResult(hits: hits, total: total)
+    }
+
+    /// Whether the node with these offsets is a hit, by ``DocumentSource``'s rule: in an outline
+    /// its title's bytes (a scalar row's value, else its title member's) or, with values, a
+    /// scalar attribute's; generically its key or, with values, its scalar value; ASCII case folded.
+    func matches(key: Int?, value: Int, inObject: Bool, needle: [UInt8], includeValues: Bool) -> Bool {
+        func text(at offset: Int) -> [UInt8] {
+            guard let kind = bytes.roughKind(at: offset), !kind.isContainer else { return [] }
+            do { return try bytes.scalar(at: offset).text } catch {
+                recordFailure(error)
+                return []
+            }
+        }
+        guard case .outline = mode else {
+            if inObject, let key, let member = try? bytes.member(at: key, afterComma: false), Self.contains(member.key, needle) { return true }
+            return includeValues && Self.contains(text(at: value), needle)
+        }
+        guard bytes.roughKind(at: value)?.isContainer == true else { return Self.contains(text(at: value), needle) }
+        do throws(ParseFailure) {
+            if let t = try member(of: value, keys: titleKeys), Self.contains(text(at: t), needle) { return true }
+            guard includeValues else { return false }
+            if bytes.roughKind(at: value) == .array {
+                // An array row's elements are its members here, as in the store.
+                let level = try checkedScan(value)
+                return (0 ..< level.count).contains { Self.contains(text(at: childStart(level, $0)), needle) }
+            }
+            var found = false
+            try members(of: value) { key, offset in
+                if bytes.roughKind(at: offset)?.isContainer == false, !isStructural(key, isRoot: false), Self.contains(text(at: offset), needle) {
+                    found = true
+                }
+                return !found
+            }
+            return found
+        } catch {
+            recordFailure(error)
+            return false
+        }
+    }
+
+    /// Whether `text` contains `needle` (lowercased), folding ASCII case.
+    static func contains(_ text: [UInt8], _ needle: [UInt8]) -> Bool {
+        let m = needle.count
+        guard text.count >= m else { return false }
+        var i = 0
+        while i <= text.count - m {
+            var j = 0
+            while j < m {
+                var c = text[i + j]
+                if c >= 65 && c <= 90 { c |= 0x20 }
+                if c != needle[j] { break }
+                j += 1
+            }
+            if j == m { return true }
+            i += 1
+        }
+        return false
+    }
+}
