@@ -16,7 +16,8 @@ struct Stats: ParsableCommand {
 
     func run() throws {
         let loaded = try data.load()
-        let bytes = (try? FileManager.default.attributesOfItem(atPath: data.file)[.size] as? Int) ?? 0
+        // The file a symlink points to, not the link.
+        let bytes = (try? FileManager.default.attributesOfItem(atPath: URL(fileURLWithPath: data.file).resolvingSymlinksInPath().path)[.size] as? Int) ?? 0
         if let lazy = loaded.source as? LazyJSONSource { return try lazyStats(lazy, loaded) }
         let rss = Self.peakResidentBytes()
         struct StatsJSON: Encodable {
