@@ -114,7 +114,7 @@ extension DocumentSource {
     }
 
     /// Whether `text[lo..<hi]` contains `needle` (already lowercased), folding ASCII case.
-    static func contains(_ text: UnsafeBufferPointer<UInt8>, _ lo: Int, _ hi: Int, _ needle: [UInt8]) -> Bool {
+    package static func contains(_ text: UnsafeBufferPointer<UInt8>, _ lo: Int, _ hi: Int, _ needle: [UInt8]) -> Bool {
         let m = needle.count
         if hi - lo < m { return false }
         let first = needle[0]

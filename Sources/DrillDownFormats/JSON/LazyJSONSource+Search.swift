@@ -92,22 +92,8 @@ extension LazyJSONSource: IndexedSearch {
         }
     }
 
-    /// Whether `text` contains `needle` (lowercased), folding ASCII case.
+    /// Whether `text` contains `needle` (lowercased), folding ASCII case: the document walk's rule.
     static func contains(_ text: [UInt8], _ needle: [UInt8]) -> Bool {
-        let m = needle.count
-        guard text.count >= m else { return false }
-        var i = 0
-        while i <= text.count - m {
-            var j = 0
-            while j < m {
-                var c = text[i + j]
-                if c >= 65 && c <= 90 { c |= 0x20 }
-                if c != needle[j] { break }
-                j += 1
-            }
-            if j == m { return true }
-            i += 1
-        }
-        return false
+        text.withUnsafeBufferPointer { DocumentSource.contains($0, 0, $0.count, needle) }
     }
 }
