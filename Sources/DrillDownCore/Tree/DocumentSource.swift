@@ -27,9 +27,7 @@ public struct DocumentSource: Source {
         self.name = name
         let keySet: OutlineKeys
         if case .outline(let given) = mode { keySet = given } else { keySet = keys }
-        titleKeys = keySet.title.map { Array($0.lowercased().utf8) }
-        childKeys = keySet.children.map { Array($0.lowercased().utf8) }
-        rowKeys = keySet.rows.map { Array($0.lowercased().utf8) }
+        (titleKeys, childKeys, rowKeys) = keySet.folded
         if let mode {
             self.mode = mode
         } else if Self.followsOutlineConvention(tree, rows: rowKeys, titles: titleKeys, children: childKeys) {

@@ -37,3 +37,11 @@ public struct OutlineKeys: Sendable, Equatable {
             rows: merge(children, self.rows))
     }
 }
+
+extension OutlineKeys {
+    /// The keys lowercased as UTF-8 bytes, as sources compare member keys.
+    package var folded: (title: [[UInt8]], children: [[UInt8]], rows: [[UInt8]]) {
+        func bytes(_ list: [String]) -> [[UInt8]] { list.map { Array($0.lowercased().utf8) } }
+        return (bytes(title), bytes(children), bytes(rows))
+    }
+}

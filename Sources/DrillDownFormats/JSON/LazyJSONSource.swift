@@ -52,9 +52,7 @@ public struct LazyJSONSource: FallibleSource {
         self.name = name
         let keySet: OutlineKeys
         if case .outline(let given) = mode { keySet = given } else { keySet = keys }
-        titleKeys = keySet.title.map { Array($0.lowercased().utf8) }
-        childKeys = keySet.children.map { Array($0.lowercased().utf8) }
-        rowKeys = keySet.rows.map { Array($0.lowercased().utf8) }
+        (titleKeys, childKeys, rowKeys) = keySet.folded
         let raw = mapping.bytes
         let bom = raw.count >= 3 && raw[0] == 0xEF && raw[1] == 0xBB && raw[2] == 0xBF ? 3 : 0
         rootOffset = JSONBytes(raw).skipWhitespace(from: bom)
