@@ -11,7 +11,7 @@ import DrillDownCore
 /// refilled a batch at a time, and only where a node starts or a container closes is there a
 /// check that it holds enough entries for what follows (its end is padded with entries no state
 /// accepts). Whitespace is never looked at and a string's closing quote is an entry, marked when
-/// the string has a backslash, so a string without one is a 16-byte move. Integers up to eight
+/// the string has a backslash, so a string without one is a 16-byte move. Integers of up to seven
 /// digits are checked with one 8-byte load; other numbers and literals byte by byte as the RFC
 /// says. It accepts exactly what ``JSONParser`` accepts and builds the same tree; on anything it
 /// does not accept it returns `nil` without saying why, and the caller runs ``JSONParser`` to
@@ -72,7 +72,6 @@ struct JSONIndexedParser {
         _ input: JSONInput, _ scanner: inout JSONStructuralScanner, _ positions: UnsafeMutablePointer<UInt32>,
         _ bytes: UnsafeMutablePointer<UInt8>, _ open: UnsafeMutablePointer<Bool>, _ out: inout TreeBuilder.Columns
     ) -> Bool {
-        let base = input.base
         // Entries `k ..< n` are unread; past `n` there are at least `slack` more (refilled or `end`).
         var n = scanner.fill(positions, bytes, from: 0, capacity: batch)
         var k = 0
