@@ -76,6 +76,29 @@ struct JSONScanDifferentialTests {
         }
     }
 
+    @Test("documents of many index batches give the same tree, wherever a batch ends")
+    func acrossBatches() {
+        // Stage 2 reads the structural index a batch (JSONIndexedParser.batch entries) at a time:
+        // long documents of random values put every kind of token, escaped string and run of
+        // closing brackets across a refill somewhere; damaging one byte makes the fast path stop mid-batch.
+        var rng = SeededGenerator(seed: 23)
+        let specials: [UInt8] = Array("{}[]\":,\\ 0e".utf8)
+        for round in 0 ..< 24 {
+            var items: [String] = []
+            var size = 0
+            while size < 40 * JSONIndexedParser.batch {
+                let item = Self.value(1, &rng)
+                size += item.utf8.count
+                items.append(item)
+            }
+            let text = "[" + String(repeating: " ", count: round) + items.joined(separator: ",") + "]"
+            #expect(Self.compare(Array(text.utf8)))
+            var bytes = Array(text.utf8)
+            bytes[Int.random(in: 1 ..< bytes.count, using: &rng)] = specials.randomElement(using: &rng)!
+            Self.compare(bytes)
+        }
+    }
+
     @Test("damaged documents give the same tree or both readers reject them")
     func damagedDocuments() {
         var rng = SeededGenerator(seed: 17)

@@ -1,24 +1,26 @@
 import CDrillDownSIMD
 import DrillDownCore
 
-/// Stage 2 of the JSON reader: walks the structural positions of a ``JSONStructuralScanner``
-/// and writes every value straight into the store's arrays (``TreeBuilder/Columns``).
+/// Stage 2 of the JSON reader: walks the structural index of a ``JSONStructuralScanner`` and
+/// writes every value straight into the store's arrays (``TreeBuilder/Columns``).
 ///
-/// Whitespace is never looked at (the positions skip it) and a string's closing quote is one of
-/// the positions, so a string without backslashes is one copy. Numbers and literals are checked
-/// byte by byte as the RFC says. It accepts exactly what ``JSONParser`` accepts and builds the
-/// same tree; on anything it does not accept it returns `nil` without saying why, and the
-/// caller runs ``JSONParser`` to report the error with its position (errors are rare, so the
-/// exact message costs nothing on the path that matters).
+/// It is simdjson's stage 2 in shape: one function whose state is the position in the index and
+/// the innermost container's kind, moving between the states "a value starts here" and "after a
+/// value" (Swift has no `goto`; the two are a labelled loop and the loop inside it). Each index
+/// entry is an offset and the byte there, so dispatch reads the index, not the input; the index is
+/// refilled a batch at a time, and only where a node starts or a container closes is there a
+/// check that it holds enough entries for what follows (its end is padded with entries no state
+/// accepts). Whitespace is never looked at and a string's closing quote is an entry, marked when
+/// the string has a backslash, so a string without one is a 16-byte move. Integers of up to seven
+/// digits are checked with one 8-byte load; other numbers and literals byte by byte as the RFC
+/// says. It accepts exactly what ``JSONParser`` accepts and builds the same tree; on anything it
+/// does not accept it returns `nil` without saying why, and the caller runs ``JSONParser`` to
+/// report the error with its position (errors are rare, so the exact message costs nothing on
+/// the path that matters).
 struct JSONIndexedParser {
-    /// The input; its helpers take only these 16 bytes, never the parser (a non-inlined call
-    /// taking the parser by value made the compiler copy all of it, 136 bytes, per string and number).
-    let input: JSONInput
-    var scanner: JSONStructuralScanner
-    /// Open containers, innermost last: whether each is an object (room for ``JSONReader/maxDepth``).
-    let open: UnsafeMutablePointer<Bool>
-    /// The number of open containers.
-    var depth = 0
+    /// Entries of the structural index refilled at a time (16 KiB of offsets and 4 KiB of bytes,
+    /// which stay in the first-level cache).
+    static let batch = 4096
 
     /// The tree of `input`, or `nil` when it is not valid JSON (or too large for this path).
     static func read(_ input: UnsafeBufferPointer<UInt8>) -> TreeStore? {
@@ -27,17 +29,20 @@ struct JSONIndexedParser {
         guard bound < Int(Int32.max) else { return nil }
         let tail = UnsafeMutablePointer<UInt8>.allocate(capacity: 64)
         let open = UnsafeMutablePointer<Bool>.allocate(capacity: JSONReader.maxDepth + 1)
+        let positions = UnsafeMutablePointer<UInt32>.allocate(capacity: batch)
+        let bytes = UnsafeMutablePointer<UInt8>.allocate(capacity: batch)
         defer {
             tail.deallocate()
             open.deallocate()
+            positions.deallocate()
+            bytes.deallocate()
         }
         let start = input.count >= 3 && base[0] == 0xEF && base[1] == 0xBB && base[2] == 0xBF ? 3 : 0
-        var parser = JSONIndexedParser(
-            input: JSONInput(base: base, count: input.count), scanner: JSONStructuralScanner(base: base, count: input.count, start: start, tail: tail),
-            open: open)
+        var scanner = JSONStructuralScanner(base: base, count: input.count, start: start, tail: tail)
+        let source = JSONInput(base: base, count: input.count)
         return TreeBuilder.build(nodeCapacity: bound, textCapacity: input.count, expectedNodes: bound, expectedTextBytes: textBytes) {
             columns in
-            parser.parse(&columns)
+            parse(source, &scanner, positions, bytes, open, &columns)
         }
     }
 
@@ -50,52 +55,86 @@ struct JSONIndexedParser {
         return (Int(c.separators) + 1, input.count - Int(c.syntax))
     }
 
-    mutating func parse(_ out: inout TreeBuilder.Columns) -> Bool {
-        let input = self.input, base = input.base
-        var pos = scanner.next()
-        guard pos >= 0 else { return false }
+    /// Moves the entries not yet read (from `k`) to the front of the index and refills it.
+    @inline(never)
+    static func refill(
+        _ scanner: inout JSONStructuralScanner, _ positions: UnsafeMutablePointer<UInt32>, _ bytes: UnsafeMutablePointer<UInt8>,
+        from k: Int, to n: Int
+    ) -> Int {
+        let left = n - k
+        positions.update(from: positions + k, count: left)
+        bytes.update(from: bytes + k, count: left)
+        return scanner.fill(positions, bytes, from: left, capacity: batch)
+    }
+
+    /// Reads the whole input into `out`; `false` when it is not valid JSON.
+    static func parse(
+        _ input: JSONInput, _ scanner: inout JSONStructuralScanner, _ positions: UnsafeMutablePointer<UInt32>,
+        _ bytes: UnsafeMutablePointer<UInt8>, _ open: UnsafeMutablePointer<Bool>, _ out: inout TreeBuilder.Columns
+    ) -> Bool {
+        // Entries `k ..< n` are unread; past `n` there are at least `slack` more (refilled or `end`).
+        var n = scanner.fill(positions, bytes, from: 0, capacity: batch)
+        var k = 0
+        // The most entries read between two checks: a value (2), `,` or a close, a key (2), `:` and the next value's first.
+        let reach = 8
+        var depth = 0
+        var inObject = false
+        var pos = Int(positions[0]), c = bytes[0]
+        k = 1
         out.beginNode()
         out.endKey()
-        var inObject = false
         value: while true {
-            switch base[pos] {
+            // State "a value starts at `pos`, whose byte is `c`".
+            if n &- k < reach && !scanner.atEnd {
+                n = refill(&scanner, positions, bytes, from: k, to: n)
+                k = 0
+            }
+            switch c {
             case 0x22:
-                let close = scanner.next()
-                guard close > pos, string(from: pos, to: close, into: &out) else { return false }
+                let close = Int(positions[k]), e = bytes[k]
+                k &+= 1
+                if e == 0x22 {
+                    guard input.copy(pos &+ 1, close &- pos &- 1, into: &out) else { return false }
+                } else {
+                    guard e == JSONStructuralScanner.escapedClose, input.unescape(from: pos + 1, to: close, into: &out) else { return false }
+                }
                 out.finishScalar(.string)
             case 0x7B, 0x5B:
-                let isObject = base[pos] == 0x7B
+                let isObject = c == 0x7B
                 guard depth < JSONReader.maxDepth else { return false }
                 open[depth] = isObject
-                depth += 1
+                depth &+= 1
                 out.openContainer(isObject ? .object : .array)
-                pos = scanner.next()
-                guard pos >= 0 else { return false }
-                if base[pos] == (isObject ? 0x7D : 0x5D) {
-                    depth -= 1
+                pos = Int(positions[k])
+                c = bytes[k]
+                k &+= 1
+                if c == (isObject ? 0x7D : 0x5D) {
+                    depth &-= 1
                     out.closeContainer()
-                    inObject = depth > 0 && open[depth - 1]
+                    inObject = depth > 0 && open[depth &- 1]
                 } else {
                     inObject = isObject
                     out.beginNode()
                     if isObject {
-                        guard let next = key(at: pos, into: &out) else { return false }
-                        pos = next
+                        // `"key":` and the value's first entry.
+                        guard c == 0x22, bytes[k &+ 1] == 0x3A else { return false }
+                        guard key(input, pos, Int(positions[k]), bytes[k], &out) else { return false }
+                        pos = Int(positions[k &+ 2])
+                        c = bytes[k &+ 2]
+                        k &+= 3
                     } else {
                         out.endKey()
                     }
                     continue value
                 }
             case 0x2D, 0x30 ... 0x39:
-                guard let (end, real) = input.number(at: pos), input.copy(pos, end - pos, into: &out) else { return false }
+                guard let (end, real) = input.number(at: pos), input.copy(pos, end &- pos, into: &out) else { return false }
                 out.finishScalar(real ? .real : .integer)
             case 0x74:
-                guard input.literal(at: pos, 0x7472_7565) else { return false }
-                guard input.copy(pos, 4, into: &out) else { return false }
+                guard input.literal(at: pos, 0x7472_7565), input.copy(pos, 4, into: &out) else { return false }
                 out.finishScalar(.bool)
             case 0x66:
-                guard input.literal(at: pos + 1, 0x616C_7365) else { return false }
-                guard input.copy(pos, 5, into: &out) else { return false }
+                guard input.literal(at: pos &+ 1, 0x616C_7365), input.copy(pos, 5, into: &out) else { return false }
                 out.finishScalar(.bool)
             case 0x6E:
                 guard input.literal(at: pos, 0x6E75_6C6C) else { return false }
@@ -103,55 +142,51 @@ struct JSONIndexedParser {
             default:
                 return false
             }
+            // State "after a value": a `,` and the next member, or the container's end.
             while depth > 0 {
-                pos = scanner.next()
-                guard pos >= 0 else { return false }
-                let c = base[pos]
-                if c == 0x2C {
-                    pos = scanner.next()
-                    guard pos >= 0 else { return false }
+                let d = bytes[k]
+                k &+= 1
+                if d == 0x2C {
                     out.beginNode()
                     if inObject {
-                        guard let next = key(at: pos, into: &out) else { return false }
-                        pos = next
+                        guard bytes[k] == 0x22, bytes[k &+ 2] == 0x3A else { return false }
+                        guard key(input, Int(positions[k]), Int(positions[k &+ 1]), bytes[k &+ 1], &out) else { return false }
+                        pos = Int(positions[k &+ 3])
+                        c = bytes[k &+ 3]
+                        k &+= 4
                     } else {
                         out.endKey()
+                        pos = Int(positions[k])
+                        c = bytes[k]
+                        k &+= 1
                     }
                     continue value
                 }
-                guard c == (inObject ? 0x7D : 0x5D) else { return false }
-                depth -= 1
+                guard d == (inObject ? 0x7D : 0x5D) else { return false }
+                depth &-= 1
                 out.closeContainer()
-                inObject = depth > 0 && open[depth - 1]
+                inObject = depth > 0 && open[depth &- 1]
+                if n &- k < reach && !scanner.atEnd {
+                    n = refill(&scanner, positions, bytes, from: k, to: n)
+                    k = 0
+                }
             }
             break
         }
-        return scanner.next() < 0 && scanner.isValid
+        if n &- k < reach && !scanner.atEnd { n = refill(&scanner, positions, bytes, from: k, to: n); k = 0 }
+        return bytes[k] == JSONStructuralScanner.end && k == n && scanner.isValid
     }
 
-    /// Reads `"key":` whose opening quote is at `pos`; returns the position of the value.
+    /// Appends the key quoted at `open` and `close` (whose index byte is `closeByte`) and ends it.
     @inline(__always)
-    mutating func key(at pos: Int, into out: inout TreeBuilder.Columns) -> Int? {
-        let base = input.base
-        guard base[pos] == 0x22 else { return nil }
-        let close = scanner.next()
-        guard close > pos, string(from: pos, to: close, into: &out) else { return nil }
-        out.endKey()
-        let colon = scanner.next()
-        guard colon >= 0, base[colon] == 0x3A else { return nil }
-        let value = scanner.next()
-        return value >= 0 ? value : nil
-    }
-
-    /// Appends the decoded contents of the string quoted at `open` and `close`.
-    @inline(__always)
-    func string(from open: Int, to close: Int, into out: inout TreeBuilder.Columns) -> Bool {
-        let input = self.input
-        guard input.base[close] == 0x22 else { return false }
-        if !scanner.hasBackslash(from: open, to: close) {
-            return input.copy(open &+ 1, close &- open &- 1, into: &out)
+    static func key(_ input: JSONInput, _ open: Int, _ close: Int, _ closeByte: UInt8, _ out: inout TreeBuilder.Columns) -> Bool {
+        if closeByte == 0x22 {
+            guard input.copy(open &+ 1, close &- open &- 1, into: &out) else { return false }
+        } else {
+            guard closeByte == JSONStructuralScanner.escapedClose, input.unescape(from: open + 1, to: close, into: &out) else { return false }
         }
-        return input.unescape(from: open + 1, to: close, into: &out)
+        out.endKey()
+        return true
     }
 }
 
@@ -255,6 +290,24 @@ struct JSONInput {
     /// followed by whitespace, a structural character or the end.
     @inline(__always)
     func number(at start: Int) -> (end: Int, real: Bool)? {
+        // The common case, an integer of 1 to 7 digits followed by a byte that ends it, from one
+        // 8-byte load; anything else (a leading zero with more digits, a fraction, an exponent,
+        // eight digits or more, the input's last bytes) takes the full check below.
+        let digitsAt = base[start] == 0x2D ? start &+ 1 : start
+        if count &- digitsAt >= 8 {
+            let x = UInt64(littleEndian: UnsafeRawPointer(base + digitsAt).loadUnaligned(as: UInt64.self)) ^ 0x3030_3030_3030_3030
+            let nonDigit = (x & 0xF0F0_F0F0_F0F0_F0F0) | (((x & 0x0F0F_0F0F_0F0F_0F0F) &+ 0x0606_0606_0606_0606) & 0x1010_1010_1010_1010)
+            let digits = nonDigit.trailingZeroBitCount &>> 3
+            if digits > 0 && digits < 8 && (digits == 1 || base[digitsAt] != 0x30) {
+                let b = base[digitsAt &+ digits]
+                if b <= 0x20 || b == 0x2C || (b | 0x20) == 0x7D { return (digitsAt &+ digits, false) }
+            }
+        }
+        return fullNumber(at: start)
+    }
+
+    /// ``number(at:)``, byte by byte.
+    func fullNumber(at start: Int) -> (end: Int, real: Bool)? {
         var i = start
         if base[i] == 0x2D { i &+= 1 }
         guard i < count, isDigit(base[i]) else { return nil }

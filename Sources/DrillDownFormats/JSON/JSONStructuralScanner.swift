@@ -1,35 +1,40 @@
 import CDrillDownSIMD
 
 /// Stage 1 of the JSON reader: finds, 64 bytes at a time with SIMD compares and bit arithmetic,
-/// where tokens start, and hands those positions out in order.
+/// where tokens start, and writes those positions in batches into a structural index that
+/// stage 2 (``JSONIndexedParser``) walks.
 ///
 /// Per block it builds bitmasks of quotes, backslashes, structural characters (`{}[]:,`),
 /// whitespace and control bytes (``dd_json_classify``, in C for the vector unit's move-mask
-/// instruction, which Swift's SIMD types do not expose); works out which quotes are escaped (odd backslash runs), which
-/// bytes are inside strings (a prefix XOR of the real quotes, carried from block to block), and
-/// from that the *structural* positions: `{}[]:,` outside strings, the opening and closing quote
-/// of every string, and the first byte of every number or literal. A block's positions are a
-/// bitmask, so there is no index array: ``next()`` pops the lowest bit and scans the next block
-/// when the mask is empty. This is simdjson's stage 1, consumed as it is produced.
+/// instruction, which Swift's SIMD types do not expose); works out which quotes are escaped (odd
+/// backslash runs), which bytes are inside strings (a prefix XOR of the real quotes, carried from
+/// block to block), and from that the *structural* positions: `{}[]:,` outside strings, the
+/// opening and closing quote of every string, and the first byte of every number or literal.
+/// Each position goes into the index with its byte, except that the closing quote of a string
+/// holding a backslash is written as `\` (``escapedClose``), so stage 2 knows without looking
+/// which strings need unescaping. This is simdjson's stage 1 with its flattening, done a batch
+/// at a time (the index stays in the cache, and memory does not grow with the input).
 ///
 /// It also checks what stage 2 never looks at: that the input is valid UTF-8, that no control
 /// byte is inside a string, that nothing but space, tab, CR and LF separates tokens, that no
 /// backslash is outside a string and that the last string is closed. When any check fails,
-/// ``isValid`` turns false and the positions run out; the caller then reads the input with
-/// ``JSONParser`` to report the error exactly.
+/// ``isValid`` turns false and the index ends before that block; the caller then reads the
+/// input with ``JSONParser`` to report the error exactly.
 struct JSONStructuralScanner {
+    /// The byte written to the index for the closing quote of a string that holds a backslash.
+    static let escapedClose: UInt8 = 0x5C
+    /// The byte of the entries written after the last position (stage 2 accepts none of them).
+    static let end: UInt8 = 0
+    /// Entries of ``end`` written after the last position: stage 2 reads up to this many entries
+    /// past the point where it last checked that the index has them.
+    static let slack = 16
+
     let base: UnsafePointer<UInt8>
     let count: Int
     /// 64 bytes of scratch for the last, partial block (padded with spaces).
     let tail: UnsafeMutablePointer<UInt8>
     /// Offset of the next block to scan.
     var nextBlock: Int
-    /// Offset of the current block.
-    private(set) var blockStart = 0
-    /// Structural positions of the current block not yet handed out.
-    var structurals: UInt64 = 0
-    /// Backslashes of the current block.
-    var backslashes: UInt64 = 0
     /// The greatest offset of a backslash before the current block, or -1.
     var lastBackslash = -1
     /// All ones when the previous block ended inside a string.
@@ -38,52 +43,41 @@ struct JSONStructuralScanner {
     var escapeCarry: UInt64 = 0
     /// 1 when the previous block ended in a number or literal byte.
     var scalarCarry: UInt64 = 0
+    /// Whether the string open at the end of the previous block has a backslash so far.
+    var openStringHasBackslash = false
     /// The offset up to which UTF-8 has been validated.
     var utf8Checked = 0
     /// False once the input is known to be invalid.
     private(set) var isValid = true
+    /// True once every block has been scanned (or a check failed): the index is complete.
+    private(set) var atEnd = false
 
     init(base: UnsafePointer<UInt8>, count: Int, start: Int, tail: UnsafeMutablePointer<UInt8>) {
         self.base = base
         self.count = count
         self.tail = tail
         nextBlock = start
-        blockStart = start
         utf8Checked = start
     }
 
-    /// The offset of the next structural position, or -1 after the last one.
-    @inline(__always)
-    mutating func next() -> Int {
-        if structurals == 0 {
-            scanBlocks()
-            if structurals == 0 { return -1 }
+    /// Scans blocks, appending their positions (`positions`) and bytes (`bytes`) from entry `n`,
+    /// until fewer than 64 + ``slack`` entries of `capacity` are left or the input ends; returns
+    /// the new entry count. At the end, ``slack`` entries of ``end`` follow the last position.
+    @inline(never)
+    mutating func fill(_ positions: UnsafeMutablePointer<UInt32>, _ bytes: UnsafeMutablePointer<UInt8>, from n: Int, capacity: Int) -> Int {
+        var n = n
+        while n <= capacity - 64 - Self.slack {
+            guard nextBlock < count, isValid else {
+                atEnd = true
+                for k in 0 ..< Self.slack {
+                    positions[n + k] = UInt32(truncatingIfNeeded: count)
+                    bytes[n + k] = Self.end
+                }
+                return n
+            }
+            n = scanBlock(positions, bytes, n)
         }
-        let bit = structurals.trailingZeroBitCount
-        structurals &= structurals &- 1
-        return blockStart &+ bit
-    }
-
-    /// Whether a backslash lies in `open ..< close`, where `close` was the last position handed out.
-    @inline(__always)
-    func hasBackslash(from open: Int, to close: Int) -> Bool {
-        let below = backslashes & ((1 &<< UInt64(truncatingIfNeeded: close &- blockStart)) &- 1)
-        if below != 0 { return blockStart &+ 63 &- below.leadingZeroBitCount >= open }
-        return lastBackslash >= open
-    }
-
-    /// High bit set in the lanes of `v` equal to `c`. (Swift's `.==` on SIMD16<UInt8> is
-    /// compiled lane by lane; wrapping arithmetic becomes SSE2 instructions.)
-    @inline(__always)
-    static func equal(_ v: SIMD16<UInt8>, _ c: UInt8) -> SIMD16<UInt8> {
-        let d = v ^ SIMD16(repeating: c)
-        return (d &- SIMD16(repeating: 1)) & ~d
-    }
-
-    /// High bit set in the lanes of `v` below `c` (`c` ≤ 0x80).
-    @inline(__always)
-    static func below(_ v: SIMD16<UInt8>, _ c: UInt8) -> SIMD16<UInt8> {
-        (v &- SIMD16(repeating: c)) & ~v
+        return n
     }
 
     /// Bit i set when an odd number of bits at or below i are set in `x`.
@@ -99,30 +93,23 @@ struct JSONStructuralScanner {
         return x
     }
 
-    /// Scans blocks until one has structural positions or the input ends.
-    @inline(never)
-    mutating func scanBlocks() {
-        while structurals == 0 && nextBlock < count { scanBlock() }
-    }
-
+    /// Scans the block at ``nextBlock`` and appends its positions from entry `n`; returns the new count.
     @inline(__always)
-    mutating func scanBlock() {
-        if backslashes != 0 { lastBackslash = blockStart + 63 - backslashes.leadingZeroBitCount }
-        blockStart = nextBlock
+    mutating func scanBlock(_ positions: UnsafeMutablePointer<UInt32>, _ bytes: UnsafeMutablePointer<UInt8>, _ n: Int) -> Int {
+        let blockStart = nextBlock
         nextBlock += 64
-        let p: UnsafeRawPointer
+        let p: UnsafePointer<UInt8>
         let last = count - blockStart <= 64
         if last {
             tail.update(repeating: 0x20, count: 64)
             tail.update(from: base + blockStart, count: count - blockStart)
-            p = UnsafeRawPointer(tail)
+            p = UnsafePointer(tail)
         } else {
-            p = UnsafeRawPointer(base + blockStart)
+            p = base + blockStart
         }
-        let masks = dd_json_classify(p.assumingMemoryBound(to: UInt8.self))
+        let masks = dd_json_classify(p)
         var quote = masks.quote
         let op = masks.op, whitespace = masks.whitespace, control = masks.control, backslash = masks.backslash
-        backslashes = backslash
 
         // Escaped bytes: the byte after an odd run of backslashes.
         var escaped = escapeCarry
@@ -136,6 +123,7 @@ struct JSONStructuralScanner {
             escapeCarry = 0
         }
         quote &= ~escaped
+        let startsInString = inStringCarry != 0
         let inString = Self.prefixXOR(quote) ^ inStringCarry
         inStringCarry = 0 &- (inString >> 63)
         let stringTail = inString ^ quote  // string contents and closing quotes
@@ -144,25 +132,93 @@ struct JSONStructuralScanner {
         let nonQuoteScalar = scalar & ~quote
         let followsScalar = nonQuoteScalar << 1 | scalarCarry
         scalarCarry = nonQuoteScalar >> 63
-        structurals = ((op | (scalar & ~followsScalar)) & ~stringTail) | (quote & ~inString)
+        let structurals = ((op | (scalar & ~followsScalar)) & ~stringTail) | (quote & ~inString)
 
         // Checks stage 2 relies on.
         if control != 0 {
-            if control & inString != 0 { fail() }
+            if control & inString != 0 { return fail(n) }
             var c = control
             while c != 0 {
-                let b = p.load(fromByteOffset: c.trailingZeroBitCount, as: UInt8.self)
-                if b != 0x0A && b != 0x0D && b != 0x09 { fail() }
+                let b = p[c.trailingZeroBitCount]
+                if b != 0x0A && b != 0x0D && b != 0x09 { return fail(n) }
                 c &= c &- 1
             }
         }
-        if backslash & ~inString != 0 { fail() }
-        if masks.nonASCII != 0 { validateUTF8() }
-        if last && inStringCarry != 0 { fail() }
+        if backslash & ~inString != 0 { return fail(n) }
+        if masks.nonASCII != 0 && !validateUTF8(blockStart) { return fail(n) }
+        if last && inStringCarry != 0 { return fail(n) }
+
+        if backslash != 0 || openStringHasBackslash {
+            let flagged = escapedCloses(quote: quote, backslash: backslash, startsInString: startsInString)
+            if flagged != 0 { return flattenFlagged(structurals, flagged, p, blockStart, positions, bytes, n) }
+        }
+        // Four entries per round, written whether or not the mask has that many bits (the index
+        // has room): the loop runs popcount / 4 times, so its exit is rarely mispredicted.
+        var s = structurals
+        var i = n
+        let total = n &+ s.nonzeroBitCount
+        let start = UInt32(truncatingIfNeeded: blockStart)
+        while i < total {
+            for k in 0 ..< 4 {
+                let bit = s.trailingZeroBitCount
+                positions[i &+ k] = start &+ UInt32(truncatingIfNeeded: bit)
+                bytes[i &+ k] = p[bit & 63]
+                s &= s &- 1
+            }
+            i &+= 4
+        }
+        return total
     }
 
-    /// Validates the non-ASCII sequences that start in the current block.
-    mutating func validateUTF8() {
+    /// The closing quotes (of `quote`, the block's real quotes) of strings holding a backslash.
+    /// Quotes alternate between opening and closing; `startsInString` says what the first one is.
+    mutating func escapedCloses(quote: UInt64, backslash: UInt64, startsInString: Bool) -> UInt64 {
+        var flagged: UInt64 = 0
+        var inString = startsInString
+        var has = openStringHasBackslash
+        var from = 0  // first bit of the current segment
+        var q = quote
+        while q != 0 {
+            let bit = q.trailingZeroBitCount
+            if inString {
+                // Backslashes in from ..< bit.
+                let segment = (bit == 64 ? ~0 : (UInt64(1) << UInt64(bit)) &- 1) & ~((UInt64(1) << UInt64(from)) &- 1)
+                if has || backslash & segment != 0 { flagged |= UInt64(1) << UInt64(bit) }
+            }
+            has = false
+            inString.toggle()
+            from = bit + 1
+            q &= q &- 1
+        }
+        if inString {
+            let rest: UInt64 = from >= 64 ? 0 : ~((UInt64(1) << UInt64(from)) &- 1)
+            has = has || backslash & rest != 0
+        } else {
+            has = false
+        }
+        openStringHasBackslash = has
+        return flagged
+    }
+
+    /// Appends a block's positions one by one, writing ``escapedClose`` for the `flagged` quotes.
+    mutating func flattenFlagged(
+        _ structurals: UInt64, _ flagged: UInt64, _ p: UnsafePointer<UInt8>, _ blockStart: Int,
+        _ positions: UnsafeMutablePointer<UInt32>, _ bytes: UnsafeMutablePointer<UInt8>, _ n: Int
+    ) -> Int {
+        var s = structurals
+        var i = n
+        while s != 0 {
+            let bit = s.trailingZeroBitCount
+            positions[i] = UInt32(truncatingIfNeeded: blockStart + bit)
+            bytes[i] = flagged & (UInt64(1) << UInt64(bit)) != 0 ? Self.escapedClose : p[bit]
+            s &= s &- 1
+            i += 1
+        }
+        return i
+    }
+
+    /// Validates the non-ASCII sequences that start in the block at `blockStart`.
+    mutating func validateUTF8(_ blockStart: Int) -> Bool {
         var i = max(utf8Checked, blockStart)
         let stop = min(blockStart + 64, count)
         let end = base + count
@@ -172,18 +228,17 @@ struct JSONStructuralScanner {
                 continue
             }
             let n = UTF8Validation.sequenceLength(base + i, end)
-            if n == 0 {
-                fail()
-                return
-            }
+            if n == 0 { return false }
             i += n
         }
         utf8Checked = i
+        return true
     }
 
-    mutating func fail() {
+    /// Marks the input invalid; the index ends before the current block.
+    mutating func fail(_ n: Int) -> Int {
         isValid = false
-        structurals = 0
         nextBlock = count
+        return n
     }
 }
