@@ -19,6 +19,7 @@ struct Bench: ParsableCommand {
     @Option(name: .long, help: "The random seed of the changes.") var seed: UInt64 = 1
     @Flag(name: .long, help: "Time changes by this thread's CPU clock, which leaves out time the scheduler gave other processes (a busy machine).") var cpuClock = false
     @Option(name: .long, help: "Also print the N slowest changes (kind, change, time), to see where a tail comes from.") var slowest = 0
+    @Option(name: .long, help: "Only time loads: read the file this many more times in this process and print every time (the later reads run in memory the earlier ones freed, as a parser that keeps its buffers does).") var loads = 0
     @OptionGroup var output: OutputOptions
 
     struct Measure: Encodable {
@@ -128,6 +129,24 @@ struct Bench: ParsableCommand {
             searchMilliseconds: search, searchMatches: found.total, measures: measures)
     }
 
+    /// `--loads N`: the first load's time, then N more reads of the same file in this process.
+    func timeLoads(first: Double) throws {
+        var times = [first * 1000]
+        for _ in 0 ..< loads {
+            let t0 = Self.now()
+            let again = try data.load()
+            times.append(Double(Self.now() - t0) / 1e6)
+            withExtendedLifetime(again) {}
+        }
+        if output.json {
+            try Out.json(["loadMilliseconds": times])
+            return
+        }
+        var out = Out()
+        out.line("loads (ms): " + times.map { String(format: "%.1f", $0) }.joined(separator: ", "))
+        out.flush()
+    }
+
     /// A random node reached by descending from the root (each level: stop or go on at random).
     static func randomNode(in source: any Source, rng: inout SplitMix, containersOnly: Bool = false) -> NodeID {
         var n = source.root
@@ -170,6 +189,7 @@ struct Bench: ParsableCommand {
 
     func run() throws {
         let loaded = try data.load()
+        if loads > 0 { return try timeLoads(first: loaded.loadSeconds) }
         let whole: TreeStore? = if case .treeTable = loaded.database { try DatabaseData.readTreeTable(data.file).tree } else { loaded.tree }
         guard let tree = whole else { throw BadInput("\(data.file): bench measures documents and tree tables, not a database read through levels") }
         var sink = 0

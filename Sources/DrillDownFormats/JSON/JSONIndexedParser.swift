@@ -21,28 +21,36 @@ struct JSONIndexedParser {
     /// Entries of the structural index refilled at a time (16 KiB of offsets and 4 KiB of bytes,
     /// which stay in the first-level cache).
     static let batch = 4096
+    /// The most entries stage 2 reads between two checks that the window has them: a value (2),
+    /// `,` or a close, a key (2), `:` and the next value's first.
+    static let reachOfParse = 8
 
     /// The tree of `input`, or `nil` when it is not valid JSON (or too large for this path).
-    static func read(_ input: UnsafeBufferPointer<UInt8>) -> TreeStore? {
+    /// Stage 1 runs on a second thread (``JSONThreadedFeed``) when `threaded` says so, or by
+    /// default when the input is large enough and there is a second core.
+    static func read(_ input: UnsafeBufferPointer<UInt8>, threaded: Bool? = nil) -> TreeStore? {
         guard let base = input.baseAddress, !input.isEmpty, input.count < Int(UInt32.max) - 64 else { return nil }
         let (bound, textBytes) = counts(input)
         guard bound < Int(Int32.max) else { return nil }
         let tail = UnsafeMutablePointer<UInt8>.allocate(capacity: 64)
         let open = UnsafeMutablePointer<Bool>.allocate(capacity: JSONReader.maxDepth + 1)
-        let positions = UnsafeMutablePointer<UInt32>.allocate(capacity: batch)
-        let bytes = UnsafeMutablePointer<UInt8>.allocate(capacity: batch)
         defer {
             tail.deallocate()
             open.deallocate()
-            positions.deallocate()
-            bytes.deallocate()
         }
         let start = input.count >= 3 && base[0] == 0xEF && base[1] == 0xBB && base[2] == 0xBF ? 3 : 0
-        var scanner = JSONStructuralScanner(base: base, count: input.count, start: start, tail: tail)
+        let scanner = JSONStructuralScanner(base: base, count: input.count, start: start, tail: tail)
         let source = JSONInput(base: base, count: input.count)
         return TreeBuilder.build(nodeCapacity: bound, textCapacity: input.count, expectedNodes: bound, expectedTextBytes: textBytes) {
             columns in
-            parse(source, &scanner, positions, bytes, open, &columns)
+            if threaded ?? JSONThreadedFeed.worthIt(input.count), let feed = JSONThreadedFeed.started(scanner) {
+                var feed = feed
+                let parsed = parse(source, &feed, open, &columns)
+                return feed.finish() && parsed
+            }
+            var feed = JSONScanFeed(scanner)
+            let parsed = parse(source, &feed, open, &columns)
+            return feed.finish() && parsed
         }
     }
 
@@ -55,40 +63,27 @@ struct JSONIndexedParser {
         return (Int(c.separators) + 1, input.count - Int(c.syntax))
     }
 
-    /// Moves the entries not yet read (from `k`) to the front of the index and refills it.
-    @inline(never)
-    static func refill(
-        _ scanner: inout JSONStructuralScanner, _ positions: UnsafeMutablePointer<UInt32>, _ bytes: UnsafeMutablePointer<UInt8>,
-        from k: Int, to n: Int
-    ) -> Int {
-        let left = n - k
-        positions.update(from: positions + k, count: left)
-        bytes.update(from: bytes + k, count: left)
-        return scanner.fill(positions, bytes, from: left, capacity: batch)
-    }
-
     /// Reads the whole input into `out`; `false` when it is not valid JSON.
-    static func parse(
-        _ input: JSONInput, _ scanner: inout JSONStructuralScanner, _ positions: UnsafeMutablePointer<UInt32>,
-        _ bytes: UnsafeMutablePointer<UInt8>, _ open: UnsafeMutablePointer<Bool>, _ out: inout TreeBuilder.Columns
+    /// Whether the input passed stage 1's checks is the feed's to say (``JSONIndexFeed/finish()``).
+    static func parse<Feed: JSONIndexFeed>(
+        _ input: JSONInput, _ feed: inout Feed, _ open: UnsafeMutablePointer<Bool>, _ out: inout TreeBuilder.Columns
     ) -> Bool {
         // Entries `k ..< n` are unread; past `n` there are at least `slack` more (refilled or `end`).
-        var n = scanner.fill(positions, bytes, from: 0, capacity: batch)
+        var positions = UnsafeMutablePointer<UInt32>(bitPattern: 8)!, bytes = UnsafeMutablePointer<UInt8>(bitPattern: 8)!
+        var n = 0
+        feed.start(&positions, &bytes, &n)
         var k = 0
-        // The most entries read between two checks: a value (2), `,` or a close, a key (2), `:` and the next value's first.
-        let reach = 8
+        if n &- k < reachOfParse && !feed.atEnd { feed.refill(&positions, &bytes, &k, &n) }
+        let reach = reachOfParse
         var depth = 0
         var inObject = false
-        var pos = Int(positions[0]), c = bytes[0]
-        k = 1
+        var pos = Int(positions[k]), c = bytes[k]
+        k &+= 1
         out.beginNode()
         out.endKey()
         value: while true {
             // State "a value starts at `pos`, whose byte is `c`".
-            if n &- k < reach && !scanner.atEnd {
-                n = refill(&scanner, positions, bytes, from: k, to: n)
-                k = 0
-            }
+            if n &- k < reach && !feed.atEnd { feed.refill(&positions, &bytes, &k, &n) }
             switch c {
             case 0x22:
                 let close = Int(positions[k]), e = bytes[k]
@@ -166,15 +161,12 @@ struct JSONIndexedParser {
                 depth &-= 1
                 out.closeContainer()
                 inObject = depth > 0 && open[depth &- 1]
-                if n &- k < reach && !scanner.atEnd {
-                    n = refill(&scanner, positions, bytes, from: k, to: n)
-                    k = 0
-                }
+                if n &- k < reach && !feed.atEnd { feed.refill(&positions, &bytes, &k, &n) }
             }
             break
         }
-        if n &- k < reach && !scanner.atEnd { n = refill(&scanner, positions, bytes, from: k, to: n); k = 0 }
-        return bytes[k] == JSONStructuralScanner.end && k == n && scanner.isValid
+        if n &- k < reach && !feed.atEnd { feed.refill(&positions, &bytes, &k, &n) }
+        return bytes[k] == JSONStructuralScanner.end && k == n
     }
 
     /// Appends the key quoted at `open` and `close` (whose index byte is `closeByte`) and ends it.
