@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import DrillDownCore
 @testable import DrillDownFormats
 import Testing
@@ -14,11 +17,14 @@ struct JSONScanDifferentialTests {
         }
     }
 
-    /// Compares both readers on `bytes`; returns whether the input was valid.
+    /// Compares both readers on `bytes` (the fast path with its scan on the parser's thread and on
+    /// a second thread, which must agree); returns whether the input was valid.
     @discardableResult
     static func compare(_ bytes: [UInt8], sourceLocation: Testing.SourceLocation = #_sourceLocation) -> Bool {
         bytes.withUnsafeBufferPointer { buffer in
-            let fast = JSONIndexedParser.read(buffer)
+            let fast = JSONIndexedParser.read(buffer, threaded: false)
+            let threaded = JSONIndexedParser.read(buffer, threaded: true)
+            #expect(fast.map(dump) == threaded.map(dump), "the threaded scan differs", sourceLocation: sourceLocation)
             var old: TreeStore?
             var failure: ParseFailure?
             if let base = buffer.baseAddress, !buffer.isEmpty {
@@ -96,6 +102,79 @@ struct JSONScanDifferentialTests {
             var bytes = Array(text.utf8)
             bytes[Int.random(in: 1 ..< bytes.count, using: &rng)] = specials.randomElement(using: &rng)!
             Self.compare(bytes)
+        }
+    }
+
+    @Test("a document longer than the threaded scan's ring of batches, whole and damaged late")
+    func aroundTheRing() {
+        // JSONThreadedFeed's ring holds `slots` batches: a document of several times that wraps
+        // it, with the parser copying its unread entries across every batch boundary; damage near
+        // the end stops the parser while the scanning thread waits for a free slot.
+        var rng = SeededGenerator(seed: 29)
+        var items: [String] = []
+        var entries = 0
+        while entries < 3 * JSONThreadedFeed.slots * JSONIndexedParser.batch {
+            let item = Self.value(2, &rng)
+            entries += item.utf8.count / 3
+            items.append(item)
+        }
+        let text = "{\"rows\": [" + items.joined(separator: ",") + "], \"end\": true}"
+        #expect(Self.compare(Array(text.utf8)))
+        for offset in [text.utf8.count / 2, text.utf8.count - 40] {
+            var bytes = Array(text.utf8)
+            bytes[offset] = UInt8(ascii: "}")
+            Self.compare(bytes)
+        }
+    }
+
+    /// Every entry a feed hands out, read one at a time through its window, then its verdict.
+    /// At most `limit` entries are read (a broken feed may never reach its end).
+    static func entries<Feed: JSONIndexFeed>(_ feed: inout Feed, limit: Int = .max, pause: () -> Void = {}) -> (entries: [UInt64], valid: Bool) {
+        var positions = UnsafeMutablePointer<UInt32>(bitPattern: 8)!, bytes = UnsafeMutablePointer<UInt8>(bitPattern: 8)!
+        var n = 0, k = 0
+        feed.start(&positions, &bytes, &n)
+        pause()
+        var out: [UInt64] = []
+        while true {
+            if n - k < JSONIndexedParser.reachOfParse && !feed.atEnd { feed.refill(&positions, &bytes, &k, &n) }
+            if k == n && feed.atEnd || out.count == limit { break }
+            out.append(UInt64(positions[k]) << 8 | UInt64(bytes[k]))
+            k += 1
+        }
+        #expect(out.count == limit || bytes[k] == JSONStructuralScanner.end)
+        return (out, feed.finish())
+    }
+
+    @Test("the threaded scan hands out the same index entries, also when its ring is full")
+    func threadedEntries() {
+        var rng = SeededGenerator(seed: 31)
+        // Over three rings' worth of entries (most values here are one to three entries).
+        let items = (0 ..< JSONThreadedFeed.slots * JSONIndexedParser.batch).map { _ in Self.value(4, &rng) }
+        let bytes = Array(("[" + items.joined(separator: ",") + "]").utf8)
+        bytes.withUnsafeBufferPointer { buffer in
+            let tail = UnsafeMutablePointer<UInt8>.allocate(capacity: 64)
+            defer { tail.deallocate() }
+            let scanner = JSONStructuralScanner(base: buffer.baseAddress!, count: buffer.count, start: 0, tail: tail)
+            var plain = JSONScanFeed(scanner)
+            let expected = Self.entries(&plain)
+            #expect(expected.valid && expected.entries.count > 3 * JSONThreadedFeed.slots * JSONIndexedParser.batch)
+            guard let probe = JSONThreadedFeed.started(scanner) else {
+                Issue.record("no scanning thread")
+                return
+            }
+            var threaded = probe
+            // The parser stalls until the scanner has filled the whole ring (and would overwrite
+            // batches not yet read if it did not wait for them to be handed back).
+            let got = Self.entries(&threaded, limit: expected.entries.count + 1) {
+                while probe.batchesWritten < JSONThreadedFeed.slots && !probe.scanDone { sched_yield() }
+                usleep(20_000)
+            }
+            #expect(got.valid)
+            // Compared as a Bool: a diff of two arrays of this size would take minutes to print.
+            let common = min(got.entries.count, expected.entries.count)
+            let firstDifference = (0 ..< common).first { got.entries[$0] != expected.entries[$0] } ?? common
+            let same = got.entries.count == expected.entries.count && firstDifference == got.entries.count
+            #expect(same, "entries differ from entry \(firstDifference) (\(got.entries.count) against \(expected.entries.count))")
         }
     }
 

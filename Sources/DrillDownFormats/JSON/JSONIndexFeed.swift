@@ -93,11 +93,20 @@ final class JSONThreadedFeed: JSONIndexFeed, @unchecked Sendable {
     private let consumed = Atomic<Int>(0)
     /// Set when the parser stops before the end.
     private let stopped = Atomic<Bool>(false)
+    /// Set by the scanning thread when it returns.
+    private let scanned = Atomic<Bool>(false)
+    /// Set when the parser asked for a batch that will never come (a broken ring; never in practice).
+    private var broken = false
     private var thread = pthread_t()
     private var running = false
     /// The parser's side: the batch its window is in, and whether that batch is the last.
     private var current = 0
     private(set) var atEnd = false
+
+    /// Batches the scanning thread has written so far.
+    var batchesWritten: Int { produced.load(ordering: .acquiring) }
+    /// Whether the scanning thread has returned (after the last batch, or stopped).
+    var scanDone: Bool { scanned.load(ordering: .acquiring) }
 
     /// Whether an input of `count` bytes is worth a second thread here.
     static func worthIt(_ count: Int) -> Bool {
@@ -139,6 +148,7 @@ final class JSONThreadedFeed: JSONIndexFeed, @unchecked Sendable {
 
     /// The scanning thread: fills batch after batch until the input ends or the parser stops.
     private func scan() {
+        defer { scanned.store(true, ordering: .releasing) }
         var j = 0
         while true {
             while j - consumed.load(ordering: .acquiring) >= Self.slots {
@@ -156,18 +166,33 @@ final class JSONThreadedFeed: JSONIndexFeed, @unchecked Sendable {
         }
     }
 
-    /// Waits until batch `j` is written.
+    /// Waits until batch `j` is written; `false` if the scanning thread returned without writing it.
     @inline(__always)
-    private func wait(for j: Int) {
+    private func wait(for j: Int) -> Bool {
         var spins = 0
         while produced.load(ordering: .acquiring) <= j {
+            if scanned.load(ordering: .acquiring) && produced.load(ordering: .acquiring) <= j { return false }
             spins += 1
             if spins > 64 { sched_yield() }
         }
+        return true
+    }
+
+    /// Ends the window with `end` entries after `wait` failed: the parser stops, ``finish()`` says invalid.
+    private func breakOff(_ positions: inout UnsafeMutablePointer<UInt32>, _ bytes: inout UnsafeMutablePointer<UInt8>, _ k: inout Int, _ n: inout Int) {
+        broken = true
+        atEnd = true
+        positions = self.positions
+        bytes = self.bytes
+        positions.update(repeating: 0, count: JSONStructuralScanner.slack)
+        bytes.update(repeating: JSONStructuralScanner.end, count: JSONStructuralScanner.slack)
+        k = 0
+        n = 0
     }
 
     func start(_ positions: inout UnsafeMutablePointer<UInt32>, _ bytes: inout UnsafeMutablePointer<UInt8>, _ n: inout Int) {
-        wait(for: 0)
+        var k = 0
+        guard wait(for: 0) else { return breakOff(&positions, &bytes, &k, &n) }
         positions = self.positions + Self.reach
         bytes = self.bytes + Self.reach
         n = counts[0]
@@ -179,7 +204,7 @@ final class JSONThreadedFeed: JSONIndexFeed, @unchecked Sendable {
         _ positions: inout UnsafeMutablePointer<UInt32>, _ bytes: inout UnsafeMutablePointer<UInt8>, _ k: inout Int, _ n: inout Int
     ) {
         let next = current + 1
-        wait(for: next)
+        guard wait(for: next) else { return breakOff(&positions, &bytes, &k, &n) }
         let left = n - k
         let slot = next % Self.slots
         let at = slot * Self.slotSize + Self.reach - left
@@ -198,6 +223,6 @@ final class JSONThreadedFeed: JSONIndexFeed, @unchecked Sendable {
         stopped.store(true, ordering: .relaxed)
         if running { pthread_join(thread, nil) }
         running = false
-        return scanner.isValid
+        return scanner.isValid && !broken
     }
 }
