@@ -13,8 +13,10 @@
 #                                    peak RSS against the file size (Scripts/bench-huge.py), then
 #                                    `drilldown stats` (indexed lazily above 256 MiB)
 #
-# Peers (in-process parse, file already in the page cache): pysimdjson's parse to its tape
-# (`simdjson.Parser().parse(bytes)`), orjson.loads, python json.loads; whole processes: jq,
+# Peers (in-process parse, file already in the page cache): pysimdjson's parse to its tape, cold
+# (a fresh process and parser, whose buffers are new memory, as each `drilldown stats` load is)
+# and warm (one parser reused, best of the runs; `drilldown bench --loads` is DrillDown's warm
+# counterpart), orjson.loads, python json.loads; whole processes: jq,
 # `python3 -c 'json.load(...)'` and `drilldown stats`. YAML: the same 1M-node tree as JSON and as
 # YAML (written by `drilldown convert`), DrillDown's load of each beside PyYAML's libyaml loader
 # (`yaml.load(data, Loader=yaml.CSafeLoader)`). pysimdjson, orjson and PyYAML are installed into
@@ -69,6 +71,20 @@ print("drilldown in-process load: %.1f ms  (%.0f MB/s; peak RSS %.0f MB = %.2f x
       % (ms, size / 1e3 / ms, rss / 1e6, rss / (store + size), store / 1e6))' "$size"
   done
   for i in $(seq "$runs"); do echo "drilldown stats (whole process): $(wall "$bin" stats "$f") ms"; done
+  # Warm: loads repeated in one process, the later ones in memory the earlier ones freed (glibc is
+  # told to keep freed memory rather than give it back, as simdjson's reused parser keeps its buffers).
+  MALLOC_MMAP_THRESHOLD_=33554432 MALLOC_TRIM_THRESHOLD_=4294967296 "$bin" bench "$f" --loads "$(( runs + 2 ))" --json | python3 -c '
+import json, sys
+t = json.load(sys.stdin)["loadMilliseconds"]
+print("drilldown in-process load, warm (repeated in one process): %.1f ms  (runs: %s; the first is cold)" % (min(t[1:]), ", ".join("%.0f" % x for x in t)))'
+  # Cold: simdjson's first parse in a fresh process, with a new parser that must allocate and
+  # fault in its buffers, as every `drilldown stats` load above does.
+  for i in $(seq "$runs"); do
+    "$py" -c '
+import sys, time, simdjson
+data = open(sys.argv[1], "rb").read()
+t = time.perf_counter(); simdjson.Parser().parse(data); print("simdjson tape, cold (fresh process and parser): %.1f ms" % (1000 * (time.perf_counter() - t)))' "$f"
+  done
   "$py" - "$f" "$runs" <<'PY'
 import gc, json, sys, time
 import orjson, simdjson
@@ -81,7 +97,7 @@ def best(name, fn):
         t = time.perf_counter(); r = fn(); times.append(1000 * (time.perf_counter() - t)); del r
     print(f"{name}: {min(times):.1f} ms  (runs: {', '.join(f'{x:.0f}' for x in times)})")
 parser = simdjson.Parser()
-best("simdjson tape (pysimdjson Parser.parse, in-process)", lambda: parser.parse(data))
+best("simdjson tape, warm (pysimdjson Parser.parse, parser reused, in-process)", lambda: parser.parse(data))
 best("orjson.loads (in-process)", lambda: orjson.loads(data))
 best("python json.loads (in-process)", lambda: json.loads(data))
 PY

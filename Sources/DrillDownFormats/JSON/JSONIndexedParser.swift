@@ -30,8 +30,6 @@ struct JSONIndexedParser {
     /// default when the input is large enough and there is a second core.
     static func read(_ input: UnsafeBufferPointer<UInt8>, threaded: Bool? = nil) -> TreeStore? {
         guard let base = input.baseAddress, !input.isEmpty, input.count < Int(UInt32.max) - 64 else { return nil }
-        let (bound, textBytes) = counts(input)
-        guard bound < Int(Int32.max) else { return nil }
         let tail = UnsafeMutablePointer<UInt8>.allocate(capacity: 64)
         let open = UnsafeMutablePointer<Bool>.allocate(capacity: JSONReader.maxDepth + 1)
         defer {
@@ -41,13 +39,23 @@ struct JSONIndexedParser {
         let start = input.count >= 3 && base[0] == 0xEF && base[1] == 0xBB && base[2] == 0xBF ? 3 : 0
         let scanner = JSONStructuralScanner(base: base, count: input.count, start: start, tail: tail)
         let source = JSONInput(base: base, count: input.count)
-        return TreeBuilder.build(nodeCapacity: bound, textCapacity: input.count, expectedNodes: bound, expectedTextBytes: textBytes) {
-            columns in
-            if threaded ?? JSONThreadedFeed.worthIt(input.count), let feed = JSONThreadedFeed.started(scanner) {
-                var feed = feed
+        if threaded ?? JSONThreadedFeed.worthIt(input.count), let threadedFeed = JSONThreadedFeed.started(scanner, countFrom: input.count / 2) {
+            var feed = threadedFeed
+            let (bound, textBytes) = sizes(feed.inputCounts(), input.count)
+            guard bound < Int(Int32.max) else {
+                _ = feed.finish()
+                return nil
+            }
+            return TreeBuilder.build(nodeCapacity: bound, textCapacity: input.count, expectedNodes: bound, expectedTextBytes: textBytes) {
+                columns in
                 let parsed = parse(source, &feed, open, &columns)
                 return feed.finish() && parsed
             }
+        }
+        let (bound, textBytes) = sizes(dd_json_count(base, UInt64(input.count)), input.count)
+        guard bound < Int(Int32.max) else { return nil }
+        return TreeBuilder.build(nodeCapacity: bound, textCapacity: input.count, expectedNodes: bound, expectedTextBytes: textBytes) {
+            columns in
             var feed = JSONScanFeed(scanner)
             let parsed = parse(source, &feed, open, &columns)
             return feed.finish() && parsed
@@ -58,9 +66,8 @@ struct JSONIndexedParser {
     /// root follows a `,` or opens its container's list after a `[` or `{`, so the bound is 1 +
     /// the number of those bytes (strings included). The text is about what is left without
     /// quotes, `,:[]{}` and whitespace (exact when strings hold none of those and no escapes).
-    static func counts(_ input: UnsafeBufferPointer<UInt8>) -> (nodes: Int, textBytes: Int) {
-        let c = dd_json_count(input.baseAddress!, UInt64(input.count))
-        return (Int(c.separators) + 1, input.count - Int(c.syntax))
+    static func sizes(_ c: dd_json_counts, _ count: Int) -> (nodes: Int, textBytes: Int) {
+        (Int(c.separators) + 1, count - Int(c.syntax))
     }
 
     /// Reads the whole input into `out`; `false` when it is not valid JSON.
