@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CDrillDownSIMD
 import DrillDownCore
 @testable import DrillDownFormats
 import Testing
@@ -175,6 +176,27 @@ struct JSONScanDifferentialTests {
             let firstDifference = (0 ..< common).first { got.entries[$0] != expected.entries[$0] } ?? common
             let same = got.entries.count == expected.entries.count && firstDifference == got.entries.count
             #expect(same, "entries differ from entry \(firstDifference) (\(got.entries.count) against \(expected.entries.count))")
+        }
+    }
+
+    @Test("the sizing counts (SSE2 and, where the processor has it, AVX2) match a byte loop")
+    func sizingCounts() {
+        var rng = SeededGenerator(seed: 37)
+        let alphabet = Array("{}[]\":, \t\r\n\\a0é".utf8) + [0x00, 0x1F, 0x7F, 0x80, 0xFF, 0x5B | 0x20, 0x7D & ~0x20]
+        for length in Array(0 ..< 140) + [255 * 32, 255 * 32 + 31, 255 * 16 * 3 + 5, 100_000] {
+            let bytes = (0 ..< length).map { _ in alphabet.randomElement(using: &rng)! }
+            var separators: UInt64 = 0, syntax: UInt64 = 0
+            for b in bytes {
+                let separator = b == 0x2C || b | 0x20 == 0x7B
+                if separator { separators += 1 }
+                if separator || b <= 0x20 || b == 0x22 || b == 0x3A || b | 0x20 == 0x7D { syntax += 1 }
+            }
+            bytes.withUnsafeBufferPointer { buffer in
+                let base = buffer.baseAddress ?? UnsafePointer(bitPattern: 1)!
+                let plain = dd_json_count(base, UInt64(length)), fast = dd_json_count_fast(base, UInt64(length))
+                #expect(plain.separators == separators && plain.syntax == syntax, "length \(length)")
+                #expect(fast.separators == separators && fast.syntax == syntax, "length \(length)")
+            }
         }
     }
 

@@ -150,4 +150,45 @@ static inline dd_json_counts dd_json_count(const uint8_t *p, uint64_t n) {
 // The lazy JSON index's level scan (its own header).
 #include "CDrillDownLevel.h"
 
+#if DD_LEVEL_AVX2
+/// ``dd_json_count`` with 32-byte compares, for processors with AVX2 (asked at run time).
+__attribute__((target("avx2"))) static inline dd_json_counts dd_json_count_avx2(const uint8_t *p, uint64_t n) {
+    dd_json_counts c = {0, 0};
+    uint64_t i = 0;
+    const __m256i quote = _mm256_set1_epi8('"'), colon = _mm256_set1_epi8(':'), comma = _mm256_set1_epi8(',');
+    const __m256i open = _mm256_set1_epi8('{'), close = _mm256_set1_epi8('}'), lower = _mm256_set1_epi8(0x20);
+    const __m256i zero = _mm256_setzero_si256();
+    while (n - i >= 32) {
+        __m256i separators = zero, syntax = zero;
+        uint64_t rounds = (n - i) / 32 < 255 ? (n - i) / 32 : 255;
+        for (uint64_t r = 0; r < rounds; r++, i += 32) {
+            __m256i v = _mm256_loadu_si256((const __m256i *)(p + i));
+            __m256i folded = _mm256_or_si256(v, lower);
+            __m256i separator = _mm256_or_si256(_mm256_cmpeq_epi8(v, comma), _mm256_cmpeq_epi8(folded, open));
+            __m256i other = _mm256_or_si256(_mm256_or_si256(_mm256_cmpeq_epi8(v, quote), _mm256_cmpeq_epi8(v, colon)),
+                                            _mm256_or_si256(_mm256_cmpeq_epi8(folded, close), _mm256_cmpeq_epi8(_mm256_min_epu8(v, lower), v)));
+            separators = _mm256_sub_epi8(separators, separator);
+            syntax = _mm256_sub_epi8(syntax, _mm256_or_si256(separator, other));
+        }
+        __m256i s1 = _mm256_sad_epu8(separators, zero), s2 = _mm256_sad_epu8(syntax, zero);
+        c.separators += (uint64_t)_mm256_extract_epi64(s1, 0) + (uint64_t)_mm256_extract_epi64(s1, 1) +
+                        (uint64_t)_mm256_extract_epi64(s1, 2) + (uint64_t)_mm256_extract_epi64(s1, 3);
+        c.syntax += (uint64_t)_mm256_extract_epi64(s2, 0) + (uint64_t)_mm256_extract_epi64(s2, 1) +
+                    (uint64_t)_mm256_extract_epi64(s2, 2) + (uint64_t)_mm256_extract_epi64(s2, 3);
+    }
+    dd_json_counts rest = dd_json_count(p + i, n - i);
+    c.separators += rest.separators;
+    c.syntax += rest.syntax;
+    return c;
+}
+#endif
+
+/// ``dd_json_count`` with the widest vectors the processor has (AVX2 when there is, asked at run time).
+static inline dd_json_counts dd_json_count_fast(const uint8_t *p, uint64_t n) {
+#if DD_LEVEL_AVX2
+    if (dd_level_has_avx2()) return dd_json_count_avx2(p, n);
+#endif
+    return dd_json_count(p, n);
+}
+
 #endif

@@ -158,7 +158,7 @@ final class JSONThreadedFeed: JSONIndexFeed, @unchecked Sendable {
     /// The scanning thread: fills batch after batch until the input ends or the parser stops.
     private func scan() {
         defer { scanned.store(true, ordering: .releasing) }
-        laterCounts = dd_json_count(scanner.base + countFrom, UInt64(scanner.count - countFrom))
+        laterCounts = dd_json_count_fast(scanner.base + countFrom, UInt64(scanner.count - countFrom))
         counted.store(true, ordering: .releasing)
         var j = 0
         while true {
@@ -180,7 +180,7 @@ final class JSONThreadedFeed: JSONIndexFeed, @unchecked Sendable {
     /// The counts of the whole input: the bytes before ``countFrom`` counted here, the rest by the
     /// scanning thread (waited for).
     func inputCounts() -> dd_json_counts {
-        let earlier = dd_json_count(scanner.base, UInt64(countFrom))
+        let earlier = dd_json_count_fast(scanner.base, UInt64(countFrom))
         while !counted.load(ordering: .acquiring) { sched_yield() }
         return dd_json_counts(separators: earlier.separators + laterCounts.separators, syntax: earlier.syntax + laterCounts.syntax)
     }

@@ -52,7 +52,7 @@ struct JSONIndexedParser {
                 return feed.finish() && parsed
             }
         }
-        let (bound, textBytes) = sizes(dd_json_count(base, UInt64(input.count)), input.count)
+        let (bound, textBytes) = sizes(dd_json_count_fast(base, UInt64(input.count)), input.count)
         guard bound < Int(Int32.max) else { return nil }
         return TreeBuilder.build(nodeCapacity: bound, textCapacity: input.count, expectedNodes: bound, expectedTextBytes: textBytes) {
             columns in
