@@ -39,7 +39,7 @@ struct JSONPatcher {
             case .splice(let path, _, _): root.need(path).wantChildren = true
             }
         }
-        var scanner = Scanner(text: text)
+        let scanner = Scanner(text: text)
         let start = scanner.space(0)
         guard start < text.count, scanner.value(at: start, need: root) != nil else { return nil }
         var out: [TextEdit] = []
