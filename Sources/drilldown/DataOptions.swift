@@ -171,11 +171,8 @@ struct LoadedData {
         generic: Bool, start: UInt64
     ) throws -> LoadedData? {
         // The file a symbolic link names is measured, not the link.
-        let target = URL(fileURLWithPath: file).resolvingSymlinksInPath().path
-        guard let attributes = try? FileManager.default.attributesOfItem(atPath: target),
-            attributes[.type] as? FileAttributeType == .typeRegular, let size = attributes[.size] as? Int
-        else { return nil }
-        guard index == .lazy || size >= IndexChoice.lazyThreshold else { return nil }
+        guard let status = FileStatus(file), status.isRegular else { return nil }
+        guard index == .lazy || status.bytes >= IndexChoice.lazyThreshold else { return nil }
         let chosen: DocumentFormat
         if let format {
             chosen = format

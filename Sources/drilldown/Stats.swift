@@ -17,7 +17,7 @@ struct Stats: ParsableCommand {
     func run() throws {
         let loaded = try data.load()
         // The file a symlink points to, not the link.
-        let bytes = (try? FileManager.default.attributesOfItem(atPath: URL(fileURLWithPath: data.file).resolvingSymlinksInPath().path)[.size] as? Int) ?? 0
+        let bytes = FileStatus(data.file)?.bytes ?? 0
         if let lazy = loaded.source as? LazyJSONSource { return try lazyStats(lazy, loaded) }
         let rss = Self.peakResidentBytes()
         struct StatsJSON: Encodable {
@@ -32,6 +32,8 @@ struct Stats: ParsableCommand {
         } else if let mapped = source as? RelationalSource {
             // Mapped tables are counted in SQL too (SQLite or PostgreSQL).
             do { (rowCount, widest, deepest) = try mapped.shape() } catch { throw BadInput("\(error)") }
+        } else if let document = source as? DocumentSource {
+            (rowCount, widest, deepest) = document.rowShape()
         } else {
             (rowCount, widest, deepest) = Self.walk(source)
         }
@@ -103,31 +105,13 @@ struct Stats: ParsableCommand {
         out.flush()
     }
 
-    /// The rows below the root, the most children of a row and the depth of the deepest row.
-    ///
-    /// In an outline every row's children are a member lookup (its keys read from memory), about
-    /// 20 ns a row: a document's top-level rows are split in two halves walked on two threads.
+    /// The rows below the root, the most children of a row and the depth of the deepest row, by
+    /// ``Source/children(of:)`` (a database source; a document counts itself: ``DocumentSource/rowShape()``).
     static func walk(_ source: any Source) -> (rows: Int, widest: Int, depth: Int) {
         let top = source.children(of: source.root)
         guard !top.isEmpty else { return (0, 0, 0) }
-        // Only an in-memory document (a database source reads rows as it is asked, one query at a time).
-        let parts = source is DocumentSource && top.count >= 64 ? 2 : 1
-        nonisolated(unsafe) var results = [(rows: Int, widest: Int, depth: Int)](repeating: (0, 0, 0), count: parts)
-        results.withUnsafeMutableBufferPointer { out in
-            nonisolated(unsafe) let out = out
-            DispatchQueue.concurrentPerform(iterations: parts) { k in
-                out[k] = walk(source, top[top.count * k / parts ..< top.count * (k + 1) / parts].map { $0 })
-            }
-        }
-        return results.reduce((top.count, top.count, 1)) { ($0.rows + $1.rows, max($0.widest, $1.widest), max($0.depth, $1.depth)) }
-    }
-
-    /// The rows below `rows` (which are at depth 1), their most children and the deepest depth.
-    static func walk(_ source: any Source, _ rows: [NodeID]) -> (rows: Int, widest: Int, depth: Int) {
-        var rowCount = 0, widest = 0, deepest = 0
-        // Every row is pushed and its children asked for once (asking before pushing, to skip
-        // leaves, asked twice: in an outline each ask is a member lookup).
-        var stack = rows.map { ($0, 1) }
+        var rowCount = top.count, widest = top.count, deepest = 1
+        var stack = top.map { ($0, 1) }
         while let (n, depth) = stack.popLast() {
             let kids = source.children(of: n)
             guard !kids.isEmpty else { continue }

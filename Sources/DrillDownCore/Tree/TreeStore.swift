@@ -242,28 +242,40 @@ public struct TreeStore: Sendable {
         base.text.withUnsafeBufferPointer { text in
             base.textStart.withUnsafeBufferPointer { starts in
                 base.titleLength.withUnsafeBufferPointer { lengths in
-                    var best: NodeID?
-                    var bestRank = lowercasedKeys.count
-                    for child in Int(range.lowerBound) ..< Int(range.upperBound) {
-                        let length = Int(lengths[child])
-                        var k = 0
-                        while k < bestRank {
-                            if lowercasedKeys[k].count == length {
-                                let start = Int(starts[child])
-                                if Self.equalsFolded(UnsafeBufferPointer(rebasing: text[start ..< start + length]), lowercasedKeys[k]) {
-                                    best = NodeID(Int32(child))
-                                    bestRank = k
-                                    break
-                                }
-                            }
-                            k += 1
-                        }
-                        if bestRank == 0 { break }
-                    }
-                    return best
+                    Self.denseMember(
+                        in: Int(range.lowerBound) ..< Int(range.upperBound), lowercasedKeys: lowercasedKeys, text: text, starts: starts,
+                        lengths: lengths
+                    ).map { NodeID(Int32($0)) }
                 }
             }
         }
+    }
+
+    /// ``denseMember(in:lowercasedKeys:)`` on arrays the caller holds open (a loop over many
+    /// objects opens them once): the index of the member of `range` with the best-ranked key.
+    @inline(__always) static func denseMember(
+        in range: Range<Int>, lowercasedKeys: [[UInt8]], text: UnsafeBufferPointer<UInt8>, starts: UnsafeBufferPointer<UInt32>,
+        lengths: UnsafeBufferPointer<UInt32>
+    ) -> Int? {
+        var best: Int?
+        var bestRank = lowercasedKeys.count
+        for child in range {
+            let length = Int(lengths[child])
+            var k = 0
+            while k < bestRank {
+                if lowercasedKeys[k].count == length {
+                    let start = Int(starts[child])
+                    if equalsFolded(UnsafeBufferPointer(rebasing: text[start ..< start + length]), lowercasedKeys[k]) {
+                        best = child
+                        bestRank = k
+                        break
+                    }
+                }
+                k += 1
+            }
+            if bestRank == 0 { break }
+        }
+        return best
     }
 
     /// Bytes of memory the node arrays, the text buffer and the overlay of edits occupy
