@@ -318,7 +318,7 @@ extension TreeBuilder {
         }
 
         /// Closes the innermost open container: its children get consecutive ids. Requires an open container.
-        @inlinable public mutating func closeContainer() {
+        @inlinable @inline(__always) public mutating func closeContainer() {
             frameCount -= 1
             let mark = frames[frameCount]
             let n = pendingCount - mark
