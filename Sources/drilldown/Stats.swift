@@ -35,7 +35,7 @@ struct Stats: ParsableCommand {
         } else if let document = source as? DocumentSource {
             (rowCount, widest, deepest) = document.rowShape()
         } else {
-            (rowCount, widest, deepest) = Self.walk(source)
+            (rowCount, widest, deepest) = source.walkedRowShape()
         }
         // A tree table is counted in SQL; a relational database has no document tree: its rows are its nodes.
         var shape: (nodes: Int, depth: Int, widest: Int)?
@@ -103,24 +103,6 @@ struct Stats: ParsableCommand {
         out.line("load time     \(stats.loadMilliseconds) ms")
         out.line("peak RSS      \(stats.peakResidentBytes / 1_048_576) MB (\(String(format: "%.2f", Double(stats.peakResidentBytes) / Double(max(1, stats.fileBytes))))x the file; mapped pages count)")
         out.flush()
-    }
-
-    /// The rows below the root, the most children of a row and the depth of the deepest row, by
-    /// ``Source/children(of:)`` (a database source; a document counts itself: ``DocumentSource/rowShape()``).
-    static func walk(_ source: any Source) -> (rows: Int, widest: Int, depth: Int) {
-        let top = source.children(of: source.root)
-        guard !top.isEmpty else { return (0, 0, 0) }
-        var rowCount = top.count, widest = top.count, deepest = 1
-        var stack = top.map { ($0, 1) }
-        while let (n, depth) = stack.popLast() {
-            let kids = source.children(of: n)
-            guard !kids.isEmpty else { continue }
-            rowCount += kids.count
-            widest = max(widest, kids.count)
-            deepest = max(deepest, depth + 1)
-            for c in kids { stack.append((c, depth + 1)) }
-        }
-        return (rowCount, widest, deepest)
     }
 
     /// The process's peak resident set size (VmHWM on Linux).

@@ -12,14 +12,14 @@ extension DocumentSource {
     /// store's arrays, each row's children key found among its members as
     /// ``TreeStore/member(of:lowercasedKeys:)`` finds it, and a row without an array member not
     /// looked at further (about 3 ns a row against 20 for ``children(of:)``). An edited outline
-    /// is walked through ``children(of:)``.
+    /// is walked through ``children(of:)`` (``Source/walkedRowShape()``).
     /// - Complexity: O(1) for a freshly read generic document (the builder records its shape),
     ///   O(rows × members) for an outline.
     public func rowShape() -> (rows: Int, widest: Int, depth: Int) {
         guard case .outline = mode else { return (tree.count - 1, tree.widestLevel(), tree.maxDepth()) }
         let top = children(of: root)
         guard !top.isEmpty else { return (0, 0, 0) }
-        guard tree.isDense else { return walkedRowShape(top) }
+        guard tree.isDense else { return walkedRowShape() }
         return denseOutlineShape(Int(top.lowerBound) ..< Int(top.upperBound))
     }
 
@@ -64,20 +64,5 @@ extension DocumentSource {
                 }
             }
         }
-    }
-
-    /// ``rowShape()`` by ``children(of:)``, from the top-level rows `top` (an edited outline).
-    func walkedRowShape(_ top: NodeRange) -> (rows: Int, widest: Int, depth: Int) {
-        var rows = top.count, widest = top.count, deepest = 1
-        var stack = top.map { ($0, 1) }
-        while let (n, depth) = stack.popLast() {
-            let kids = children(of: n)
-            guard !kids.isEmpty else { continue }
-            rows += kids.count
-            widest = max(widest, kids.count)
-            deepest = max(deepest, depth + 1)
-            for c in kids { stack.append((c, depth + 1)) }
-        }
-        return (rows, widest, deepest)
     }
 }
