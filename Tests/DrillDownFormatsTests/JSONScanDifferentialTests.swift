@@ -200,6 +200,57 @@ struct JSONScanDifferentialTests {
         }
     }
 
+    /// The whole structural index of `bytes` and whether the scanner accepted them, with runs of
+    /// plain blocks scanned in C or by the scanner's own Swift block scan.
+    static func structuralIndex(_ bytes: [UInt8], plainBlocksInC: Bool) -> (positions: [UInt32], bytes: [UInt8], valid: Bool) {
+        let capacity = bytes.count + 64 + 2 * JSONStructuralScanner.slack + 64
+        var positions = [UInt32](repeating: 0, count: capacity), entries = [UInt8](repeating: 0, count: capacity)
+        let tail = UnsafeMutablePointer<UInt8>.allocate(capacity: 64)
+        defer { tail.deallocate() }
+        return bytes.withUnsafeBufferPointer { input in
+            var scanner = JSONStructuralScanner(base: input.baseAddress!, count: input.count, start: 0, tail: tail)
+            scanner.plainBlocksInC = plainBlocksInC
+            let n = scanner.fill(&positions, &entries, from: 0, capacity: capacity)
+            #expect(scanner.atEnd)
+            return (Array(positions[..<n]), Array(entries[..<n]), scanner.isValid)
+        }
+    }
+
+    @Test("plain blocks scanned in C (AVX2 where the processor has it, and SSE2) give the Swift block scan's index")
+    func plainBlocks() {
+        var rng = SeededGenerator(seed: 41)
+        // Mostly plain text: quotes and `{}[]:,` that open and close strings across blocks, with a
+        // rare backslash, non-ASCII byte or control byte (where the C scan must stop).
+        let plain = Array("{}[]\":, \n\t\rabc019-.e".utf8) + Array("\"key\": ".utf8)
+        let rare: [UInt8] = [0x5C, 0xC3, 0xA9, 0x01, 0x0B, 0x7F, 0xFF]
+        for round in 0 ..< 400 {
+            let length = round < 200 ? Int.random(in: 60 ..< 400, using: &rng) : Int.random(in: 400 ..< 5000, using: &rng)
+            let rareRate = [0, 0, 0.001, 0.01].randomElement(using: &rng)!
+            let bytes = (0 ..< length).map { _ in
+                Double.random(in: 0 ..< 1, using: &rng) < rareRate ? rare.randomElement(using: &rng)! : plain.randomElement(using: &rng)!
+            }
+            let inC = Self.structuralIndex(bytes, plainBlocksInC: true), inSwift = Self.structuralIndex(bytes, plainBlocksInC: false)
+            #expect(inC.valid == inSwift.valid, "round \(round)")
+            #expect(inC.positions == inSwift.positions && inC.bytes == inSwift.bytes, "round \(round)")
+            // The C entry point (AVX2 when there is one) against its SSE2 build, from the first block.
+            bytes.withUnsafeBufferPointer { input in
+                let base = input.baseAddress!, blocks = UInt64((length - 1) / 64), room = 64 * Int(blocks) + 64
+                var results: [(UInt64, UInt64, dd_json_carry, [UInt32], [UInt8])] = []
+                for scan in [dd_json_scan_plain, dd_json_scan_plain_baseline] {
+                    var positions = [UInt32](repeating: 0, count: room), entries = [UInt8](repeating: 0, count: room)
+                    var n: UInt64 = 0, carry = dd_json_carry(inStringCarry: 0, scalarCarry: 0)
+                    let done = scan(base, 0, blocks, &positions, &entries, &n, UInt64(room - 64), &carry)
+                    results.append((done, n, carry, Array(positions[..<Int(n)]), Array(entries[..<Int(n)])))
+                }
+                let (a, b) = (results[0], results[1])
+                #expect(a.0 == b.0 && a.1 == b.1 && a.2.inStringCarry == b.2.inStringCarry && a.2.scalarCarry == b.2.scalarCarry, "round \(round)")
+                #expect(a.3 == b.3 && a.4 == b.4, "round \(round)")
+                // Without backslashes, non-ASCII and control bytes (a line break may fall inside a string), every block is plain.
+                if rareRate == 0 && !bytes.contains(where: { $0 < 0x20 }) { #expect(a.0 == blocks, "scanned whole in C (round \(round))") }
+            }
+        }
+    }
+
     @Test("damaged documents give the same tree or both readers reject them")
     func damagedDocuments() {
         var rng = SeededGenerator(seed: 17)

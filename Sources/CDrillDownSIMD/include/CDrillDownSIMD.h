@@ -4,8 +4,9 @@
 // Byte classification of 64-byte blocks for the JSON reader's stage 1, one bit per byte (bit i
 // is byte i), with the vector unit's "move mask" instruction, which Swift's SIMD types do not
 // expose (gathering the bits with multiplies cost about three times the instructions). SSE2 on
-// x86-64, NEON on ARM64, a byte loop elsewhere; all three give the same masks. Header only: the
-// functions are inlined into the Swift code that calls them.
+// x86-64, NEON on ARM64, a byte loop elsewhere; all three give the same masks. These functions
+// are inlined into the Swift code that calls them; stage 1's plain-block loop, compiled once per
+// instruction set, is in CDrillDownScan.c (CDrillDownScan.h).
 
 #include <stdint.h>
 #if defined(__SSE2__)

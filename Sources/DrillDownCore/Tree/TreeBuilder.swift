@@ -214,6 +214,15 @@ extension TreeBuilder {
         @usableFromInline var deepest = 0
         /// The most children a closed container had.
         @usableFromInline var widest = 0
+        /// Whether every child of the innermost open container so far is a scalar. Such children
+        /// are written straight to the ids they will have (``tentative`` of them from
+        /// ``nodeCount``): no container can close before this one, so nothing else takes those ids.
+        /// A container child ends this (``spillTentative()``): the innermost container's children
+        /// then wait in ``pending`` as before. Most containers (records, rows) hold only scalars,
+        /// so most nodes are written once instead of pended and copied.
+        @usableFromInline var direct = false
+        /// Children of the innermost open container written in place (see ``direct``).
+        @usableFromInline var tentative = 0
 
         @usableFromInline init(
             kinds: UnsafeMutablePointer<UInt8>, parents: UnsafeMutablePointer<Int32>, firstChild: UnsafeMutablePointer<Int32>,
@@ -277,15 +286,51 @@ extension TreeBuilder {
 
         /// Finishes the current node as a scalar whose text is everything appended since ``endKey()``.
         @inlinable @inline(__always) public mutating func finishScalar(_ kind: ValueKind) {
-            push(kind.rawValue, valueLength: UInt32(truncatingIfNeeded: textCount) &- currentStart &- currentTitleLength)
+            let valueLength = UInt32(truncatingIfNeeded: textCount) &- currentStart &- currentTitleLength
+            guard direct else { return push(kind.rawValue, valueLength: valueLength) }
+            let id = nodeCount &+ tentative
+            guard id < nodeCapacity else {
+                overflowed = true
+                return
+            }
+            kinds[id] = kind.rawValue
+            firstChild[id] = 0
+            childCounts[id] = 0
+            textStarts[id] = currentStart
+            titleLengths[id] = currentTitleLength
+            valueLengths[id] = valueLength
+            tentative &+= 1
         }
 
         /// Finishes the current node as a container and makes it the parent of the nodes that follow.
         @inlinable @inline(__always) public mutating func openContainer(_ kind: ValueKind) {
+            if direct {
+                if tentative > 0 { spillTentative() }
+                direct = false
+            }
             push(kind.rawValue, valueLength: 0)
             if frameCount == frameCapacity { growFrames() }
             frames[frameCount] = pendingCount
             frameCount &+= 1
+            direct = true
+            tentative = 0
+        }
+
+        /// Moves the innermost container's children written in place into ``pending`` (a container
+        /// child arrived: its children take the next ids). Each node moves at most once.
+        @usableFromInline mutating func spillTentative() {
+            for id in nodeCount ..< nodeCount + tentative {
+                if pendingCount == pendingCapacity { growPending() }
+                let p = pending + pendingCount
+                p.pointee.textStart = textStarts[id]
+                p.pointee.titleLength = titleLengths[id]
+                p.pointee.valueLength = valueLengths[id]
+                p.pointee.kind = kinds[id]
+                p.pointee.firstChild = 0
+                p.pointee.childCount = 0
+                pendingCount &+= 1
+            }
+            tentative = 0
         }
 
         /// Appends the current node to ``pending``, field by field (see ``currentStart``).
@@ -321,8 +366,19 @@ extension TreeBuilder {
         @inlinable @inline(__always) public mutating func closeContainer() {
             frameCount -= 1
             let mark = frames[frameCount]
-            let n = pendingCount - mark
             let first = nodeCount
+            if direct {
+                // Its children are in place already (all scalars: no parents to point at it).
+                let n = tentative
+                direct = false
+                nodeCount = first + n
+                if n > 0 { deepest = max(deepest, frameCount &+ 1) }
+                widest = max(widest, n)
+                pending[mark - 1].firstChild = Int32(truncatingIfNeeded: first)
+                pending[mark - 1].childCount = Int32(truncatingIfNeeded: n)
+                return
+            }
+            let n = pendingCount - mark
             guard n <= nodeCapacity - first else {
                 overflowed = true
                 pendingCount = mark

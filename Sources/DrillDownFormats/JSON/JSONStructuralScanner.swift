@@ -20,6 +20,12 @@ import CDrillDownSIMD
 /// backslash is outside a string and that the last string is closed. When any check fails,
 /// ``isValid`` turns false and the index ends before that block; the caller then reads the
 /// input with ``JSONParser`` to report the error exactly.
+///
+/// Most blocks of most documents need none of the rarer work (a backslash, a byte of a multi-byte
+/// character, a control byte): runs of such *plain* blocks are scanned by ``dd_json_scan_plain``
+/// in C, with 32-byte AVX2 compares where the processor has them (asked at run time), and the
+/// block it stops before comes back here. That took the scan of the 47.7 MB benchmark file from
+/// 26 to 16.5 ms on one thread.
 struct JSONStructuralScanner {
     /// The byte written to the index for the closing quote of a string that holds a backslash.
     static let escapedClose: UInt8 = 0x5C
@@ -51,6 +57,9 @@ struct JSONStructuralScanner {
     private(set) var isValid = true
     /// True once every block has been scanned (or a check failed): the index is complete.
     private(set) var atEnd = false
+    /// Whether runs of plain blocks go to ``dd_json_scan_plain`` (C, AVX2 where there is one);
+    /// tests turn it off to compare with this type's own block scan.
+    var plainBlocksInC = true
 
     init(base: UnsafePointer<UInt8>, count: Int, start: Int, tail: UnsafeMutablePointer<UInt8>) {
         self.base = base
@@ -74,6 +83,21 @@ struct JSONStructuralScanner {
                     bytes[n + k] = Self.end
                 }
                 return n
+            }
+            // Runs of plain blocks in C (``dd_json_scan_plain``); the block it stops before, here.
+            if plainBlocksInC && escapeCarry == 0 && !openStringHasBackslash && count - nextBlock > 64 {
+                var carry = dd_json_carry(inStringCarry: inStringCarry, scalarCarry: scalarCarry)
+                var entries = UInt64(n)
+                let blocks = dd_json_scan_plain(
+                    base, UInt64(nextBlock), UInt64((count - nextBlock - 1) / 64), positions, bytes, &entries,
+                    UInt64(capacity - 64 - Self.slack), &carry)
+                if blocks > 0 {
+                    nextBlock += 64 * Int(blocks)
+                    inStringCarry = carry.inStringCarry
+                    scalarCarry = carry.scalarCarry
+                    n = Int(entries)
+                    continue
+                }
             }
             n = scanBlock(positions, bytes, n)
         }

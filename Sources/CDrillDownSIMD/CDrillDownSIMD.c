@@ -1,2 +1,0 @@
-// The module is header only (its functions are `static inline`); SwiftPM wants one source file.
-#include "CDrillDownSIMD.h"
