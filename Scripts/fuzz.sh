@@ -79,9 +79,19 @@ module() {
 }
 module Yams 5 "$yams/Yams" -D SWIFT_PACKAGE -I "$yams/CYaml/include" -Xcc -DYAML_DECLARE_STATIC
 module DrillDownCore 6 Sources/DrillDownCore
-# The formats import the header-only C module CDrillDownSIMD (the JSON reader's byte classifier).
+# The formats import the C module CDrillDownSIMD (the JSON reader's byte classifier, inlined from
+# its headers, and stage 1's plain-block loop, CDrillDownScan.c, built here like CYaml).
 simd_include=Sources/CDrillDownSIMD/include
 if [ -e "$out/DrillDownFormats.o" ] && stale "$out/DrillDownFormats.o" "$simd_include"/*; then rm -f "$out/DrillDownFormats.o"; fi
+simd_sources=(Sources/CDrillDownSIMD/*.c)
+if stale "$out/CDrillDownSIMD.a" "${simd_sources[@]}" "$simd_include"/*; then
+  log "building CDrillDownSIMD (clang, fuzzer-no-link + address)"
+  rm -f "$out"/simd-*.o "$out/CDrillDownSIMD.a"
+  for f in "${simd_sources[@]}"; do
+    clang -c -O2 -g -fsanitize=fuzzer-no-link,address -I"$simd_include" "$f" -o "$out/simd-$(basename "$f" .c).o"
+  done
+  ar rcs "$out/CDrillDownSIMD.a" "$out"/simd-*.o
+fi
 module DrillDownFormats 6 Sources/DrillDownFormats -I "$yams/CYaml/include" -Xcc -DYAML_DECLARE_STATIC -I "$simd_include"
 
 # --- targets -------------------------------------------------------------------------------
@@ -92,7 +102,7 @@ source_of() {
     *) echo "fuzz.sh: unknown target '$1' (known: ${all_targets[*]})" >&2; exit 2 ;;
   esac
 }
-libraries=("$out/DrillDownFormats.o" "$out/DrillDownCore.o" "$out/Yams.o" "$out/CYaml.a")
+libraries=("$out/DrillDownFormats.o" "$out/DrillDownCore.o" "$out/Yams.o" "$out/CYaml.a" "$out/CDrillDownSIMD.a")
 for t in "${targets[@]}"; do
   src="Fuzz/Targets/$(source_of "$t").swift"
   if stale "$out/fuzz-$t" "$src" Fuzz/Shared/*.swift "${libraries[@]}"; then
