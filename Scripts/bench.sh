@@ -15,8 +15,9 @@
 #
 # Peers (in-process parse, file already in the page cache): pysimdjson's parse to its tape, cold
 # (a fresh process and parser, whose buffers are new memory, as each `drilldown stats` load is)
-# and warm (one parser reused, best of the runs; `drilldown bench --loads` is DrillDown's warm
-# counterpart), orjson.loads, python json.loads; whole processes: jq,
+# and warm (one parser reused, best of 8; `drilldown bench --loads 8` is DrillDown's warm
+# counterpart), alternating with DrillDown round by round, each round's ratio printed and the
+# median ratio after the rounds; orjson.loads, python json.loads; whole processes: jq,
 # `python3 -c 'json.load(...)'` and `drilldown stats`. YAML: the same 1M-node tree as JSON and as
 # YAML (written by `drilldown convert`), DrillDown's load of each beside PyYAML's libyaml loader
 # (`yaml.load(data, Loader=yaml.CSafeLoader)`). pysimdjson, orjson and PyYAML are installed into
@@ -66,31 +67,46 @@ for f in "${files[@]}"; do
   size=$(stat -c %s "$f")
   echo "== $f ($(( size / 1000 )) kB)"
   cat "$f" >/dev/null  # into the page cache
+  # DrillDown and simdjson alternate round by round, cold then warm, and each round prints its
+  # ratio: this VM's speed changes from minute to minute (the same code's CPU time doubles in slow
+  # phases), so only numbers taken side by side compare.
+  cold_ratios=() warm_ratios=()
   for i in $(seq "$runs"); do
+    # Cold: a fresh `drilldown stats` process against simdjson's first parse in a fresh process,
+    # with a new parser that must allocate and fault in its buffers.
     stats_json "$f"
-    python3 -c '
+    read -r dc line < <(python3 -c '
 import json, sys
 d = json.load(sys.stdin); size = int(sys.argv[1])
 ms, rss, store = d["loadMilliseconds"], d["peakResidentBytes"], d["storeBytes"]
-print("drilldown in-process load: %.1f ms  (%.0f MB/s; peak RSS %.0f MB = %.2f x (store %.0f MB + file))"
-      % (ms, size / 1e3 / ms, rss / 1e6, rss / (store + size), store / 1e6))' "$size" < "$data/.stats.json"
-  done
-  for i in $(seq "$runs"); do echo "drilldown stats (whole process): $(wall "$bin" stats "$f") ms"; done
-  # Warm: loads repeated in one process, the later ones in memory the earlier ones freed (glibc is
-  # told to keep freed memory rather than give it back, as simdjson's reused parser keeps its buffers).
-  MALLOC_MMAP_THRESHOLD_=33554432 MALLOC_TRIM_THRESHOLD_=4294967296 "$bin" bench "$f" --loads "$(( runs + 2 ))" --json > "$data/.stats.json"
-  python3 -c '
-import json, sys
-t = json.load(sys.stdin)["loadMilliseconds"]
-print("drilldown in-process load, warm (repeated in one process): %.1f ms  (runs: %s; the first is cold)" % (min(t[1:]), ", ".join("%.0f" % x for x in t)))' < "$data/.stats.json"
-  # Cold: simdjson's first parse in a fresh process, with a new parser that must allocate and
-  # fault in its buffers, as every `drilldown stats` load above does.
-  for i in $(seq "$runs"); do
-    "$py" -c '
+print("%.1f drilldown in-process load, cold (fresh process): %.1f ms  (%.0f MB/s; peak RSS %.0f MB = %.2f x (store %.0f MB + file))"
+      % (ms, ms, size / 1e3 / ms, rss / 1e6, rss / (store + size), store / 1e6))' "$size" < "$data/.stats.json")
+    echo "$line"
+    sc=$("$py" -c '
 import sys, time, simdjson
 data = open(sys.argv[1], "rb").read()
-t = time.perf_counter(); simdjson.Parser().parse(data); print("simdjson tape, cold (fresh process and parser): %.1f ms" % (1000 * (time.perf_counter() - t)))' "$f"
+t = time.perf_counter(); simdjson.Parser().parse(data); print("%.1f" % (1000 * (time.perf_counter() - t)))' "$f")
+    echo "simdjson tape, cold (fresh process and parser): $sc ms"
+    cold_ratios+=("$(python3 -c 'import sys; print("%.2f" % (float(sys.argv[1]) / float(sys.argv[2])))' "$dc" "$sc")")
+    echo "  round $i cold: drilldown / simdjson = ${cold_ratios[-1]}"
+    # Warm: loads repeated in one process, the later ones in memory the earlier ones freed (glibc is
+    # told to keep freed memory rather than give it back, as simdjson's reused parser keeps its
+    # buffers), against one simdjson parser reused; the best of 8 after the first each.
+    MALLOC_MMAP_THRESHOLD_=33554432 MALLOC_TRIM_THRESHOLD_=4294967296 "$bin" bench "$f" --loads 8 --json > "$data/.stats.json"
+    dw=$(python3 -c 'import json, sys; t = json.load(sys.stdin)["loadMilliseconds"]; print("%.1f %s" % (min(t[1:]), ", ".join("%.0f" % x for x in t)))' < "$data/.stats.json")
+    sw=$("$py" -c '
+import sys, time, simdjson
+data = open(sys.argv[1], "rb").read(); p = simdjson.Parser(); t = []
+for _ in range(9):
+    a = time.perf_counter(); p.parse(data); t.append(1000 * (time.perf_counter() - a))
+print("%.1f %s" % (min(t[1:]), ", ".join("%.0f" % x for x in t)))' "$f")
+    echo "drilldown in-process load, warm (repeated in one process): ${dw%% *} ms  (runs: ${dw#* }; the first is cold)"
+    echo "simdjson tape, warm (parser reused): ${sw%% *} ms  (runs: ${sw#* })"
+    warm_ratios+=("$(python3 -c 'import sys; print("%.2f" % (float(sys.argv[1]) / float(sys.argv[2])))' "${dw%% *}" "${sw%% *}")")
+    echo "  round $i warm: drilldown / simdjson = ${warm_ratios[-1]}"
   done
+  echo "drilldown / simdjson, median of $runs rounds: cold $(printf '%s\n' "${cold_ratios[@]}" | sort -n | sed -n "$(( (runs + 1) / 2 ))p"), warm $(printf '%s\n' "${warm_ratios[@]}" | sort -n | sed -n "$(( (runs + 1) / 2 ))p")"
+  for i in $(seq "$runs"); do echo "drilldown stats (whole process): $(wall "$bin" stats "$f") ms"; done
   "$py" - "$f" "$runs" <<'PY'
 import gc, json, sys, time
 import orjson, simdjson
@@ -102,8 +118,6 @@ def best(name, fn):
         gc.collect()
         t = time.perf_counter(); r = fn(); times.append(1000 * (time.perf_counter() - t)); del r
     print(f"{name}: {min(times):.1f} ms  (runs: {', '.join(f'{x:.0f}' for x in times)})")
-parser = simdjson.Parser()
-best("simdjson tape, warm (pysimdjson Parser.parse, parser reused, in-process)", lambda: parser.parse(data))
 best("orjson.loads (in-process)", lambda: orjson.loads(data))
 best("python json.loads (in-process)", lambda: json.loads(data))
 PY
