@@ -41,8 +41,6 @@ struct JSONStructuralScanner {
     let tail: UnsafeMutablePointer<UInt8>
     /// Offset of the next block to scan.
     var nextBlock: Int
-    /// The greatest offset of a backslash before the current block, or -1.
-    var lastBackslash = -1
     /// All ones when the previous block ended inside a string.
     var inStringCarry: UInt64 = 0
     /// 1 when the first byte of the next block is escaped by a backslash.
