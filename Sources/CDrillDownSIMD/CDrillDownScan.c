@@ -9,8 +9,8 @@ typedef struct {
 } dd_plain_masks;
 
 /// One block of the fast path from its masks, where `other` marks the bytes that make it not plain
-/// (backslash, non-ASCII, control other than tab, LF, CR); `tz` counts trailing zeros (64 for 0).
-/// Returns 0 and leaves everything as it was when the block is not plain.
+/// (backslash, non-ASCII, control other than tab, LF, CR); `TZ` counts trailing zeros (64 for 0).
+/// When the block is not plain it jumps to `stop` with the entries and the carry untouched.
 #define DD_PLAIN_BLOCK(m, p, blockStart, positions, bytes, n, carry, TZ)                                                 \
     do {                                                                                                                \
         if ((m).other != 0) goto stop;                                                                                  \
@@ -40,26 +40,37 @@ static inline __attribute__((always_inline)) uint64_t dd_tz_portable(uint64_t x)
     return x ? (uint64_t)__builtin_ctzll(x) : 64;
 }
 
+/// Scans plain blocks with the classifier `CLASSIFY` (a block's ``dd_plain_masks``) until one is
+/// not plain, `blocks` are done or the index passes `limit`; the body of both builds below.
+#define DD_SCAN_PLAIN(CLASSIFY, TZ)                                                                                     \
+    uint64_t n = *np, done = 0;                                                                                         \
+    dd_json_carry c = *carry; /* a local, kept in registers */                                                          \
+    for (; done < blocks && n <= limit; done++) {                                                                       \
+        const uint8_t *p = base + offset + 64 * done;                                                                   \
+        dd_plain_masks m = CLASSIFY(p);                                                                                 \
+        DD_PLAIN_BLOCK(m, p, offset + 64 * done, positions, bytes, n, &c, TZ);                                          \
+    }                                                                                                                   \
+    stop:                                                                                                               \
+    *np = n;                                                                                                            \
+    *carry = c;                                                                                                         \
+    return done
+
+/// The masks of the block at `p` with ``dd_json_classify`` (SSE2, NEON or bytes); tab, LF and CR
+/// are the control bytes allowed between tokens.
+static inline __attribute__((always_inline)) dd_plain_masks dd_plain_classify_baseline(const uint8_t *p) {
+    dd_json_block b = dd_json_classify(p);
+    uint64_t allowed = 0;
+    for (uint64_t c = b.control; c; c &= c - 1) {
+        uint8_t x = p[__builtin_ctzll(c)];
+        if (x == 0x09 || x == 0x0A || x == 0x0D) allowed |= c & (0 - c);
+    }
+    dd_plain_masks m = {b.quote, b.backslash | b.nonASCII | (b.control & ~allowed), b.op, b.whitespace, b.control};
+    return m;
+}
+
 uint64_t dd_json_scan_plain_baseline(const uint8_t *base, uint64_t offset, uint64_t blocks, uint32_t *positions,
                                      uint8_t *bytes, uint64_t *np, uint64_t limit, dd_json_carry *carry) {
-    uint64_t n = *np, done = 0;
-    dd_json_carry c = *carry;  // a local, kept in registers
-    for (; done < blocks && n <= limit; done++) {
-        const uint8_t *p = base + offset + 64 * done;
-        dd_json_block b = dd_json_classify(p);
-        // Tab, LF and CR are the control bytes allowed between tokens.
-        uint64_t allowed = 0;
-        for (uint64_t c = b.control; c; c &= c - 1) {
-            uint8_t x = p[__builtin_ctzll(c)];
-            if (x == 0x09 || x == 0x0A || x == 0x0D) allowed |= c & (0 - c);
-        }
-        dd_plain_masks m = {b.quote, b.backslash | b.nonASCII | (b.control & ~allowed), b.op, b.whitespace, b.control};
-        DD_PLAIN_BLOCK(m, p, offset + 64 * done, positions, bytes, n, &c, dd_tz_portable);
-    }
-stop:
-    *np = n;
-    *carry = c;
-    return done;
+    DD_SCAN_PLAIN(dd_plain_classify_baseline, dd_tz_portable);
 }
 
 #if DD_LEVEL_AVX2
@@ -103,17 +114,7 @@ __attribute__((target("avx2,bmi"))) static uint64_t dd_json_scan_plain_avx2(cons
                                                                           uint64_t blocks, uint32_t *positions,
                                                                           uint8_t *bytes, uint64_t *np, uint64_t limit,
                                                                           dd_json_carry *carry) {
-    uint64_t n = *np, done = 0;
-    dd_json_carry c = *carry;  // a local, kept in registers
-    for (; done < blocks && n <= limit; done++) {
-        const uint8_t *p = base + offset + 64 * done;
-        dd_plain_masks m = dd_plain_classify_avx2(p);
-        DD_PLAIN_BLOCK(m, p, offset + 64 * done, positions, bytes, n, &c, dd_tz_bmi);
-    }
-stop:
-    *np = n;
-    *carry = c;
-    return done;
+    DD_SCAN_PLAIN(dd_plain_classify_avx2, dd_tz_bmi);
 }
 
 /// Whether the processor has BMI1 (`tzcnt`), besides AVX2.
