@@ -190,7 +190,7 @@ public struct TreeStore: Sendable {
     }
 
     /// The index of the first of `keys[..<limit]` that `key` equals ignoring ASCII case.
-    @inlinable static func rank(of key: UnsafeBufferPointer<UInt8>, in keys: [[UInt8]], below limit: Int) -> Int? {
+    @inlinable package static func rank(of key: UnsafeBufferPointer<UInt8>, in keys: [[UInt8]], below limit: Int) -> Int? {
         var k = 0
         while k < limit {
             if equalsFolded(key, keys[k]) { return k }

@@ -27,15 +27,160 @@ struct JSONBytes {
     /// The scalar that starts at `offset`: its kind, its text (strings unescaped, numbers as
     /// written) and the offset after it.
     func scalar(at offset: Int) throws(ParseFailure) -> (kind: ValueKind, text: [UInt8], end: Int) {
+        if let raw = rawScalar(at: offset) { return (raw.kind, text(raw.text.lowerBound, raw.text.upperBound), raw.end) }
         var p = parser(at: offset)
         return try p.readScalar()
+    }
+
+    /// `body` called with the text of the scalar at `offset` (see ``scalar(at:)``), without a copy
+    /// when it needs no decoding.
+    func withText<R>(ofScalarAt offset: Int, _ body: (UnsafeBufferPointer<UInt8>) -> R) throws(ParseFailure) -> R {
+        if let raw = rawScalar(at: offset) { return body(UnsafeBufferPointer(rebasing: bytes[raw.text])) }
+        return try scalar(at: offset).text.withUnsafeBufferPointer(body)
+    }
+
+    /// The offset after the scalar at `offset`.
+    func end(ofScalarAt offset: Int) throws(ParseFailure) -> Int {
+        if let raw = rawScalar(at: offset) { return raw.end }
+        return try scalar(at: offset).end
+    }
+
+    /// The scalar at `offset` when it needs no decoding: a string without escapes, a number or a
+    /// literal, with where its text lies (a string's without the quotes); `nil` for anything else
+    /// (an escape, or input that is not valid), which ``JSONParser`` reads or reports.
+    ///
+    /// The lazy index reads a token per visible row and per member it checks; a parser per token
+    /// made that allocation-bound (a search of a 164 MB file took 8 s).
+    func rawScalar(at offset: Int) -> (kind: ValueKind, text: Range<Int>, end: Int)? {
+        guard offset < bytes.count else { return nil }
+        switch bytes[offset] {
+        case 0x22:
+            guard let close = plainStringEnd(open: offset) else { return nil }
+            return (.string, offset + 1 ..< close, close + 1)
+        case 0x2D, 0x30 ... 0x39:
+            guard let (end, real) = numberEnd(at: offset) else { return nil }
+            return (real ? .real : .integer, offset ..< end, end)
+        case 0x74:
+            return literal(at: offset, "true") ? (.bool, offset ..< offset + 4, offset + 4) : nil
+        case 0x66:
+            return literal(at: offset, "false") ? (.bool, offset ..< offset + 5, offset + 5) : nil
+        case 0x6E:
+            return literal(at: offset, "null") ? (.null, offset ..< offset, offset + 4) : nil
+        default:
+            return nil
+        }
     }
 
     /// The object member that starts at `offset` (its key's opening quote): the key unescaped and
     /// where its value starts. `afterComma` adds the note about trailing commas to a missing key.
     func member(at offset: Int, afterComma: Bool) throws(ParseFailure) -> (key: [UInt8], value: Int) {
+        if let raw = rawMember(at: offset) { return (text(raw.key.lowerBound, raw.key.upperBound), raw.value) }
         var p = parser(at: offset)
         return try p.readKey(afterComma: afterComma)
+    }
+
+    /// `body` called with the key of the member at `offset` (see ``member(at:afterComma:)``),
+    /// without a copy when it has no escapes, and where its value starts.
+    func withMember<R>(at offset: Int, afterComma: Bool, _ body: (UnsafeBufferPointer<UInt8>, Int) throws(ParseFailure) -> R) throws(ParseFailure) -> R {
+        if let raw = rawMember(at: offset) { return try body(UnsafeBufferPointer(rebasing: bytes[raw.key]), raw.value) }
+        let member = try member(at: offset, afterComma: afterComma)
+        return try member.key.withUnsafeBufferPointer { key throws(ParseFailure) in try body(key, member.value) }
+    }
+
+    /// The member at `offset` when its key has no escapes and is followed by its colon: where the
+    /// key's text lies and where the value starts; `nil` for anything else (see ``rawScalar(at:)``).
+    func rawMember(at offset: Int) -> (key: Range<Int>, value: Int)? {
+        guard offset < bytes.count, bytes[offset] == 0x22, let close = plainStringEnd(open: offset) else { return nil }
+        let colon = skipWhitespace(from: close + 1)
+        guard colon < bytes.count, bytes[colon] == 0x3A else { return nil }
+        return (offset + 1 ..< close, skipWhitespace(from: colon + 1))
+    }
+
+    /// The first byte at or after `p` (before `end`) that is a quote, a backslash, a control
+    /// byte or not ASCII: the end of a string's run of bytes that need no checking.
+    @inline(__always)
+    static func plainRun(from p: UnsafePointer<UInt8>, to end: UnsafePointer<UInt8>) -> UnsafePointer<UInt8> {
+        var p = p
+        while end - p >= 8 {
+            let w = UnsafeRawPointer(p).loadUnaligned(as: UInt64.self)
+            let ones: UInt64 = 0x0101_0101_0101_0101
+            let highs: UInt64 = 0x8080_8080_8080_8080
+            let q = w ^ (ones &* 0x22)
+            let s = w ^ (ones &* 0x5C)
+            let special = ((q &- ones) & ~q) | ((s &- ones) & ~s) | ((w &- ones &* 0x20) & ~w) | w
+            if special & highs != 0 { break }
+            p += 8
+        }
+        while p < end {
+            let c = p.pointee
+            if c == 0x22 || c == 0x5C || c < 0x20 || c >= 0x80 { break }
+            p += 1
+        }
+        return p
+    }
+
+    /// The bytes `start ..< end`.
+    @inline(__always)
+    func text(_ start: Int, _ end: Int) -> [UInt8] { Array(UnsafeBufferPointer(rebasing: bytes[start ..< end])) }
+
+    /// The offset of the closing quote of the string opened at `open`, when it has no escape and no
+    /// control byte and is valid UTF-8 (what ``JSONParser`` accepts without decoding); else `nil`.
+    func plainStringEnd(open: Int) -> Int? {
+        guard let base = bytes.baseAddress else { return nil }
+        let end = base + bytes.count
+        var p = base + open + 1
+        while p < end {
+            p = Self.plainRun(from: p, to: end)
+            guard p < end else { return nil }
+            let c = p.pointee
+            if c == 0x22 { return p - base }
+            if c == 0x5C || c < 0x20 { return nil }
+            let n = UTF8Validation.sequenceLength(p, end)  // a byte at or above 0x80
+            if n == 0 { return nil }
+            p += n
+        }
+        return nil
+    }
+
+    /// The end of the number at `start` and whether it is real, when it is one as RFC 8259 (and
+    /// ``JSONParser``) has it; else `nil`. What follows it is the caller's to check.
+    func numberEnd(at start: Int) -> (end: Int, real: Bool)? {
+        let n = bytes.count
+        func digits(from i: Int) -> Int {
+            var i = i
+            while i < n, bytes[i] &- 0x30 < 10 { i += 1 }
+            return i
+        }
+        var i = start
+        if bytes[i] == 0x2D { i += 1 }
+        guard i < n, bytes[i] &- 0x30 < 10 else { return nil }
+        if bytes[i] == 0x30 {
+            i += 1
+            if i < n, bytes[i] &- 0x30 < 10 { return nil }
+        } else {
+            i = digits(from: i)
+        }
+        var real = false
+        if i < n, bytes[i] == 0x2E {
+            real = true
+            guard i + 1 < n, bytes[i + 1] &- 0x30 < 10 else { return nil }
+            i = digits(from: i + 1)
+        }
+        if i < n, bytes[i] | 0x20 == 0x65 {
+            real = true
+            i += 1
+            if i < n, bytes[i] == 0x2B || bytes[i] == 0x2D { i += 1 }
+            guard i < n, bytes[i] &- 0x30 < 10 else { return nil }
+            i = digits(from: i)
+        }
+        return (i, real)
+    }
+
+    /// Whether `word` is spelled at `offset`.
+    func literal(at offset: Int, _ word: StaticString) -> Bool {
+        let n = word.utf8CodeUnitCount
+        guard bytes.count - offset >= n else { return false }
+        return (0 ..< n).allSatisfy { bytes[offset + $0] == word.utf8Start[$0] }
     }
 
     /// Checks that the value ending at `end` is followed by the separator or closing bracket at

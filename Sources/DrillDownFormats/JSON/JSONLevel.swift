@@ -103,21 +103,32 @@ struct JSONLevel: Sendable {
         let base = bytes.baseAddress!
         var state = dd_json_level_start(UInt64(open))
         // The first call returns after the first block with a separator in it (the first member
-        // is often the one looked for); later ones after batches of up to 1024.
-        var want: UInt64 = 1
-        let scratch = UnsafeMutablePointer<UInt64>.allocate(capacity: 64 + 1024)
-        defer { scratch.deallocate() }
-        while true {
-            let n = Int(dd_json_level_scan(base, UInt64(bytes.count), &state, scratch, 0, 64 + 1024, want))
-            for i in 0 ..< n where !(try body(Int(scratch[i]))) { return nil }
-            switch state.state {
-            case Int32(DD_LEVEL_CLOSED): return Int(state.close)
-            case Int32(DD_LEVEL_UNTERMINATED):
-                let what = base[open] == 0x7B ? "'}' to close the object" : "']' to close the array"
-                throw ParseFailure(offset: bytes.count, "unexpected end of input; expected \(what) opened at \(SourceLocation.text(of: open, in: bytes))")
-            default: want = 1024
+        // is often the one looked for); later ones after batches of up to 64. The batch is on
+        // the stack: the lazy index calls this for every row it reads a member of.
+        var failure: ParseFailure?
+        let close = withUnsafeTemporaryAllocation(of: UInt64.self, capacity: 128) { scratch -> Int? in
+            var want: UInt64 = 1
+            while true {
+                let n = Int(dd_json_level_scan(base, UInt64(bytes.count), &state, scratch.baseAddress!, 0, 128, want))
+                do throws(ParseFailure) {
+                    for i in 0 ..< n where !(try body(Int(scratch[i]))) { return nil }
+                } catch {
+                    failure = error
+                    return nil
+                }
+                switch state.state {
+                case Int32(DD_LEVEL_CLOSED): return Int(state.close)
+                case Int32(DD_LEVEL_UNTERMINATED):
+                    let what = base[open] == 0x7B ? "'}' to close the object" : "']' to close the array"
+                    failure = ParseFailure(
+                        offset: bytes.count, "unexpected end of input; expected \(what) opened at \(SourceLocation.text(of: open, in: bytes))")
+                    return nil
+                default: want = 64
+                }
             }
         }
+        if let failure { throw failure }
+        return close
     }
 }
 

@@ -166,21 +166,7 @@ struct JSONParser {
         let opening = p - 1
         var start = p
         while true {
-            while end - p >= 8 {
-                let w = UnsafeRawPointer(p).loadUnaligned(as: UInt64.self)
-                let ones: UInt64 = 0x0101_0101_0101_0101
-                let highs: UInt64 = 0x8080_8080_8080_8080
-                let q = w ^ (ones &* 0x22)
-                let s = w ^ (ones &* 0x5C)
-                let special = ((q &- ones) & ~q) | ((s &- ones) & ~s) | ((w &- ones &* 0x20) & ~w) | w
-                if special & highs != 0 { break }
-                p += 8
-            }
-            while p < end {
-                let c = p.pointee
-                if c == 0x22 || c == 0x5C || c < 0x20 || c >= 0x80 { break }
-                p += 1
-            }
+            p = JSONBytes.plainRun(from: p, to: end)
             guard p < end else {
                 throw failure(at: opening, "unterminated string; expected '\"' before end of input")
             }

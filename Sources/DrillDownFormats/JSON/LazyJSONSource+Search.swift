@@ -58,29 +58,30 @@ extension LazyJSONSource: IndexedSearch {
     /// its title's bytes (a scalar row's value, else its title member's) or, with values, a
     /// scalar attribute's; generically its key or, with values, its scalar value; ASCII case folded.
     func matches(key: Int?, value: Int, inObject: Bool, needle: [UInt8], includeValues: Bool) -> Bool {
-        func text(at offset: Int) -> [UInt8] {
-            guard let kind = bytes.roughKind(at: offset), !kind.isContainer else { return [] }
-            do { return try bytes.scalar(at: offset).text } catch {
+        /// Whether the text of the scalar at `offset` holds the needle (read in place, not copied).
+        func holds(at offset: Int) -> Bool {
+            guard let kind = bytes.roughKind(at: offset), !kind.isContainer else { return false }
+            do { return try bytes.withText(ofScalarAt: offset) { Self.contains($0, needle) } } catch {
                 recordFailure(error)
-                return []
+                return false
             }
         }
         guard case .outline = mode else {
-            if inObject, let key, let member = try? bytes.member(at: key, afterComma: false), Self.contains(member.key, needle) { return true }
-            return includeValues && Self.contains(text(at: value), needle)
+            if inObject, let key, (try? bytes.withMember(at: key, afterComma: false) { k, _ in Self.contains(k, needle) }) == true { return true }
+            return includeValues && holds(at: value)
         }
-        guard bytes.roughKind(at: value)?.isContainer == true else { return Self.contains(text(at: value), needle) }
+        guard bytes.roughKind(at: value)?.isContainer == true else { return holds(at: value) }
         do throws(ParseFailure) {
-            if let t = try member(of: value, keys: titleKeys), Self.contains(text(at: t), needle) { return true }
+            if let t = try member(of: value, keys: titleKeys), holds(at: t) { return true }
             guard includeValues else { return false }
             if bytes.roughKind(at: value) == .array {
                 // An array row's elements are its members here, as in the store.
                 let level = try checkedScan(value)
-                return (0 ..< level.count).contains { Self.contains(text(at: childStart(level, $0)), needle) }
+                return (0 ..< level.count).contains { holds(at: childStart(level, $0)) }
             }
             var found = false
             try members(of: value) { key, offset in
-                if bytes.roughKind(at: offset)?.isContainer == false, !isStructural(key, isRoot: false), Self.contains(text(at: offset), needle) {
+                if bytes.roughKind(at: offset)?.isContainer == false, !isStructural(key, isRoot: false), holds(at: offset) {
                     found = true
                 }
                 return !found
@@ -93,7 +94,7 @@ extension LazyJSONSource: IndexedSearch {
     }
 
     /// Whether `text` contains `needle` (lowercased), folding ASCII case: the document walk's rule.
-    static func contains(_ text: [UInt8], _ needle: [UInt8]) -> Bool {
-        text.withUnsafeBufferPointer { DocumentSource.contains($0, 0, $0.count, needle) }
+    static func contains(_ text: UnsafeBufferPointer<UInt8>, _ needle: [UInt8]) -> Bool {
+        DocumentSource.contains(text, 0, text.count, needle)
     }
 }

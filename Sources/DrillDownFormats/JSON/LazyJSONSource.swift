@@ -36,6 +36,10 @@ public struct LazyJSONSource: FallibleSource {
     let titleKeys: [[UInt8]]
     let childKeys: [[UInt8]]
     let rowKeys: [[UInt8]]
+    /// The keys that are not attributes: of rows (title and children keys) and of the root
+    /// (title and row keys).
+    let structuralKeys: [[UInt8]]
+    let rootStructuralKeys: [[UInt8]]
     let state = LazyJSONState()
 
     var bytes: JSONBytes { JSONBytes(mapping.bytes) }
@@ -53,6 +57,8 @@ public struct LazyJSONSource: FallibleSource {
         let keySet: OutlineKeys
         if case .outline(let given) = mode { keySet = given } else { keySet = keys }
         (titleKeys, childKeys, rowKeys) = keySet.folded
+        structuralKeys = titleKeys + childKeys
+        rootStructuralKeys = titleKeys + rowKeys
         let raw = mapping.bytes
         let bom = raw.count >= 3 && raw[0] == 0xEF && raw[1] == 0xBB && raw[2] == 0xBF ? 3 : 0
         rootOffset = JSONBytes(raw).skipWhitespace(from: bom)
@@ -116,7 +122,7 @@ public struct LazyJSONSource: FallibleSource {
                 end = try closeOfRoot() + 1
             }
         default:
-            end = try bytes.scalar(at: rootOffset).end
+            end = try bytes.end(ofScalarAt: rootOffset)
         }
         let rest = bytes.skipWhitespace(from: end)
         guard rest == raw.count else {
@@ -177,11 +183,11 @@ public struct LazyJSONSource: FallibleSource {
         let b = bytes
         for i in 0 ..< level.count {
             var start = b.skipWhitespace(from: level.separator(i) + 1)
-            if level.isObject { start = try b.member(at: start, afterComma: i > 0).value }
+            if level.isObject { start = try b.withMember(at: start, afterComma: i > 0) { _, value in value } }
             let next = i + 1 < level.count ? level.separator(i + 1) : level.close
             switch b.roughKind(at: start) {
             case .object, .array: try expectNext(afterContainer: start, at: next, inObject: level.isObject)
-            default: try b.expectNext(after: try b.scalar(at: start).end, at: next, inObject: level.isObject)
+            default: try b.expectNext(after: try b.end(ofScalarAt: start), at: next, inObject: level.isObject)
             }
         }
         if mapping.isDamaged { throw ParseFailure(offset: open, "the file was truncated while it was read; open it again") }
@@ -208,7 +214,7 @@ public struct LazyJSONSource: FallibleSource {
         var best: Int?
         var bestRank = keys.count
         try members(of: object) { key, value in
-            if let rank = Self.rank(key, keys, below: bestRank) {
+            if let rank = TreeStore.rank(of: key, in: keys, below: bestRank) {
                 best = value
                 bestRank = rank
                 if rank == 0 { return false }
@@ -218,8 +224,9 @@ public struct LazyJSONSource: FallibleSource {
         return best
     }
 
-    /// Calls `body` with each member's unescaped key and value offset, in order, until it returns false.
-    func members(of object: Int, _ body: ([UInt8], Int) throws(ParseFailure) -> Bool) throws(ParseFailure) {
+    /// Calls `body` with each member's unescaped key and value offset, in order, until it returns
+    /// false. The key is valid only during the call (it is the mapped bytes when it has no escapes).
+    func members(of object: Int, _ body: (UnsafeBufferPointer<UInt8>, Int) throws(ParseFailure) -> Bool) throws(ParseFailure) {
         let b = bytes
         var index = 0
         var previous: Int?
@@ -228,9 +235,10 @@ public struct LazyJSONSource: FallibleSource {
             let start = b.skipWhitespace(from: separator + 1)
             if let previous { try expectNext(afterValue: previous, at: separator) }
             if index == 0, start < b.bytes.count, b.bytes[start] == 0x7D { return false }  // {}
-            let member = try b.member(at: start, afterComma: index > 0)
-            previous = member.value
-            return try body(member.key, member.value)
+            return try b.withMember(at: start, afterComma: index > 0) { key, value throws(ParseFailure) in
+                previous = value
+                return try body(key, value)
+            }
         }
         let close: Int?
         if object == rootOffset, let level = state.rootMembers {
@@ -248,30 +256,8 @@ public struct LazyJSONSource: FallibleSource {
         if bytes.roughKind(at: value)?.isContainer == true {
             try expectNext(afterContainer: value, at: next, inObject: true)
         } else {
-            try bytes.expectNext(after: try bytes.scalar(at: value).end, at: next, inObject: true)
+            try bytes.expectNext(after: try bytes.end(ofScalarAt: value), at: next, inObject: true)
         }
-    }
-
-    /// The index of the first of `keys[..<limit]` that `key` equals ignoring ASCII case.
-    static func rank(_ key: [UInt8], _ keys: [[UInt8]], below limit: Int) -> Int? {
-        var k = 0
-        while k < limit {
-            let want = keys[k]
-            if want.count == key.count {
-                var same = true
-                for i in 0 ..< key.count {
-                    var c = key[i]
-                    if c >= 65 && c <= 90 { c |= 0x20 }
-                    if c != want[i] {
-                        same = false
-                        break
-                    }
-                }
-                if same { return k }
-            }
-            k += 1
-        }
-        return nil
     }
 
     // MARK: Nodes
@@ -444,9 +430,9 @@ public struct LazyJSONSource: FallibleSource {
     }
 
     /// Whether `key` is one of the structural keys (title, children) in outline mode.
-    func isStructural(_ key: [UInt8], isRoot: Bool) -> Bool {
-        let keys = isRoot ? titleKeys + rowKeys : titleKeys + childKeys
-        return Self.rank(key, keys, below: keys.count) != nil
+    func isStructural(_ key: UnsafeBufferPointer<UInt8>, isRoot: Bool) -> Bool {
+        let keys = isRoot ? rootStructuralKeys : structuralKeys
+        return TreeStore.rank(of: key, in: keys, below: keys.count) != nil
     }
 
     public func attributes(of id: NodeID) -> [Attribute] {
