@@ -185,6 +185,40 @@ struct LazyJSONSourceTests {
         #expect(lazy.readFailures.count == 2)
     }
 
+    @Test("nesting past the full read's limit is its error, at its bracket, when visited and when searched")
+    func nestingLimit() throws {
+        let limit = JSONReader.maxDepth
+        // Generic arrays, and outline rows (an object and its children array per level).
+        let row = #"{"Title": "r", "Children": ["#
+        let documents = [
+            (String(repeating: "[", count: limit + 1) + String(repeating: "]", count: limit + 1), true),
+            (String(repeating: "[", count: limit) + String(repeating: "]", count: limit), false),
+            (#"{"Rows": ["# + String(repeating: row, count: limit / 2) + String(repeating: "]}", count: limit / 2) + "]}", true),
+            (#"{"Rows": ["# + String(repeating: row, count: limit / 2 - 1) + String(repeating: "]}", count: limit / 2 - 1) + "]}", false),
+        ]
+        for (text, tooDeep) in documents {
+            let path = Self.file(Array(text.utf8))
+            defer { try? FileManager.default.removeItem(atPath: path) }
+            var fullError: FormatError?
+            do { _ = try DocumentReader.read(contentsOf: path, format: .json) } catch { fullError = error }
+            #expect((fullError != nil) == tooDeep, "\(fullError?.description ?? "read")")
+            // Visiting level after level.
+            let lazy = try LazyJSONSource(path: path)
+            var node = lazy.root, levels = 0
+            while let first = lazy.children(of: node).first {
+                node = first
+                levels += 1
+            }
+            #expect(lazy.readFailures.count == (tooDeep ? 1 : 0))
+            #expect(lazy.readFailures.last == fullError?.description)
+            // Searching, in a source that has visited nothing yet.
+            let fresh = try LazyJSONSource(path: path)
+            _ = fresh.find(SearchQuery("x", includeValues: true, limit: 3))
+            #expect(fresh.readFailures.count == (tooDeep ? 1 : 0))
+            #expect(fresh.readFailures.last == fullError?.description)
+        }
+    }
+
     @Test("an unclosed container and trailing text are refused when opening, with line and column")
     func refusedWhenOpening() {
         for (text, location) in [

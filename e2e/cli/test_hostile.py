@@ -146,3 +146,17 @@ def test_expansion_limit_flag_raises_the_limit(tmp_path):
     converted = subprocess.run([drilldown_bin(), "convert", str(path), str(tmp_path / "many.json"), "--expansion-limit", "100000"],
                                capture_output=True, text=True, timeout=20, env=env)
     assert converted.returncode == 0, converted.stderr
+
+
+@pytest.mark.parametrize("command", [["find", "x", "--values"], ["tree"]], ids=["find", "tree"])
+def test_lazy_index_refuses_nesting_past_the_limit(tmp_path, command):
+    """A file opened lazily (--index lazy, as files from 256 MiB are) checks nesting as the full
+    read does: 20 000 nested arrays are the full read's error, at its bracket, not a walk of
+    20 000 levels (before, `find` on 200 000 levels did not finish in a minute)."""
+    path = tmp_path / "deep.json"
+    path.write_text("[" * 20_000 + "]" * 20_000)
+    code, out, err, seconds, _ = run_measured(
+        [drilldown_bin(), command[0], str(path), *command[1:], "--index", "lazy"], tmp_path, WALL_LIMIT)
+    assert code == 1, f"exit {code}\n{out[-500:]}{err[-2000:]}"
+    assert f"{path}:1:10001: error: nesting deeper than 10000 levels" in err, err[-2000:]
+    assert seconds < TIME_LIMIT, f"took {seconds:.1f} s of CPU"

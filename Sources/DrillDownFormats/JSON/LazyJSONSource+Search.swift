@@ -11,6 +11,8 @@ extension LazyJSONSource: IndexedSearch {
         guard !needle.isEmpty else { return SearchResult(hits: [], total: 0) }
         struct Frame {
             let level: JSONLevel
+            /// Brackets around the level's container, its own included.
+            let depth: Int
             var next = 0
         }
         var paths: [[Int]] = []
@@ -19,10 +21,10 @@ extension LazyJSONSource: IndexedSearch {
         var path: [Int] = []
         var stack: [Frame] = []
         let top = children(of: root)
-        guard !top.isEmpty, let topLevel = state.locked({ state.levelOfOwner[0].map { state.levels[Int($0)].scan } }) else {
+        guard !top.isEmpty, let topLevel = state.locked({ state.levelOfOwner[0].map { state.levels[Int($0)] } }) else {
             return SearchResult(hits: [], total: 0)
         }
-        stack.append(Frame(level: topLevel))
+        stack.append(Frame(level: topLevel.scan, depth: topLevel.depth))
         while !stack.isEmpty {
             let k = stack.count - 1
             let level = stack[k].level
@@ -42,9 +44,10 @@ extension LazyJSONSource: IndexedSearch {
             }
             do throws(ParseFailure) {
                 guard let container = try childContainer(at: value, isRoot: false) else { continue }
+                let depth = try Self.depth(of: container, value: value, enclosing: stack[k].depth)
                 let inner = try checkedScan(container)
                 guard inner.count > 0 else { continue }
-                stack.append(Frame(level: inner))
+                stack.append(Frame(level: inner, depth: depth))
                 path.append(i)
             } catch {
                 recordFailure(error)

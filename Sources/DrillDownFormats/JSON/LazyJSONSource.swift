@@ -372,17 +372,18 @@ public struct LazyJSONSource: FallibleSource {
     /// Indexes the children of `id` (the lock held): finds their container, scans and checks
     /// it, and gives them a block of ids.
     func indexLevel(of id: NodeID) throws(ParseFailure) -> NodeRange {
-        let value: Int
+        let value: Int, enclosing: Int
         if id.rawValue == 0 {
-            value = rootOffset
+            (value, enclosing) = (rootOffset, 0)
         } else {
             guard let placed = state.place(of: id.rawValue) else { return .empty }
-            value = child(placed.level.scan, placed.position).value
+            (value, enclosing) = (child(placed.level.scan, placed.position).value, placed.level.depth)
         }
         guard let container = try childContainer(of: id, at: value) else {
             state.levelOfOwner[id.rawValue] = -1
             return .empty
         }
+        let depth = try Self.depth(of: container, value: value, enclosing: enclosing)
         let scanned = try scan(container)
         if state.pending?.open == container { state.pending = nil }
         guard Int(state.nextID) + scanned.count < Int(Int32.max) else {
@@ -391,8 +392,20 @@ public struct LazyJSONSource: FallibleSource {
         let first = state.nextID
         state.nextID += Int32(scanned.count)
         state.levelOfOwner[id.rawValue] = Int32(state.levels.count)
-        state.levels.append(LazyJSONState.Level(owner: id.rawValue, first: first, scan: scanned))
+        state.levels.append(LazyJSONState.Level(owner: id.rawValue, first: first, scan: scanned, depth: depth))
         return NodeRange(first, first + Int32(scanned.count))
+    }
+
+    /// The nesting of `container`, the children's container of the node whose value is at
+    /// `value`, inside a level whose container has `enclosing` brackets around it (itself
+    /// included): one more when it is the value, two when it is a member of the value (an
+    /// outline row's children). Past ``JSONReader/maxDepth``, the full read's error at the same
+    /// bracket: no level deeper than the full read allows is indexed or searched.
+    static func depth(of container: Int, value: Int, enclosing: Int) throws(ParseFailure) -> Int {
+        let valueDepth = enclosing + 1
+        let depth = container == value ? valueDepth : valueDepth + 1
+        guard depth > JSONReader.maxDepth else { return depth }
+        throw ParseFailure(offset: valueDepth > JSONReader.maxDepth ? value : container, "nesting deeper than \(JSONReader.maxDepth) levels")
     }
 
     public func parent(of id: NodeID) -> NodeID? {

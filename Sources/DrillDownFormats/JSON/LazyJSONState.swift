@@ -17,6 +17,9 @@ final class LazyJSONState: @unchecked Sendable {
         let owner: Int32
         let first: Int32
         let scan: JSONLevel
+        /// How many brackets enclose the level's container, its own included (the nesting the
+        /// full read limits to ``JSONReader/maxDepth``).
+        let depth: Int
     }
 
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
