@@ -185,6 +185,76 @@ struct LazyJSONSourceTests {
         #expect(lazy.readFailures.count == 2)
     }
 
+    @Test("the one-pass search finds what the full read finds: generic documents, competing title and children keys")
+    func searchInOnePass() throws {
+        var rng = SeededGenerator(seed: 2024)
+        // Rows whose title and children keys compete (the best-ranked key wins, the first of equals),
+        // whose children key may hold no array, titles and keys with escapes, after or before children.
+        let competing = [
+            #"{"items": [{"Title": "Row a"}], "Children": [{"Title": "Row b"}, "row c"], "name": "Row top"}"#,
+            #"{"Children": "row not a list", "items": [{"Title": "Row d"}], "title": "Row e"}"#,
+            #"{"children": [{"title": "Row f"}], "CHILDREN": [{"title": "x"}, {"title": "Row g"}], "Title": "Row h", "note": "row attribute"}"#,
+            #"{"n\u0061me": "Row i", "Title": {"x": "row"}, "Children": [["row j", 1], {"T\u0069tle": "Row\n k"}]}"#,
+            #"{"Title": "R\u006Fw l", "value": "rOw value", "items": [{"Title": "Row m", "Children": []}]}"#,
+        ]
+        for i in 0 ..< 240 {
+            let generic = i % 3 == 0
+            var text = generic ? JSONScanDifferentialTests.value(0, &rng) : Self.outline(&rng)
+            if !generic, text.hasSuffix("]}") || text.hasSuffix("]") {
+                // Put a competing row first in the rows list.
+                let rows = text.range(of: "[")!.upperBound
+                let row = competing.randomElement(using: &rng)!
+                text.insert(contentsOf: row + (text[rows...].first(where: { $0 != " " && $0 != "\n" }) == "]" ? "" : ", "), at: rows)
+            }
+            let path = Self.file(Array(text.utf8))
+            defer { try? FileManager.default.removeItem(atPath: path) }
+            let mode: ReadingMode? = generic ? .generic : nil
+            let tree = try DocumentReader.read(contentsOf: path, format: .json).tree
+            let full = DocumentSource(tree: tree, mode: mode, name: "doc.json")
+            let lazy = try LazyJSONSource(path: path, mode: mode, name: "doc.json")
+            for query in ["row", "a", "é", "1", "untitled", "\n", "e"] {
+                for values in [false, true] {
+                    let q = SearchQuery(query, includeValues: values, limit: 4)
+                    let needle = Array(query.lowercased().utf8)
+                    let streamed = try lazy.streamingFind(needle, q, until: { false })
+                    #expect(streamed != nil, "a valid document was not searched in one pass: \(text)")
+                    let a = full.find(q), b = lazy.find(q)
+                    #expect(a.total == b.total, "\(query) \(values): \(a.total) vs \(b.total) in \(text)")
+                    #expect(a.hits.map { full.path(of: $0) } == b.hits.map { lazy.path(of: $0) }, "\(query) \(values) in \(text)")
+                    // The walk level by level, kept for invalid files, agrees too.
+                    let level = try lazy.levelFind(needle, q, until: { false })
+                    #expect(level?.total == a.total && level?.hits.map { lazy.path(of: $0) } == a.hits.map { full.path(of: $0) })
+                }
+            }
+            #expect(lazy.readFailures.count == 0)
+        }
+    }
+
+    @Test("an invalid file is searched level by level, its errors recorded; a cancelled search stops")
+    func searchFallsBackAndCancels() throws {
+        let text = #"{"Rows": [{"Title": "Row 1"}, {"Title": "Row 2", "Children": [{"Title": "Row 3"}, {"Title": tru}]}]}"#
+        let path = Self.file(Array(text.utf8))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let lazy = try LazyJSONSource(path: path)
+        let q = SearchQuery("row", limit: 10)
+        #expect(try lazy.streamingFind(Array("row".utf8), q, until: { false }) == nil)
+        let found = lazy.find(q)
+        #expect(found.total == 3)
+        #expect(lazy.readFailures.count >= 1)
+        #expect(lazy.readFailures.last?.contains(":1:93: error: invalid literal; expected 'true'") == true, "\(lazy.readFailures)")
+        let rows = (0 ..< 20_000).map { #"{"Title": "Row \#($0)"}"# }.joined(separator: ",")
+        let big = Self.file(Array(("[" + rows + "]").utf8))
+        defer { try? FileManager.default.removeItem(atPath: big) }
+        let many = try LazyJSONSource(path: big)
+        var asked = 0
+        #expect(throws: SearchCancelled.self) {
+            _ = try many.streamingFind(Array("row".utf8), q) {
+                asked += 1
+                return asked > 1
+            }
+        }
+    }
+
     @Test("nesting past the full read's limit is its error, at its bracket, when visited and when searched")
     func nestingLimit() throws {
         let limit = JSONReader.maxDepth

@@ -160,3 +160,15 @@ def test_lazy_index_refuses_nesting_past_the_limit(tmp_path, command):
     assert code == 1, f"exit {code}\n{out[-500:]}{err[-2000:]}"
     assert f"{path}:1:10001: error: nesting deeper than 10000 levels" in err, err[-2000:]
     assert seconds < TIME_LIMIT, f"took {seconds:.1f} s of CPU"
+
+
+def test_lazy_search_reads_a_deep_file_once(tmp_path):
+    """A valid file 9 999 levels deep around 5 MB of numbers: the lazy search reads it once
+    (before it rescanned the numbers for every enclosing level: 8.3 s in a release build)."""
+    path = tmp_path / "deep-wide.json"
+    path.write_text("[" * 9_999 + ",".join(["1"] * 2_500_000) + "]" * 9_999)
+    code, out, err, seconds, _ = run_measured(
+        [drilldown_bin(), "find", str(path), "x", "--values", "--index", "lazy"], tmp_path, WALL_LIMIT)
+    assert code == 0, f"exit {code}\n{err[-2000:]}"
+    assert "0 matches" in out + err
+    assert seconds < TIME_LIMIT, f"took {seconds:.1f} s of CPU"

@@ -29,6 +29,51 @@ struct JSONIndexedParser {
     /// Stage 1 runs on a second thread (``JSONThreadedFeed``) when `threaded` says so, or by
     /// default when the input is large enough and there is a second core.
     static func read(_ input: UnsafeBufferPointer<UInt8>, threaded: Bool? = nil) -> TreeStore? {
+        withScanner(input) { scanner, source, open -> TreeStore? in
+            if threaded ?? JSONThreadedFeed.worthIt(input.count), let threadedFeed = JSONThreadedFeed.started(scanner, countFrom: input.count / 2) {
+                var feed = threadedFeed
+                let (bound, textBytes) = sizes(feed.inputCounts(), input.count)
+                guard bound < Int(Int32.max) else {
+                    _ = feed.finish()
+                    return nil
+                }
+                return TreeBuilder.build(nodeCapacity: bound, textCapacity: input.count, expectedNodes: bound, expectedTextBytes: textBytes) {
+                    columns in
+                    let parsed = parse(source, &feed, open, &columns)
+                    return feed.finish() && parsed
+                }
+            }
+            let (bound, textBytes) = sizes(dd_json_count_fast(scanner.base, UInt64(input.count)), input.count)
+            guard bound < Int(Int32.max) else { return nil }
+            return TreeBuilder.build(nodeCapacity: bound, textCapacity: input.count, expectedNodes: bound, expectedTextBytes: textBytes) {
+                columns in
+                var feed = JSONScanFeed(scanner)
+                let parsed = parse(source, &feed, open, &columns)
+                return feed.finish() && parsed
+            }
+        } ?? nil
+    }
+
+    /// Reads the whole input into `sink` (a search, which keeps only what it looks for) with both
+    /// stages, stage 1 on a second thread when it is worth it; `false` when the input is not valid
+    /// JSON or too large for the index, or when `sink` stopped the read.
+    static func walk<Sink: JSONValueSink>(_ input: UnsafeBufferPointer<UInt8>, into sink: inout Sink) -> Bool {
+        withScanner(input) { scanner, source, open in
+            if JSONThreadedFeed.worthIt(input.count), var feed = JSONThreadedFeed.started(scanner) {
+                let parsed = parse(source, &feed, open, &sink)
+                return feed.finish() && parsed
+            }
+            var feed = JSONScanFeed(scanner)
+            let parsed = parse(source, &feed, open, &sink)
+            return feed.finish() && parsed
+        } ?? false
+    }
+
+    /// `body` with stage 1 set up on `input` (a byte-order mark skipped), the input for stage 2 and
+    /// its stack of open containers; `nil` when the input is empty or too large for the index.
+    static func withScanner<R>(
+        _ input: UnsafeBufferPointer<UInt8>, _ body: (JSONStructuralScanner, JSONInput, UnsafeMutablePointer<Bool>) -> R
+    ) -> R? {
         guard let base = input.baseAddress, !input.isEmpty, input.count < Int(UInt32.max) - 64 else { return nil }
         let tail = UnsafeMutablePointer<UInt8>.allocate(capacity: 64)
         let open = UnsafeMutablePointer<Bool>.allocate(capacity: JSONReader.maxDepth + 1)
@@ -38,28 +83,7 @@ struct JSONIndexedParser {
         }
         let start = input.count >= 3 && base[0] == 0xEF && base[1] == 0xBB && base[2] == 0xBF ? 3 : 0
         let scanner = JSONStructuralScanner(base: base, count: input.count, start: start, tail: tail)
-        let source = JSONInput(base: base, count: input.count)
-        if threaded ?? JSONThreadedFeed.worthIt(input.count), let threadedFeed = JSONThreadedFeed.started(scanner, countFrom: input.count / 2) {
-            var feed = threadedFeed
-            let (bound, textBytes) = sizes(feed.inputCounts(), input.count)
-            guard bound < Int(Int32.max) else {
-                _ = feed.finish()
-                return nil
-            }
-            return TreeBuilder.build(nodeCapacity: bound, textCapacity: input.count, expectedNodes: bound, expectedTextBytes: textBytes) {
-                columns in
-                let parsed = parse(source, &feed, open, &columns)
-                return feed.finish() && parsed
-            }
-        }
-        let (bound, textBytes) = sizes(dd_json_count_fast(base, UInt64(input.count)), input.count)
-        guard bound < Int(Int32.max) else { return nil }
-        return TreeBuilder.build(nodeCapacity: bound, textCapacity: input.count, expectedNodes: bound, expectedTextBytes: textBytes) {
-            columns in
-            var feed = JSONScanFeed(scanner)
-            let parsed = parse(source, &feed, open, &columns)
-            return feed.finish() && parsed
-        }
+        return body(scanner, JSONInput(base: base, count: input.count), open)
     }
 
     /// An upper bound of the node count, and an estimate of the text bytes. Every value but the
@@ -70,10 +94,10 @@ struct JSONIndexedParser {
         (Int(c.separators) + 1, count - Int(c.syntax))
     }
 
-    /// Reads the whole input into `out`; `false` when it is not valid JSON.
+    /// Reads the whole input into `out`; `false` when it is not valid JSON (or `out` refused text).
     /// Whether the input passed stage 1's checks is the feed's to say (``JSONIndexFeed/finish()``).
-    static func parse<Feed: JSONIndexFeed>(
-        _ input: JSONInput, _ feed: inout Feed, _ open: UnsafeMutablePointer<Bool>, _ out: inout TreeBuilder.Columns
+    static func parse<Feed: JSONIndexFeed, Sink: JSONValueSink>(
+        _ input: JSONInput, _ feed: inout Feed, _ open: UnsafeMutablePointer<Bool>, _ out: inout Sink
     ) -> Bool {
         // Entries `k ..< n` are unread; past `n` there are at least `slack` more (refilled or `end`).
         var positions = UnsafeMutablePointer<UInt32>(bitPattern: 8)!, bytes = UnsafeMutablePointer<UInt8>(bitPattern: 8)!
@@ -178,7 +202,7 @@ struct JSONIndexedParser {
 
     /// Appends the key quoted at `open` and `close` (whose index byte is `closeByte`) and ends it.
     @inline(__always)
-    static func key(_ input: JSONInput, _ open: Int, _ close: Int, _ closeByte: UInt8, _ out: inout TreeBuilder.Columns) -> Bool {
+    static func key<Sink: JSONValueSink>(_ input: JSONInput, _ open: Int, _ close: Int, _ closeByte: UInt8, _ out: inout Sink) -> Bool {
         if closeByte == 0x22 {
             guard input.copy(open &+ 1, close &- open &- 1, into: &out) else { return false }
         } else {
@@ -194,15 +218,14 @@ struct JSONInput {
     let base: UnsafePointer<UInt8>
     let count: Int
 
-    /// Appends the `n` input bytes at `start`; short runs (most keys and values) with one 16-byte move, not a call to memmove.
+    /// Appends the `n` input bytes at `start` to the current node's text.
     @inline(__always)
-    func copy(_ start: Int, _ n: Int, into out: inout TreeBuilder.Columns) -> Bool {
-        if n <= 16 && count &- start >= 16 { return out.appendShortText(base + start, n) }
-        return out.appendText(base + start, n)
+    func copy<Sink: JSONValueSink>(_ start: Int, _ n: Int, into out: inout Sink) -> Bool {
+        out.appendInput(self, start, n)
     }
 
     /// Decodes a string with escapes (validated as ``JSONParser/scanEscape()`` does).
-    func unescape(from start: Int, to close: Int, into out: inout TreeBuilder.Columns) -> Bool {
+    func unescape<Sink: JSONValueSink>(from start: Int, to close: Int, into out: inout Sink) -> Bool {
         var i = start
         var run = start
         while i < close {
@@ -263,7 +286,7 @@ struct JSONInput {
         return v
     }
 
-    func appendUTF8(_ scalar: UInt32, into out: inout TreeBuilder.Columns) -> Bool {
+    func appendUTF8<Sink: JSONValueSink>(_ scalar: UInt32, into out: inout Sink) -> Bool {
         var bytes: (UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0)
         let n: Int
         if scalar < 0x80 {
@@ -363,4 +386,28 @@ struct JSONInput {
 
     @inline(__always)
     func isDigit(_ c: UInt8) -> Bool { c &- 0x30 < 10 }
+}
+
+/// Where stage 2 (``JSONIndexedParser/parse(_:_:_:_:)``) puts what it reads, in
+/// ``TreeBuilder``'s calls: the store's columns for a load, or a search that keeps only its hits
+/// (``JSONSearchSink``). Stage 2 is specialized for each, so a load pays nothing for the choice.
+protocol JSONValueSink {
+    mutating func beginNode()
+    mutating func endKey()
+    /// Appends `count` decoded bytes (an escaped string's pieces); `false` to stop the read.
+    mutating func appendText(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> Bool
+    /// Appends the `n` input bytes at `start`, text that needs no decoding; `false` to stop the read.
+    mutating func appendInput(_ input: JSONInput, _ start: Int, _ n: Int) -> Bool
+    mutating func finishScalar(_ kind: ValueKind)
+    mutating func openContainer(_ kind: ValueKind)
+    mutating func closeContainer()
+}
+
+extension TreeBuilder.Columns: JSONValueSink {
+    /// Short runs (most keys and values) with one 16-byte move, not a call to memmove.
+    @inline(__always)
+    mutating func appendInput(_ input: JSONInput, _ start: Int, _ n: Int) -> Bool {
+        if n <= 16 && input.count &- start >= 16 { return appendShortText(input.base + start, n) }
+        return appendText(input.base + start, n)
+    }
 }

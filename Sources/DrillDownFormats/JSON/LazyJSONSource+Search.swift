@@ -1,14 +1,45 @@
 import DrillDownCore
 
 extension LazyJSONSource: IndexedSearch {
-    /// Finds nodes whose title (or a value) contains the query text by walking the file: each
-    /// level on the way is scanned for the walk and dropped after it (only the levels on the
-    /// current path are held), so a search of a huge file costs time, not memory. Only the hits
-    /// returned get ids (their levels are indexed as if visited).
-    /// - Complexity: O(file size × depth) bytes scanned.
+    /// Finds nodes whose title (or a value) contains the query text by reading the file once,
+    /// with the full read's two stages feeding a search that keeps only its hits
+    /// (``JSONSearchSink``), so a search of a huge file costs one scan, not memory. Only the hits
+    /// returned get ids (their levels are indexed as if visited). A file that is not valid JSON
+    /// is walked level by level instead (``levelFind(_:_:until:)``), which reports each error
+    /// with its line and column as the visit of that level would.
+    /// - Complexity: O(file size).
     public func indexedFind(_ query: SearchQuery, until isCancelled: () -> Bool) throws(SearchCancelled) -> SearchResult? {
         let needle = Array(query.text.lowercased().utf8)
         guard !needle.isEmpty else { return SearchResult(hits: [], total: 0) }
+        if let found = try streamingFind(needle, query, until: isCancelled) { return found }
+        return try levelFind(needle, query, until: isCancelled)
+    }
+
+    /// The search in one pass (see ``indexedFind(_:until:)``), or `nil` when the file is not
+    /// valid JSON, is too large for the structural index (4 GiB) or changed while it was read.
+    func streamingFind(_ needle: [UInt8], _ query: SearchQuery, until isCancelled: () -> Bool) throws(SearchCancelled) -> SearchResult? {
+        let raw = mapping.bytes
+        guard let base = raw.baseAddress else { return nil }
+        let keys: (title: [[UInt8]], children: [[UInt8]], rows: [[UInt8]], structural: [[UInt8]])? =
+            if case .outline = mode { (titleKeys, childKeys, rowKeys, structuralKeys) } else { nil }
+        // The sink holds the closure only while the walk runs.
+        let (valid, cancelled, found) = withoutActuallyEscaping(isCancelled) { isCancelled in
+            var sink = JSONSearchSink(
+                input: JSONInput(base: base, count: raw.count), needle: needle, includeValues: query.includeValues, limit: query.limit,
+                outlineKeys: keys, isCancelled: isCancelled)
+            let valid = JSONIndexedParser.walk(raw, into: &sink)
+            return (valid, sink.cancelled, sink.result)
+        }
+        if cancelled { throw SearchCancelled() }
+        guard valid, !mapping.isDamaged else { return nil }
+        let hits = found.paths.compactMap { node(at: TreePath($0)) }
+        return SearchResult(hits: hits, total: found.total)
+    }
+
+    /// The search as a walk of the file level by level: each level on the way is scanned and
+    /// checked (its errors recorded) and dropped after it, only those on the current path held.
+    /// - Complexity: O(file size × depth) bytes scanned.
+    func levelFind(_ needle: [UInt8], _ query: SearchQuery, until isCancelled: () -> Bool) throws(SearchCancelled) -> SearchResult? {
         struct Frame {
             let level: JSONLevel
             /// Brackets around the level's container, its own included.
