@@ -51,13 +51,14 @@ struct JSONSearchSink: JSONValueSink {
         var candidateRank = -1
         /// The next child's index (``Role/nodes``).
         var next = 0
+        /// The hits below: of a list of nodes, its nodes'; of a row (or the outline root), those
+        /// of the list under its best-ranked children (or rows) key so far.
         var hits = Hits()
         // Rows and the root: the best title and children keys so far, what they hold.
         var titleRank = Int.max
         var titleHit = false
         var attributeHit = false
         var childRank = Int.max
-        var children = Hits()
     }
 
     /// Text of the current key or value: a range of the input, or decoded bytes.
@@ -159,17 +160,17 @@ struct JSONSearchSink: JSONValueSink {
             } else if generic {
                 stack[stack.count - 1].hits.add(frame.hits, under: frame.index, limit: limit)
             } else if stack[stack.count - 1].childRank == frame.candidateRank {
-                stack[stack.count - 1].children = frame.hits
+                stack[stack.count - 1].hits = frame.hits
             }
         case .row:
             var sub = Hits()
             if frame.titleHit || (includeValues && frame.attributeHit) { sub.add([], limit: limit) }
-            sub.add(frame.children, under: nil, limit: limit)
+            sub.add(frame.hits, under: nil, limit: limit)
             stack[stack.count - 1].hits.add(sub, under: frame.index, limit: limit)
         case .arrayRow:
             if includeValues && frame.attributeHit { stack[stack.count - 1].hits.add([frame.index], limit: limit) }
         case .root:
-            result = frame.children
+            result = frame.hits
         case .skip:
             break
         }
@@ -223,7 +224,7 @@ struct JSONSearchSink: JSONValueSink {
             }
             if let rank = keyRank(keys.children, below: stack[top].childRank) {
                 stack[top].childRank = rank
-                stack[top].children = Hits()
+                stack[top].hits = Hits()
                 if kind == .array { return push(.nodes, candidateRank: rank) }
             } else if includeValues, !isContainer, !stack[top].attributeHit, keyRank(keys.structural, below: keys.structural.count) == nil {
                 stack[top].attributeHit = valueHolds()
@@ -232,7 +233,7 @@ struct JSONSearchSink: JSONValueSink {
         case .root:
             if let rank = keyRank(keys.rows, below: stack[top].childRank) {
                 stack[top].childRank = rank
-                stack[top].children = Hits()
+                stack[top].hits = Hits()
                 if kind == .array { return push(.nodes, candidateRank: rank) }
             }
             if isContainer { push(.skip) }
