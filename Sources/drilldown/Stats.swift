@@ -99,7 +99,7 @@ struct Stats: ParsableCommand {
         out.line("top level     \(stats.topLevelRows) rows (deeper levels are counted when visited)")
         out.line("indexed       \(stats.levelsIndexed) level(s), \(stats.nodesIndexed) ids, \(stats.levelBytes) bytes of offsets")
         out.line("scanned       \(stats.scannedBytes) bytes in \(stats.scanMilliseconds) ms")
-        out.line("search        walks the file level by level (no index): time grows with the file, memory does not")
+        out.line("search        reads the file once per search (no index): time grows with the file, memory does not")
         out.line("load time     \(stats.loadMilliseconds) ms")
         out.line("peak RSS      \(stats.peakResidentBytes / 1_048_576) MB (\(String(format: "%.2f", Double(stats.peakResidentBytes) / Double(max(1, stats.fileBytes))))x the file; mapped pages count)")
         out.flush()
