@@ -119,9 +119,15 @@ struct JSONBytes {
         return p
     }
 
-    /// The bytes `start ..< end`.
-    @inline(__always)
-    func text(_ start: Int, _ end: Int) -> [UInt8] { Array(UnsafeBufferPointer(rebasing: bytes[start ..< end])) }
+    /// The bytes `start ..< end`, copied inside the array's initializer. (Made with
+    /// `Array(UnsafeBufferPointer(rebasing:))` and dropped unread, the array was released before
+    /// the optimizer's copy into it: AddressSanitizer reported the write as a use after free.)
+    func text(_ start: Int, _ end: Int) -> [UInt8] {
+        [UInt8](unsafeUninitializedCapacity: end - start) { buffer, count in
+            if end > start { buffer.baseAddress!.initialize(from: bytes.baseAddress! + start, count: end - start) }
+            count = end - start
+        }
+    }
 
     /// The offset of the closing quote of the string opened at `open`, when it has no escape and no
     /// control byte and is valid UTF-8 (what ``JSONParser`` accepts without decoding); else `nil`.

@@ -141,7 +141,7 @@ public struct LazyJSONSource: FallibleSource {
         let b = bytes
         try JSONLevel.separators(mapping.bytes, open: rootOffset) { (separator: Int) throws(ParseFailure) -> Bool in
             before.append(separator)
-            return try b.member(at: b.skipWhitespace(from: separator + 1), afterComma: before.count > 1).value != rows.scan.open
+            return try b.withMember(at: b.skipWhitespace(from: separator + 1), afterComma: before.count > 1) { _, value in value } != rows.scan.open
         }
         let after = try JSONLevel.close(of: mapping.bytes, open: rootOffset, resumingAt: rows.scan.close + 1)
         state.rootMembers = JSONLevel(open: rootOffset, close: after.close, isObject: true, separators: before + after.separators)
@@ -160,8 +160,8 @@ public struct LazyJSONSource: FallibleSource {
         let start = childStart(level, i)
         guard level.isObject else { return (nil, start) }
         // Checked when the level was indexed.
-        let member = try? bytes.member(at: start, afterComma: false)
-        return (start, member?.value ?? start)
+        let value = try? bytes.withMember(at: start, afterComma: false) { _, value in value }
+        return (start, value ?? start)
     }
 
     /// The level of the container at `open` for indexing (the lock held, or while opening):
