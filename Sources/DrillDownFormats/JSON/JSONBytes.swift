@@ -51,21 +51,25 @@ struct JSONBytes {
     ///
     /// The lazy index reads a token per visible row and per member it checks; a parser per token
     /// made that allocation-bound (a search of a 164 MB file took 8 s).
+    ///
+    /// Numbers and literals are checked by stage 2's own helpers (``JSONInput``), which also want
+    /// what follows to end the token; one followed by anything else goes to the parser too.
     func rawScalar(at offset: Int) -> (kind: ValueKind, text: Range<Int>, end: Int)? {
-        guard offset < bytes.count else { return nil }
+        guard offset < bytes.count, let base = bytes.baseAddress else { return nil }
+        let input = JSONInput(base: base, count: bytes.count)
         switch bytes[offset] {
         case 0x22:
             guard let close = plainStringEnd(open: offset) else { return nil }
             return (.string, offset + 1 ..< close, close + 1)
         case 0x2D, 0x30 ... 0x39:
-            guard let (end, real) = numberEnd(at: offset) else { return nil }
+            guard let (end, real) = input.fullNumber(at: offset) else { return nil }
             return (real ? .real : .integer, offset ..< end, end)
         case 0x74:
-            return literal(at: offset, "true") ? (.bool, offset ..< offset + 4, offset + 4) : nil
+            return input.literal(at: offset, 0x7472_7565) ? (.bool, offset ..< offset + 4, offset + 4) : nil
         case 0x66:
-            return literal(at: offset, "false") ? (.bool, offset ..< offset + 5, offset + 5) : nil
+            return input.literal(at: offset + 1, 0x616C_7365) ? (.bool, offset ..< offset + 5, offset + 5) : nil
         case 0x6E:
-            return literal(at: offset, "null") ? (.null, offset ..< offset, offset + 4) : nil
+            return input.literal(at: offset, 0x6E75_6C6C) ? (.null, offset ..< offset, offset + 4) : nil
         default:
             return nil
         }
@@ -77,6 +81,13 @@ struct JSONBytes {
         if let raw = rawMember(at: offset) { return (text(raw.key.lowerBound, raw.key.upperBound), raw.value) }
         var p = parser(at: offset)
         return try p.readKey(afterComma: afterComma)
+    }
+
+    /// Where the value of the member at `offset` starts (see ``member(at:afterComma:)``), its key
+    /// not copied.
+    func valueOffset(ofMemberAt offset: Int, afterComma: Bool) throws(ParseFailure) -> Int {
+        if let raw = rawMember(at: offset) { return raw.value }
+        return try member(at: offset, afterComma: afterComma).value
     }
 
     /// `body` called with the key of the member at `offset` (see ``member(at:afterComma:)``),
@@ -146,47 +157,6 @@ struct JSONBytes {
             p += n
         }
         return nil
-    }
-
-    /// The end of the number at `start` and whether it is real, when it is one as RFC 8259 (and
-    /// ``JSONParser``) has it; else `nil`. What follows it is the caller's to check.
-    func numberEnd(at start: Int) -> (end: Int, real: Bool)? {
-        let n = bytes.count
-        func digits(from i: Int) -> Int {
-            var i = i
-            while i < n, bytes[i] &- 0x30 < 10 { i += 1 }
-            return i
-        }
-        var i = start
-        if bytes[i] == 0x2D { i += 1 }
-        guard i < n, bytes[i] &- 0x30 < 10 else { return nil }
-        if bytes[i] == 0x30 {
-            i += 1
-            if i < n, bytes[i] &- 0x30 < 10 { return nil }
-        } else {
-            i = digits(from: i)
-        }
-        var real = false
-        if i < n, bytes[i] == 0x2E {
-            real = true
-            guard i + 1 < n, bytes[i + 1] &- 0x30 < 10 else { return nil }
-            i = digits(from: i + 1)
-        }
-        if i < n, bytes[i] | 0x20 == 0x65 {
-            real = true
-            i += 1
-            if i < n, bytes[i] == 0x2B || bytes[i] == 0x2D { i += 1 }
-            guard i < n, bytes[i] &- 0x30 < 10 else { return nil }
-            i = digits(from: i)
-        }
-        return (i, real)
-    }
-
-    /// Whether `word` is spelled at `offset`.
-    func literal(at offset: Int, _ word: StaticString) -> Bool {
-        let n = word.utf8CodeUnitCount
-        guard bytes.count - offset >= n else { return false }
-        return (0 ..< n).allSatisfy { bytes[offset + $0] == word.utf8Start[$0] }
     }
 
     /// Checks that the value ending at `end` is followed by the separator or closing bracket at

@@ -141,7 +141,7 @@ public struct LazyJSONSource: FallibleSource {
         let b = bytes
         try JSONLevel.separators(mapping.bytes, open: rootOffset) { (separator: Int) throws(ParseFailure) -> Bool in
             before.append(separator)
-            return try b.withMember(at: b.skipWhitespace(from: separator + 1), afterComma: before.count > 1) { _, value in value } != rows.scan.open
+            return try b.valueOffset(ofMemberAt: b.skipWhitespace(from: separator + 1), afterComma: before.count > 1) != rows.scan.open
         }
         let after = try JSONLevel.close(of: mapping.bytes, open: rootOffset, resumingAt: rows.scan.close + 1)
         state.rootMembers = JSONLevel(open: rootOffset, close: after.close, isObject: true, separators: before + after.separators)
@@ -160,7 +160,7 @@ public struct LazyJSONSource: FallibleSource {
         let start = childStart(level, i)
         guard level.isObject else { return (nil, start) }
         // Checked when the level was indexed.
-        let value = try? bytes.withMember(at: start, afterComma: false) { _, value in value }
+        let value = try? bytes.valueOffset(ofMemberAt: start, afterComma: false)
         return (start, value ?? start)
     }
 
@@ -183,7 +183,7 @@ public struct LazyJSONSource: FallibleSource {
         let b = bytes
         for i in 0 ..< level.count {
             var start = b.skipWhitespace(from: level.separator(i) + 1)
-            if level.isObject { start = try b.withMember(at: start, afterComma: i > 0) { _, value in value } }
+            if level.isObject { start = try b.valueOffset(ofMemberAt: start, afterComma: i > 0) }
             let next = i + 1 < level.count ? level.separator(i + 1) : level.close
             switch b.roughKind(at: start) {
             case .object, .array: try expectNext(afterContainer: start, at: next, inObject: level.isObject)
