@@ -2,6 +2,30 @@
 // (static inline functions).
 #include "CDrillDownScan.h"
 #include "CDrillDownSIMD.h"
+#if defined(__linux__)
+#include <sys/syscall.h>
+#include <unistd.h>
+#elif defined(__APPLE__)
+#include <sys/sysctl.h>
+#endif
+
+int dd_usable_processors(void) {
+#if defined(__linux__)
+    // The raw system call, which returns the mask's size in bytes (glibc's wrapper needs _GNU_SOURCE).
+    unsigned long mask[64] = {0};
+    long size = syscall(SYS_sched_getaffinity, 0, sizeof mask, mask);
+    if (size <= 0) return 1;
+    int n = 0;
+    for (long i = 0; i < size / (long)sizeof(unsigned long); i++) n += __builtin_popcountl(mask[i]);
+    return n > 0 ? n : 1;
+#elif defined(__APPLE__)
+    int n = 1;
+    size_t size = sizeof n;
+    return sysctlbyname("hw.activecpu", &n, &size, NULL, 0) == 0 && n > 0 ? n : 1;
+#else
+    return 1;
+#endif
+}
 
 /// The masks of a block that the fast path needs.
 typedef struct {

@@ -49,7 +49,7 @@ struct MappedFileTests {
         let path = try Self.write([UInt8](repeating: 0x61, count: size), "truncated")
         defer { unlink(path) }
         var seen: [Int] = []
-        let sum = try AtomicFile.withContents(path) { buffer, _ in
+        let sum = try AtomicFile.withContents(path) { buffer, _, _ in
             if seen.isEmpty { truncate(path, 0) }
             seen.append(buffer.count)
             var sum = 0

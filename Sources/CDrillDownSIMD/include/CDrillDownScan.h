@@ -32,4 +32,8 @@ uint64_t dd_json_scan_plain(const uint8_t *base, uint64_t offset, uint64_t block
 uint64_t dd_json_scan_plain_baseline(const uint8_t *base, uint64_t offset, uint64_t blocks, uint32_t *positions,
                                      uint8_t *bytes, uint64_t *n, uint64_t limit, dd_json_carry *carry);
 
+/// The number of processors this process may run on (its affinity mask: `taskset`, a container's
+/// cpuset), which can be fewer than the machine has online; 1 when the system does not say.
+int dd_usable_processors(void);
+
 #endif

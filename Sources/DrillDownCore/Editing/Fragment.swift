@@ -110,7 +110,7 @@ extension TreeStore {
 extension TreeBuilder {
     /// Emits the subtree at `id` of `tree` as the next node, with `key` as its key.
     /// - Complexity: O(size of the subtree); iterative, so any depth is safe.
-    mutating func append(_ tree: TreeStore, _ id: NodeID, key: ArraySlice<UInt8>) {
+    mutating func append(_ tree: TreeStore, _ id: NodeID, key: TextBytes) {
         var stack: [Int32] = [id.rawValue]
         var first = true
         while let raw = stack.popLast() {
@@ -149,6 +149,6 @@ extension TreeBuilder {
     }
 
     mutating func append(_ tree: TreeStore, _ id: NodeID, key: [UInt8]) {
-        append(tree, id, key: key[...])
+        append(tree, id, key: TextBytes(key))
     }
 }

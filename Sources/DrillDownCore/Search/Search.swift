@@ -73,7 +73,7 @@ extension DocumentSource {
         var hits: [NodeID] = []
         var total = 0
         let outline: Bool = if case .outline = mode { true } else { false }
-        func contains(_ bytes: ArraySlice<UInt8>) -> Bool {
+        func contains(_ bytes: TextBytes) -> Bool {
             bytes.withUnsafeBufferPointer { Self.contains($0, 0, $0.count, needle) }
         }
         func matches(_ id: NodeID) -> Bool {

@@ -35,14 +35,16 @@ struct SearchIndex: Sendable {
         var starts: [UInt32] = []
         var ids: [NodeID] = []
         var histogram = [Int](repeating: 0, count: 256)
-        func add(_ id: NodeID, _ bytes: ArraySlice<UInt8>) {
+        func add(_ id: NodeID, _ bytes: TextBytes) {
             guard !bytes.isEmpty else { return }
             starts.append(UInt32(truncatingIfNeeded: folded.count))
             ids.append(id)
-            for b in bytes {
-                let f = b >= 65 && b <= 90 ? b | 0x20 : b
-                folded.append(f)
-                histogram[Int(f)] += 1
+            bytes.withUnsafeBufferPointer {
+                for b in $0 {
+                    let f = b >= 65 && b <= 90 ? b | 0x20 : b
+                    folded.append(f)
+                    histogram[Int(f)] += 1
+                }
             }
             folded.append(0)
         }

@@ -166,7 +166,7 @@ public struct TreeBuilder: Sendable {
         return TreeStore(
             kinds: fitted(kinds), parents: fitted(parents), firstChild: fitted(firstChild),
             childCounts: fitted(childCounts), textStart: fitted(textStarts), titleLength: fitted(titleLengths),
-            valueLength: fitted(valueLengths), text: fitted(text))
+            valueLength: fitted(valueLengths), text: TreeText(fitted(text)))
     }
 }
 
@@ -206,6 +206,15 @@ extension TreeBuilder {
         /// the narrow store to reach memory (a store-forwarding stall, 10% of the load's time).
         @usableFromInline var currentStart: UInt32 = 0
         @usableFromInline var currentTitleLength: UInt32 = 0
+        /// Whether the current node's text is a slice of lent memory (``lendsInput``) rather than
+        /// bytes appended to ``text``: then ``currentEnd`` is where it ends, and ``currentGap`` the
+        /// bytes between its key and its value there.
+        @usableFromInline var currentIsSlice = false
+        @usableFromInline var currentEnd: UInt32 = 0
+        @usableFromInline var currentGap: UInt8 = 0
+        /// Whether ``text`` starts with memory lent by the reader (its input), which nodes may point
+        /// into (``useSlice(_:_:)``), and appended text starts at ``textCount``'s first value.
+        public let lendsInput: Bool
         /// Set when more nodes arrived than the capacity: the result is then discarded.
         @usableFromInline var overflowed = false
         /// Set by ``finishPlaced()``: every node was written at its id, there is no pending root.
@@ -228,7 +237,7 @@ extension TreeBuilder {
             kinds: UnsafeMutablePointer<UInt8>, parents: UnsafeMutablePointer<Int32>, firstChild: UnsafeMutablePointer<Int32>,
             childCounts: UnsafeMutablePointer<Int32>, textStarts: UnsafeMutablePointer<UInt32>,
             titleLengths: UnsafeMutablePointer<UInt32>, valueLengths: UnsafeMutablePointer<UInt32>, nodeCapacity: Int,
-            text: UnsafeMutablePointer<UInt8>, textCapacity: Int
+            text: UnsafeMutablePointer<UInt8>, textCapacity: Int, appendFrom: Int = 0
         ) {
             self.kinds = kinds
             self.parents = parents
@@ -240,6 +249,8 @@ extension TreeBuilder {
             self.nodeCapacity = nodeCapacity
             self.text = text
             self.textCapacity = textCapacity
+            textCount = appendFrom
+            lendsInput = appendFrom > 0
             pendingCapacity = 1024
             pending = .allocate(capacity: pendingCapacity)
             frameCapacity = 64
@@ -258,6 +269,49 @@ extension TreeBuilder {
         @inlinable @inline(__always) public mutating func beginNode() {
             currentStart = UInt32(truncatingIfNeeded: textCount)
             currentTitleLength = 0
+            currentIsSlice = false
+            currentGap = 0
+        }
+
+        /// Makes the `count` lent bytes at offset `start` the current node's next text instead of
+        /// appending a copy (see ``lendsInput``): its key or, without one, its value; or its value
+        /// when its key is a slice that ends at most 15 bytes before `start`. Otherwise (the text
+        /// so far was appended, or the gap is wider) it appends them as ``appendText(_:_:)`` does.
+        @inlinable @inline(__always) public mutating func useSlice(_ start: Int, _ count: Int) -> Bool {
+            if currentIsSlice {
+                let gap = start &- Int(currentEnd)
+                if gap >= 0 && gap <= 15 {
+                    currentGap = UInt8(truncatingIfNeeded: gap)
+                    currentEnd = UInt32(truncatingIfNeeded: start &+ count)
+                    return true
+                }
+                guard copySliceKey() else { return false }
+            } else if currentStart == UInt32(truncatingIfNeeded: textCount) {
+                currentIsSlice = true
+                currentStart = UInt32(truncatingIfNeeded: start)
+                currentEnd = UInt32(truncatingIfNeeded: start &+ count)
+                return true
+            }
+            return appendText(text + start, count)
+        }
+
+        /// Appends the current node's key, a slice of the lent memory, so that its value can be
+        /// appended after it (an escaped value, or one too far from its key).
+        @usableFromInline mutating func copySliceKey() -> Bool {
+            let key = Int(currentStart)
+            currentIsSlice = false
+            currentStart = UInt32(truncatingIfNeeded: textCount)
+            return appendText(text + key, Int(currentTitleLength))
+        }
+
+        /// Called before a decoded value is appended: a key that is a slice is appended first.
+        @inlinable @inline(__always) public mutating func willAppendDecoded() -> Bool {
+            currentIsSlice ? copySliceKey() : true
+        }
+
+        /// Where the current node's text ends so far.
+        @inlinable @inline(__always) var currentTextEnd: UInt32 {
+            currentIsSlice ? currentEnd : UInt32(truncatingIfNeeded: textCount)
         }
 
         /// Appends `count` bytes at `bytes` to the current node; `false` (and nothing written) when
@@ -281,19 +335,20 @@ extension TreeBuilder {
 
         /// Ends the current node's key: text appended from now on is its value.
         @inlinable @inline(__always) public mutating func endKey() {
-            currentTitleLength = UInt32(truncatingIfNeeded: textCount) &- currentStart
+            currentTitleLength = currentTextEnd &- currentStart
         }
 
         /// Finishes the current node as a scalar whose text is everything appended since ``endKey()``.
         @inlinable @inline(__always) public mutating func finishScalar(_ kind: ValueKind) {
-            let valueLength = UInt32(truncatingIfNeeded: textCount) &- currentStart &- currentTitleLength
-            guard direct else { return push(kind.rawValue, valueLength: valueLength) }
+            let valueLength = currentTextEnd &- currentStart &- currentTitleLength &- UInt32(currentGap)
+            let kindByte = kind.rawValue | currentGap &<< 4
+            guard direct else { return push(kindByte, valueLength: valueLength) }
             let id = nodeCount &+ tentative
             guard id < nodeCapacity else {
                 overflowed = true
                 return
             }
-            kinds[id] = kind.rawValue
+            kinds[id] = kindByte
             firstChild[id] = 0
             childCounts[id] = 0
             textStarts[id] = currentStart
@@ -467,75 +522,109 @@ extension TreeBuilder {
     public static func build(
         nodeCapacity: Int, textCapacity: Int, expectedNodes: Int = 0, expectedTextBytes: Int = 0, _ fill: (inout Columns) -> Bool
     ) -> TreeStore? {
+        var columns: FilledColumns?
+        let text = [UInt8](unsafeUninitializedCapacity: max(textCapacity, 1)) { t, textCount in
+            HugePages.advise(t)
+            columns = fillColumns(
+                nodeCapacity: nodeCapacity, text: t.baseAddress!, textCapacity: t.count, appendFrom: 0,
+                warm: (expectedNodes, min(expectedTextBytes, t.count)), fill)
+            textCount = columns?.textCount ?? 0
+        }
+        return columns.map { TreeStore($0, text: TreeText(text)) }
+    }
+
+    /// ``build(nodeCapacity:textCapacity:expectedNodes:expectedTextBytes:_:)`` with the text in
+    /// memory the reader lends (``TextRegion``): its input in the first `appendFrom` bytes, which
+    /// nodes may point into (``Columns/useSlice(_:_:)``), and after them room for the text it
+    /// appends. The tree keeps `region` alive.
+    public static func build(
+        nodeCapacity: Int, lending region: TextRegion, appendFrom: Int, expectedNodes: Int = 0, _ fill: (inout Columns) -> Bool
+    ) -> TreeStore? {
+        precondition(appendFrom > 0 && appendFrom <= region.count, "appendFrom must be inside the region")
+        guard
+            let columns = fillColumns(
+                nodeCapacity: nodeCapacity, text: UnsafeMutablePointer(mutating: region.base), textCapacity: region.count,
+                appendFrom: appendFrom, warm: (expectedNodes, 0), fill)
+        else { return nil }
+        return TreeStore(columns, text: TreeText(region, count: columns.textCount))
+    }
+
+    /// The node arrays ``Columns`` filled, and the text bytes written.
+    struct FilledColumns {
+        var kinds: [UInt8] = [], parents: [Int32] = [], firstChild: [Int32] = [], childCounts: [Int32] = []
+        var textStarts: [UInt32] = [], titleLengths: [UInt32] = [], valueLengths: [UInt32] = []
+        var shape: TreeShape?
+        var textCount = 0
+    }
+
+    /// Creates the node arrays at `nodeCapacity` and lets `fill` write them and the text at `text`;
+    /// `nil` when `fill` fails or leaves no complete value. `warm` is the nodes and text bytes to
+    /// fault in meanwhile (``PageWarmer``).
+    static func fillColumns(
+        nodeCapacity: Int, text t: UnsafeMutablePointer<UInt8>, textCapacity: Int, appendFrom: Int, warm: (nodes: Int, text: Int),
+        _ fill: (inout Columns) -> Bool
+    ) -> FilledColumns? {
         let nodeCapacity = max(nodeCapacity, 1)
         var ok = false
         var nodes = 0
-        var shape: TreeShape?
-        var kinds: [UInt8] = [], parents: [Int32] = [], firstChild: [Int32] = [], childCounts: [Int32] = []
-        var textStarts: [UInt32] = [], titleLengths: [UInt32] = [], valueLengths: [UInt32] = []
+        var out = FilledColumns()
         // Each array is created at its capacity and told its count once `fill` is done; the node
         // fields are plain integers, every id below `nodes` is written by `closeContainer` or `finish`.
-        let text = [UInt8](unsafeUninitializedCapacity: max(textCapacity, 1)) { t, textCount in
-            kinds = [UInt8](unsafeUninitializedCapacity: nodeCapacity) { k, kc in
-                parents = [Int32](unsafeUninitializedCapacity: nodeCapacity) { p, pc in
-                    firstChild = [Int32](unsafeUninitializedCapacity: nodeCapacity) { f, fc in
-                        childCounts = [Int32](unsafeUninitializedCapacity: nodeCapacity) { c, cc in
-                            textStarts = [UInt32](unsafeUninitializedCapacity: nodeCapacity) { s, sc in
-                                titleLengths = [UInt32](unsafeUninitializedCapacity: nodeCapacity) { tl, tlc in
-                                    valueLengths = [UInt32](unsafeUninitializedCapacity: nodeCapacity) { vl, vlc in
-                                        HugePages.advise(t)
-                                        HugePages.advise(k)
-                                        HugePages.advise(p)
-                                        HugePages.advise(f)
-                                        HugePages.advise(c)
-                                        HugePages.advise(s)
-                                        HugePages.advise(tl)
-                                        HugePages.advise(vl)
-                                        let warmNodes = min(expectedNodes, nodeCapacity), textBytes = min(expectedTextBytes, t.count)
-                                        let warmer = PageWarmer([
-                                            (UnsafeMutableRawPointer(t.baseAddress), textBytes),
-                                            (UnsafeMutableRawPointer(k.baseAddress), warmNodes),
-                                            (UnsafeMutableRawPointer(p.baseAddress), 4 * warmNodes),
-                                            (UnsafeMutableRawPointer(f.baseAddress), 4 * warmNodes),
-                                            (UnsafeMutableRawPointer(c.baseAddress), 4 * warmNodes),
-                                            (UnsafeMutableRawPointer(s.baseAddress), 4 * warmNodes),
-                                            (UnsafeMutableRawPointer(tl.baseAddress), 4 * warmNodes),
-                                            (UnsafeMutableRawPointer(vl.baseAddress), 4 * warmNodes),
-                                        ])
-                                        var columns = Columns(
-                                            kinds: k.baseAddress!, parents: p.baseAddress!, firstChild: f.baseAddress!,
-                                            childCounts: c.baseAddress!, textStarts: s.baseAddress!, titleLengths: tl.baseAddress!,
-                                            valueLengths: vl.baseAddress!, nodeCapacity: nodeCapacity, text: t.baseAddress!,
-                                            textCapacity: t.count)
-                                        ok = fill(&columns) && columns.isComplete
-                                        warmer.finish()
-                                        if ok {
-                                            if !columns.placedAll {
-                                                columns.finish()
-                                                shape = TreeShape(depth: columns.deepest, widest: columns.widest)
-                                            }
-                                            nodes = columns.nodeCount
-                                            textCount = columns.textCount
+        out.kinds = [UInt8](unsafeUninitializedCapacity: nodeCapacity) { k, kc in
+            out.parents = [Int32](unsafeUninitializedCapacity: nodeCapacity) { p, pc in
+                out.firstChild = [Int32](unsafeUninitializedCapacity: nodeCapacity) { f, fc in
+                    out.childCounts = [Int32](unsafeUninitializedCapacity: nodeCapacity) { c, cc in
+                        out.textStarts = [UInt32](unsafeUninitializedCapacity: nodeCapacity) { s, sc in
+                            out.titleLengths = [UInt32](unsafeUninitializedCapacity: nodeCapacity) { tl, tlc in
+                                out.valueLengths = [UInt32](unsafeUninitializedCapacity: nodeCapacity) { vl, vlc in
+                                    HugePages.advise(k)
+                                    HugePages.advise(p)
+                                    HugePages.advise(f)
+                                    HugePages.advise(c)
+                                    HugePages.advise(s)
+                                    HugePages.advise(tl)
+                                    HugePages.advise(vl)
+                                    let warmNodes = min(warm.nodes, nodeCapacity)
+                                    let warmer = PageWarmer([
+                                        (UnsafeMutableRawPointer(t + appendFrom), warm.text),
+                                        (UnsafeMutableRawPointer(k.baseAddress), warmNodes),
+                                        (UnsafeMutableRawPointer(p.baseAddress), 4 * warmNodes),
+                                        (UnsafeMutableRawPointer(f.baseAddress), 4 * warmNodes),
+                                        (UnsafeMutableRawPointer(c.baseAddress), 4 * warmNodes),
+                                        (UnsafeMutableRawPointer(s.baseAddress), 4 * warmNodes),
+                                        (UnsafeMutableRawPointer(tl.baseAddress), 4 * warmNodes),
+                                        (UnsafeMutableRawPointer(vl.baseAddress), 4 * warmNodes),
+                                    ])
+                                    var columns = Columns(
+                                        kinds: k.baseAddress!, parents: p.baseAddress!, firstChild: f.baseAddress!,
+                                        childCounts: c.baseAddress!, textStarts: s.baseAddress!, titleLengths: tl.baseAddress!,
+                                        valueLengths: vl.baseAddress!, nodeCapacity: nodeCapacity, text: t,
+                                        textCapacity: textCapacity, appendFrom: appendFrom)
+                                    ok = fill(&columns) && columns.isComplete
+                                    warmer.finish()
+                                    if ok {
+                                        if !columns.placedAll {
+                                            columns.finish()
+                                            out.shape = TreeShape(depth: columns.deepest, widest: columns.widest)
                                         }
-                                        columns.release()
-                                        vlc = nodes
+                                        nodes = columns.nodeCount
+                                        out.textCount = columns.textCount
                                     }
-                                    tlc = nodes
+                                    columns.release()
+                                    vlc = nodes
                                 }
-                                sc = nodes
+                                tlc = nodes
                             }
-                            cc = nodes
+                            sc = nodes
                         }
-                        fc = nodes
+                        cc = nodes
                     }
-                    pc = nodes
+                    fc = nodes
                 }
-                kc = nodes
+                pc = nodes
             }
+            kc = nodes
         }
-        guard ok else { return nil }
-        return TreeStore(
-            kinds: kinds, parents: parents, firstChild: firstChild, childCounts: childCounts, textStart: textStarts,
-            titleLength: titleLengths, valueLength: valueLengths, text: text, shape: shape)
+        return ok ? out : nil
     }
 }

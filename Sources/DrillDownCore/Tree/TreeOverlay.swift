@@ -216,7 +216,7 @@ struct OverlayEditor {
     func current(_ id: NodeID) -> NodeRecord {
         if id.rawValue >= baseCount || touched.contains(id.rawValue), let r = records[id.rawValue] { return r.record }
         return NodeRecord(
-            kind: tree.kinds[id.index], parent: tree.parents[id.index], key: Array(tree.keyBytes(of: id)),
+            kind: tree.kinds[id.index] & TreeStore.kindBits, parent: tree.parents[id.index], key: Array(tree.keyBytes(of: id)),
             value: Array(tree.valueBytes(of: id)), children: nil)
     }
 

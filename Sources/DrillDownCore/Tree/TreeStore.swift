@@ -4,7 +4,9 @@
 /// a parent id, its children as a contiguous id range, and one slice of a shared UTF-8
 /// buffer holding its title (the key it has in its parent object) followed by its scalar value.
 /// There is no object per node; a million-node JSON file costs about 25 bytes per node plus
-/// its text.
+/// its text. That buffer may be the input file itself (``TextRegion``): a key and its value are
+/// then slices of the file with up to 15 bytes between them (`": "`), a count kept in the kind
+/// byte's high four bits.
 ///
 /// Edits do not touch those arrays: they stay an immutable *base*, and every changed or new
 /// node gets a record in a persistent overlay (a hash trie keyed by id, see ``TreeOverlay``),
@@ -33,17 +35,27 @@ public struct TreeStore: Sendable {
     @inlinable var textStart: [UInt32] { base.textStart }
     @inlinable var titleLength: [UInt32] { base.titleLength }
     @inlinable var valueLength: [UInt32] { base.valueLength }
-    @inlinable var text: [UInt8] { base.text }
+    @inlinable var text: TreeText { base.text }
+    /// The kind byte's bits that hold the ``ValueKind``; the four above them hold the number of
+    /// bytes between a node's key and its value in the text.
+    @usableFromInline static let kindBits: UInt8 = 0x0F
 
     /// `shape`, when the builder knows it, is returned by ``maxDepth()`` and ``widestLevel()`` of the unedited tree.
     init(
         kinds: [UInt8], parents: [Int32], firstChild: [Int32], childCounts: [Int32],
-        textStart: [UInt32], titleLength: [UInt32], valueLength: [UInt32], text: [UInt8], shape: TreeShape? = nil
+        textStart: [UInt32], titleLength: [UInt32], valueLength: [UInt32], text: TreeText, shape: TreeShape? = nil
     ) {
         base = TreeBase(
             kinds: kinds, parents: parents, firstChild: firstChild, childCounts: childCounts,
             textStart: textStart, titleLength: titleLength, valueLength: valueLength, text: text, shape: shape)
         overlay = nil
+    }
+
+    init(_ columns: TreeBuilder.FilledColumns, text: TreeText) {
+        self.init(
+            kinds: columns.kinds, parents: columns.parents, firstChild: columns.firstChild, childCounts: columns.childCounts,
+            textStart: columns.textStarts, titleLength: columns.titleLengths, valueLength: columns.valueLengths, text: text,
+            shape: columns.shape)
     }
 
     /// The root node (the document's top-level value).
@@ -88,7 +100,7 @@ public struct TreeStore: Sendable {
     /// - Complexity: O(1)
     @inlinable public func kind(of id: NodeID) -> ValueKind {
         if let r = record(id) { return ValueKind(rawValue: r.kind) ?? .null }
-        return ValueKind(rawValue: kinds[id.index]) ?? .null
+        return ValueKind(rawValue: kinds[id.index] & Self.kindBits) ?? .null
     }
 
     /// The parent of `id`, or `nil` for the root.
@@ -122,16 +134,16 @@ public struct TreeStore: Sendable {
     }
 
     /// The raw UTF-8 bytes of the key `id` has in its parent object (empty for array elements and the root).
-    @inlinable public func keyBytes(of id: NodeID) -> ArraySlice<UInt8> {
-        if let r = record(id) { return r.key[...] }
+    @inlinable public func keyBytes(of id: NodeID) -> TextBytes {
+        if let r = record(id) { return TextBytes(r.key) }
         let start = Int(textStart[id.index])
         return text[start ..< start + Int(titleLength[id.index])]
     }
 
     /// The raw UTF-8 bytes of the scalar value at `id` (empty for containers).
-    @inlinable public func valueBytes(of id: NodeID) -> ArraySlice<UInt8> {
-        if let r = record(id) { return r.value[...] }
-        let start = Int(textStart[id.index]) + Int(titleLength[id.index])
+    @inlinable public func valueBytes(of id: NodeID) -> TextBytes {
+        if let r = record(id) { return TextBytes(r.value) }
+        let start = Int(textStart[id.index]) + Int(titleLength[id.index]) + Int(kinds[id.index] &>> 4)
         return text[start ..< start + Int(valueLength[id.index])]
     }
 
@@ -162,12 +174,7 @@ public struct TreeStore: Sendable {
         let start = Int(textStart[id.index])
         let length = Int(titleLength[id.index])
         guard length == lowercasedKey.count else { return false }
-        for i in 0 ..< length {
-            var b = text[start + i]
-            if b >= 65 && b <= 90 { b |= 0x20 }
-            if b != lowercasedKey[i] { return false }
-        }
-        return true
+        return text.withUnsafeBufferPointer { Self.equalsFolded(UnsafeBufferPointer(rebasing: $0[start ..< start + length]), lowercasedKey) }
     }
 
     @inlinable static func equalsFolded(_ key: ArraySlice<UInt8>, _ lowercasedKey: [UInt8]) -> Bool {
@@ -205,7 +212,7 @@ public struct TreeStore: Sendable {
     public func member(of id: NodeID, lowercasedKeys: [[UInt8]]) -> NodeID? {
         guard !lowercasedKeys.isEmpty else { return nil }
         let parentRecord = record(id)
-        guard (parentRecord?.kind ?? kinds[id.index]) == ValueKind.object.rawValue else { return nil }
+        guard (parentRecord?.kind ?? kinds[id.index] & Self.kindBits) == ValueKind.object.rawValue else { return nil }
         let range: NodeRange
         if let r = parentRecord, let c = r.children {
             range = c
@@ -382,13 +389,13 @@ public struct TreeStore: Sendable {
     @usableFromInline let textStart: [UInt32]
     @usableFromInline let titleLength: [UInt32]
     @usableFromInline let valueLength: [UInt32]
-    @usableFromInline let text: [UInt8]
+    @usableFromInline let text: TreeText
     /// The depth and widest level, when the builder recorded them while filling the arrays.
     let shape: TreeShape?
 
     init(
         kinds: [UInt8], parents: [Int32], firstChild: [Int32], childCounts: [Int32],
-        textStart: [UInt32], titleLength: [UInt32], valueLength: [UInt32], text: [UInt8], shape: TreeShape?
+        textStart: [UInt32], titleLength: [UInt32], valueLength: [UInt32], text: TreeText, shape: TreeShape?
     ) {
         self.shape = shape
         self.kinds = kinds

@@ -38,16 +38,17 @@ enum AtomicFile {
 
     /// Calls `body` with the contents of the regular file at `path` and the stamp of the very file
     /// they were read from: mapped when the file is large (see ``MappedFile``), otherwise (and when
-    /// the mapping was disturbed) read with ``readStamped(_:)``, which reports every error.
+    /// the mapping was disturbed) read with ``readStamped(_:)``, which reports every error. A
+    /// mapped file comes with an ``InputLoan``: what `body` returns may keep the mapping.
     static func withContents<R>(
-        _ path: String, _ body: (UnsafeBufferPointer<UInt8>, FileStamp?) throws(FormatError) -> R
+        _ path: String, _ body: (UnsafeBufferPointer<UInt8>, FileStamp?, InputLoan?) throws(FormatError) -> R
     ) throws(FormatError) -> R {
         #if os(Linux)
         if let result = try MappedFile.read(path, body) { return result }
         #endif
         let (bytes, stamp) = try readStamped(path)
         let result: Result<R, FormatError> = bytes.withUnsafeBufferPointer { buffer in
-            do throws(FormatError) { return .success(try body(buffer, stamp)) } catch { return .failure(error) }
+            do throws(FormatError) { return .success(try body(buffer, stamp, nil)) } catch { return .failure(error) }
         }
         return try result.get()
     }

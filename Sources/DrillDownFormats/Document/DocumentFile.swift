@@ -45,8 +45,8 @@ public struct DocumentFile: Sendable {
     public static func read(
         _ path: String, format: DocumentFormat? = nil, expansionLimit: ExpansionLimit = .default
     ) throws(FormatError) -> DocumentFile {
-        let (read, stamp) = try AtomicFile.withContents(path) { buffer, stamp throws(FormatError) in
-            (try DocumentReader.read(buffer: buffer, file: path, format: format, expansionLimit: expansionLimit), stamp)
+        let (read, stamp) = try AtomicFile.withContents(path) { buffer, stamp, loan throws(FormatError) in
+            (try DocumentReader.read(buffer: buffer, file: path, format: format, expansionLimit: expansionLimit, lending: loan), stamp)
         }
         return DocumentFile(path: path, format: read.format, tree: read.tree, stamp: stamp, expansionLimit: expansionLimit)
     }

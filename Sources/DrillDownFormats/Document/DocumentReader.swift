@@ -37,23 +37,25 @@ public enum DocumentReader {
         return try result.get()
     }
 
-    /// Reads a document from bytes it does not keep (a mapped file, see ``MappedFile``).
+    /// Reads a document from bytes it does not keep (a mapped file, see ``MappedFile``), unless
+    /// `loan` lends them (see ``InputLoan``).
     static func read(
-        buffer: UnsafeBufferPointer<UInt8>, file: String, format: DocumentFormat? = nil, expansionLimit: ExpansionLimit = .default
+        buffer: UnsafeBufferPointer<UInt8>, file: String, format: DocumentFormat? = nil, expansionLimit: ExpansionLimit = .default,
+        lending loan: InputLoan? = nil
     ) throws(FormatError) -> (tree: TreeStore, format: DocumentFormat) {
         let chosen = format ?? DocumentFormat.detect(buffer, fileExtension: fileExtension(of: file))
         do throws(ParseFailure) {
-            return (try parse(buffer, as: chosen, limit: expansionLimit), chosen)
+            return (try parse(buffer, as: chosen, limit: expansionLimit, lending: loan), chosen)
         } catch {
             throw error.formatError(file: file, bytes: buffer)
         }
     }
 
     static func parse(
-        _ buffer: UnsafeBufferPointer<UInt8>, as format: DocumentFormat, limit: ExpansionLimit = .default
+        _ buffer: UnsafeBufferPointer<UInt8>, as format: DocumentFormat, limit: ExpansionLimit = .default, lending loan: InputLoan? = nil
     ) throws(ParseFailure) -> TreeStore {
         switch format {
-        case .json: try JSONReader.read(buffer)
+        case .json: try JSONReader.read(buffer, lending: loan)
         case .yaml: try YAMLReader.read(buffer, limit: limit)
         case .plistXML: try XMLPropertyListReader.read(buffer)
         case .plistBinary: try BinaryPropertyListReader.read(buffer, limit: limit)

@@ -26,27 +26,28 @@ struct JSONIndexedParser {
     static let reachOfParse = 8
 
     /// The tree of `input`, or `nil` when it is not valid JSON (or too large for this path).
-    /// Stage 1 runs on a second thread (``JSONThreadedFeed``) when `threaded` says so, or by
-    /// default when the input is large enough and there is a second core.
-    static func read(_ input: UnsafeBufferPointer<UInt8>, threaded: Bool? = nil) -> TreeStore? {
+    /// With `loan` (a mapped file with room after it, see ``InputLoan``), the store's text is the
+    /// input itself: plain keys and values are not copied. Stage 1 runs on a second thread
+    /// (``JSONThreadedFeed``) when `threaded` says so, or by default when the input is large
+    /// enough and there is a second core.
+    static func read(_ input: UnsafeBufferPointer<UInt8>, lending loan: InputLoan? = nil, threaded: Bool? = nil) -> TreeStore? {
         withScanner(input) { scanner, source, open -> TreeStore? in
-            if threaded ?? JSONThreadedFeed.worthIt(input.count), let threadedFeed = JSONThreadedFeed.started(scanner, countFrom: input.count / 2) {
-                var feed = threadedFeed
-                let (bound, textBytes) = sizes(feed.inputCounts(), input.count)
-                guard bound < Int(Int32.max) else {
-                    _ = feed.finish()
-                    return nil
+            func build(_ counts: dd_json_counts, _ fill: (inout TreeBuilder.Columns) -> Bool) -> TreeStore? {
+                let (bound, textBytes) = sizes(counts, input.count)
+                guard bound < Int(Int32.max) else { return nil }
+                if let loan, loan.base == input.baseAddress, loan.appendFrom >= input.count, loan.capacity < Int(UInt32.max) {
+                    return TreeBuilder.build(nodeCapacity: bound, lending: loan.region(), appendFrom: loan.appendFrom, expectedNodes: bound, fill)
                 }
-                return TreeBuilder.build(nodeCapacity: bound, textCapacity: input.count, expectedNodes: bound, expectedTextBytes: textBytes) {
-                    columns in
-                    let parsed = parse(source, &feed, open, &columns)
-                    return feed.finish() && parsed
-                }
+                return TreeBuilder.build(
+                    nodeCapacity: bound, textCapacity: input.count, expectedNodes: bound, expectedTextBytes: textBytes, fill)
             }
-            let (bound, textBytes) = sizes(dd_json_count_fast(scanner.base, UInt64(input.count)), input.count)
-            guard bound < Int(Int32.max) else { return nil }
-            return TreeBuilder.build(nodeCapacity: bound, textCapacity: input.count, expectedNodes: bound, expectedTextBytes: textBytes) {
-                columns in
+            if threaded ?? JSONThreadedFeed.worthIt(input.count), var feed = JSONThreadedFeed.started(scanner, countFrom: input.count / 2) {
+                let tree = build(feed.inputCounts()) { columns in
+                    parse(source, &feed, open, &columns)
+                }
+                return feed.finish() && tree != nil ? tree : nil
+            }
+            return build(dd_json_count_fast(scanner.base, UInt64(input.count))) { columns in
                 var feed = JSONScanFeed(scanner)
                 let parsed = parse(source, &feed, open, &columns)
                 return feed.finish() && parsed
@@ -226,6 +227,7 @@ struct JSONInput {
 
     /// Decodes a string with escapes (validated as ``JSONParser/scanEscape()`` does).
     func unescape<Sink: JSONValueSink>(from start: Int, to close: Int, into out: inout Sink) -> Bool {
+        guard out.willAppendDecoded() else { return false }
         var i = start
         var run = start
         while i < close {
@@ -394,6 +396,8 @@ struct JSONInput {
 protocol JSONValueSink {
     mutating func beginNode()
     mutating func endKey()
+    /// Called before an escaped string's decoded pieces are appended; `false` to stop the read.
+    mutating func willAppendDecoded() -> Bool
     /// Appends `count` decoded bytes (an escaped string's pieces); `false` to stop the read.
     mutating func appendText(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> Bool
     /// Appends the `n` input bytes at `start`, text that needs no decoding; `false` to stop the read.
@@ -404,9 +408,12 @@ protocol JSONValueSink {
 }
 
 extension TreeBuilder.Columns: JSONValueSink {
-    /// Short runs (most keys and values) with one 16-byte move, not a call to memmove.
+    /// A slice of the input where the store's text starts with it (``lendsInput``, see
+    /// ``JSONIndexedParser/read(_:lending:threaded:)``); otherwise a copy, short runs (most keys
+    /// and values) with one 16-byte move, not a call to memmove.
     @inline(__always)
     mutating func appendInput(_ input: JSONInput, _ start: Int, _ n: Int) -> Bool {
+        if lendsInput { return useSlice(start, n) }
         if n <= 16 && input.count &- start >= 16 { return appendShortText(input.base + start, n) }
         return appendText(input.base + start, n)
     }

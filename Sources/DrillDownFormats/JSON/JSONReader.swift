@@ -18,12 +18,13 @@ enum JSONReader {
     /// The deepest nesting accepted.
     static let maxDepth = 10_000
 
-    /// Parses `input` into a tree.
-    static func read(_ input: UnsafeBufferPointer<UInt8>) throws(ParseFailure) -> TreeStore {
+    /// Parses `input` into a tree; with `loan`, one whose text is the input itself where it can be
+    /// (see ``InputLoan``).
+    static func read(_ input: UnsafeBufferPointer<UInt8>, lending loan: InputLoan? = nil) throws(ParseFailure) -> TreeStore {
         guard let base = input.baseAddress, !input.isEmpty else {
             throw ParseFailure(offset: 0, "empty document; expected a JSON value")
         }
-        if let tree = JSONIndexedParser.read(input) { return tree }
+        if let tree = JSONIndexedParser.read(input, lending: loan) { return tree }
         var parser = JSONParser(base: base, count: input.count)
         return try parser.parse()
     }

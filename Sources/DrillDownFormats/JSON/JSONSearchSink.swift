@@ -136,6 +136,8 @@ struct JSONSearchSink: JSONValueSink {
 
     mutating func endKey() { inKey = false }
 
+    func willAppendDecoded() -> Bool { true }
+
     mutating func appendText(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> Bool {
         if inKey { key.append(bytes, count, input) } else { value.append(bytes, count, input) }
         return !cancelled

@@ -57,7 +57,7 @@ enum JSONWriter {
     }
 
     /// Appends `bytes` as a quoted JSON string, escaping quotes, backslashes and control characters.
-    static func writeString(_ bytes: ArraySlice<UInt8>, to out: inout [UInt8]) {
+    static func writeString(_ bytes: some ByteText, to out: inout [UInt8]) {
         out.append(0x22)
         var runStart = bytes.startIndex
         for i in bytes.indices {

@@ -138,7 +138,7 @@ struct TreeDiff {
     mutating func hash(_ tree: TreeStore, _ id: NodeID, keyed: Bool) -> UInt64 {
         var h: UInt64 = 0xcbf2_9ce4_8422_2325
         @inline(__always) func mix(_ byte: UInt8) { h = (h ^ UInt64(byte)) &* 0x100_0000_01b3 }
-        @inline(__always) func mix(_ bytes: ArraySlice<UInt8>) {
+        @inline(__always) func mix(_ bytes: some ByteText) {
             for b in bytes { mix(b) }
             mix(0xFF)
         }

@@ -15,7 +15,7 @@ enum BinaryPropertyListWriter {
         let tree = edited.compacted()
         let n = tree.count
         var keyObject = [Int32](repeating: -1, count: n)
-        var keyIndex: [ArraySlice<UInt8>: Int32] = [:]
+        var keyIndex: [TextBytes: Int32] = [:]
         var keys: [NodeID] = []
         for i in 0 ..< n {
             let id = NodeID(i)
@@ -138,7 +138,7 @@ enum BinaryPropertyListWriter {
         appendSized(UInt64(value), width: width, to: &out)
     }
 
-    static func appendString(_ bytes: ArraySlice<UInt8>, to out: inout [UInt8]) {
+    static func appendString(_ bytes: some ByteText, to out: inout [UInt8]) {
         if bytes.allSatisfy({ $0 < 0x80 }) {
             appendHeader(0x50, count: bytes.count, to: &out)
             out.append(contentsOf: bytes)

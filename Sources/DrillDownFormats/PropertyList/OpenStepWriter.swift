@@ -61,7 +61,7 @@ enum OpenStepWriter {
     }
 
     /// Appends `bytes` unquoted when every byte may appear in an unquoted string, else quoted.
-    static func writeString(_ bytes: ArraySlice<UInt8>, to out: inout [UInt8]) {
+    static func writeString(_ bytes: some ByteText, to out: inout [UInt8]) {
         if !bytes.isEmpty && bytes.allSatisfy({ isWordByte($0) && $0 != 0x2F }) {
             out.append(contentsOf: bytes)
             return

@@ -80,7 +80,7 @@ enum XMLPropertyListWriter {
     }
 
     /// A real's text as property lists spell it (`+infinity`, `-infinity`, `nan`).
-    static func realText(_ value: ArraySlice<UInt8>) -> String {
+    static func realText(_ value: some ByteText) -> String {
         let text = String(decoding: value, as: UTF8.self)
         switch text {
         case "inf": return "+infinity"
@@ -92,7 +92,7 @@ enum XMLPropertyListWriter {
     /// Appends `bytes` as XML character data; a character XML 1.0 cannot hold is an error naming
     /// the node (`what` is "key" or "string").
     static func escape(
-        _ bytes: ArraySlice<UInt8>, to out: inout [UInt8], at id: NodeID, of tree: TreeStore, what: String
+        _ bytes: some ByteText, to out: inout [UInt8], at id: NodeID, of tree: TreeStore, what: String
     ) throws(WriteFailure) {
         var runStart = bytes.startIndex
         for i in bytes.indices {

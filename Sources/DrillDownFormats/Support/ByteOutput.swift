@@ -19,10 +19,17 @@ extension Array where Element == UInt8 {
     }
 }
 
+/// Bytes of text the writers take: a key or value of a tree (``TextBytes``), a part of one, or an array slice.
+protocol ByteText: RandomAccessCollection<UInt8> where Index == Int {}
+extension ArraySlice<UInt8>: ByteText {}
+extension Array<UInt8>: ByteText {}
+extension TextBytes: ByteText {}
+extension Slice<TextBytes>: ByteText {}
+
 /// Text checks shared by the writers.
 enum ScalarText {
     /// Whether `bytes` is a JSON number literal (`-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`).
-    static func isJSONNumber(_ bytes: ArraySlice<UInt8>) -> Bool {
+    static func isJSONNumber(_ bytes: some ByteText) -> Bool {
         var i = bytes.startIndex
         let end = bytes.endIndex
         func digits() -> Int {
@@ -50,7 +57,7 @@ enum ScalarText {
     }
 
     /// Whether `bytes` is an optionally signed run of decimal digits.
-    static func isDecimalInteger(_ bytes: ArraySlice<UInt8>) -> Bool {
+    static func isDecimalInteger(_ bytes: some ByteText) -> Bool {
         var i = bytes.startIndex
         if i < bytes.endIndex, bytes[i] == 0x2D || bytes[i] == 0x2B { i += 1 }
         guard i < bytes.endIndex else { return false }
@@ -58,17 +65,17 @@ enum ScalarText {
     }
 
     /// Whether a real's text lacks a fraction or exponent (so `1` must be written `1.0` to stay a real).
-    static func needsFraction(_ bytes: ArraySlice<UInt8>) -> Bool {
+    static func needsFraction(_ bytes: some ByteText) -> Bool {
         !bytes.contains { $0 == 0x2E || $0 | 0x20 == 0x65 || $0 | 0x20 == 0x6E || $0 | 0x20 == 0x69 }
     }
 
     /// The value of a real's text, accepting the spellings the readers produce (`inf`, `-inf`, `nan`).
-    static func double(_ bytes: ArraySlice<UInt8>) -> Double? {
+    static func double(_ bytes: some ByteText) -> Double? {
         Double(String(decoding: bytes, as: UTF8.self))
     }
 
     /// Whether a bool's text means true.
-    static func isTrue(_ bytes: ArraySlice<UInt8>) -> Bool {
+    static func isTrue(_ bytes: some ByteText) -> Bool {
         Scalar(.bool, String(decoding: bytes, as: UTF8.self)).bool ?? false
     }
 }

@@ -96,7 +96,7 @@ enum YAMLWriter {
 
     /// Appends a real as YAML 1.1 (and so PyYAML) reads a float: a mantissa with a `.` and a
     /// signed exponent (`1e5` is a string there; `1.0e+5` a float).
-    static func writeReal(_ value: ArraySlice<UInt8>, to out: inout [UInt8]) {
+    static func writeReal(_ value: some ByteText, to out: inout [UInt8]) {
         let e = value.firstIndex { $0 == 0x65 || $0 == 0x45 } ?? value.endIndex
         let mantissa = value[..<e]
         out.append(contentsOf: mantissa)
@@ -116,7 +116,7 @@ enum YAMLWriter {
     static let keywords: Set<String> = ["yes", "no", "true", "false", "on", "off", "null", "y", "n"]
 
     /// Whether `bytes` can be written as a plain scalar and read back as the same string.
-    static func isPlainSafe(_ bytes: ArraySlice<UInt8>) -> Bool {
+    static func isPlainSafe(_ bytes: some ByteText) -> Bool {
         guard let first = bytes.first, let last = bytes.last else { return false }
         let isLetter = (first | 0x20) >= 0x61 && (first | 0x20) <= 0x7A
         guard isLetter, last != 0x20 else { return false }
@@ -138,7 +138,7 @@ enum YAMLWriter {
     }
 
     /// Appends `bytes` plain when that is safe, else as a double-quoted scalar with escapes.
-    static func writeString(_ bytes: ArraySlice<UInt8>, to out: inout [UInt8]) {
+    static func writeString(_ bytes: some ByteText, to out: inout [UInt8]) {
         if isPlainSafe(bytes) {
             out.append(contentsOf: bytes)
             return

@@ -54,7 +54,7 @@ extension SQLiteTreeStore {
         let handle = statement.sqliteStatement
         let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
         /// Binds `bytes` as text (never as NULL, even when empty), then runs `body`.
-        func bindText(_ bytes: ArraySlice<UInt8>, at index: CInt, then body: () throws -> Void) throws {
+        func bindText(_ bytes: TextBytes, at index: CInt, then body: () throws -> Void) throws {
             if bytes.isEmpty {
                 sqlite3_bind_text(handle, index, "", 0, transient)
                 try body()
