@@ -206,14 +206,12 @@ extension TreeBuilder {
         /// the narrow store to reach memory (a store-forwarding stall, 10% of the load's time).
         @usableFromInline var currentStart: UInt32 = 0
         @usableFromInline var currentTitleLength: UInt32 = 0
-        /// Whether the current node's text is a slice of lent memory (``lendsInput``) rather than
-        /// bytes appended to ``text``: then ``currentEnd`` is where it ends, and ``currentGap`` the
-        /// bytes between its key and its value there.
+        /// Whether the current node's key is a slice of lent memory (``sliceKey(_:_:)``) rather
+        /// than bytes appended to ``text``.
         @usableFromInline var currentIsSlice = false
-        @usableFromInline var currentEnd: UInt32 = 0
-        @usableFromInline var currentGap: UInt8 = 0
-        /// Whether ``text`` starts with memory lent by the reader (its input), which nodes may point
-        /// into (``useSlice(_:_:)``), and appended text starts at ``textCount``'s first value.
+        /// Whether ``text`` starts with memory lent by the reader (its input), which keys and
+        /// values may be slices of (``sliceKey(_:_:)``, ``finishScalar(_:slice:_:)``); appended
+        /// text goes after it, from ``textCount``'s first value.
         public let lendsInput: Bool
         /// Set when more nodes arrived than the capacity: the result is then discarded.
         @usableFromInline var overflowed = false
@@ -270,29 +268,40 @@ extension TreeBuilder {
             currentStart = UInt32(truncatingIfNeeded: textCount)
             currentTitleLength = 0
             currentIsSlice = false
-            currentGap = 0
         }
 
-        /// Makes the `count` lent bytes at offset `start` the current node's next text instead of
-        /// appending a copy (see ``lendsInput``): its key or, without one, its value; or its value
-        /// when its key is a slice that ends at most 15 bytes before `start`. Otherwise (the text
-        /// so far was appended, or the gap is wider) it appends them as ``appendText(_:_:)`` does.
-        @inlinable @inline(__always) public mutating func useSlice(_ start: Int, _ count: Int) -> Bool {
+        /// Makes the `count` lent bytes at offset `start` (see ``lendsInput``) the current node's
+        /// key, instead of ``appendText(_:_:)`` and ``endKey()``.
+        @inlinable @inline(__always) public mutating func sliceKey(_ start: Int, _ count: Int) {
+            currentIsSlice = true
+            currentStart = UInt32(truncatingIfNeeded: start)
+            currentTitleLength = UInt32(truncatingIfNeeded: count)
+        }
+
+        /// Finishes the current node as a scalar whose value is the `count` lent bytes at offset
+        /// `start` (see ``lendsInput``): a slice when the node has no key, or its key is a slice
+        /// that ends at most 15 bytes before `start` (the gap goes in the kind byte's high bits);
+        /// otherwise the bytes are appended after its key as ``appendText(_:_:)`` does.
+        @inlinable @inline(__always) public mutating func finishScalar(_ kind: ValueKind, slice start: Int, _ count: Int) -> Bool {
+            let gap: Int
             if currentIsSlice {
-                let gap = start &- Int(currentEnd)
-                if gap >= 0 && gap <= 15 {
-                    currentGap = UInt8(truncatingIfNeeded: gap)
-                    currentEnd = UInt32(truncatingIfNeeded: start &+ count)
+                gap = start &- Int(currentStart &+ currentTitleLength)
+                guard gap <= 15 else {
+                    guard copySliceKey(), appendText(text + start, count) else { return false }
+                    finishScalar(kind)
                     return true
                 }
-                guard copySliceKey() else { return false }
             } else if currentStart == UInt32(truncatingIfNeeded: textCount) {
-                currentIsSlice = true
+                // No key (an array's element, the root): the value alone.
+                gap = 0
                 currentStart = UInt32(truncatingIfNeeded: start)
-                currentEnd = UInt32(truncatingIfNeeded: start &+ count)
+            } else {
+                guard appendText(text + start, count) else { return false }
+                finishScalar(kind)
                 return true
             }
-            return appendText(text + start, count)
+            store(kind.rawValue | UInt8(truncatingIfNeeded: gap) &<< 4, valueLength: UInt32(truncatingIfNeeded: count))
+            return true
         }
 
         /// Appends the current node's key, a slice of the lent memory, so that its value can be
@@ -307,11 +316,6 @@ extension TreeBuilder {
         /// Called before a decoded value is appended: a key that is a slice is appended first.
         @inlinable @inline(__always) public mutating func willAppendDecoded() -> Bool {
             currentIsSlice ? copySliceKey() : true
-        }
-
-        /// Where the current node's text ends so far.
-        @inlinable @inline(__always) var currentTextEnd: UInt32 {
-            currentIsSlice ? currentEnd : UInt32(truncatingIfNeeded: textCount)
         }
 
         /// Appends `count` bytes at `bytes` to the current node; `false` (and nothing written) when
@@ -335,13 +339,17 @@ extension TreeBuilder {
 
         /// Ends the current node's key: text appended from now on is its value.
         @inlinable @inline(__always) public mutating func endKey() {
-            currentTitleLength = currentTextEnd &- currentStart
+            currentTitleLength = UInt32(truncatingIfNeeded: textCount) &- currentStart
         }
 
         /// Finishes the current node as a scalar whose text is everything appended since ``endKey()``.
         @inlinable @inline(__always) public mutating func finishScalar(_ kind: ValueKind) {
-            let valueLength = currentTextEnd &- currentStart &- currentTitleLength &- UInt32(currentGap)
-            let kindByte = kind.rawValue | currentGap &<< 4
+            store(kind.rawValue, valueLength: UInt32(truncatingIfNeeded: textCount) &- currentStart &- currentTitleLength)
+        }
+
+        /// Writes the current node as a scalar of kind byte `kindByte`: at its id when its
+        /// container's children are written in place (``direct``), or into ``pending``.
+        @inlinable @inline(__always) mutating func store(_ kindByte: UInt8, valueLength: UInt32) {
             guard direct else { return push(kindByte, valueLength: valueLength) }
             let id = nodeCount &+ tentative
             guard id < nodeCapacity else {

@@ -121,11 +121,11 @@ struct JSONIndexedParser {
                 let close = Int(positions[k]), e = bytes[k]
                 k &+= 1
                 if e == 0x22 {
-                    guard input.copy(pos &+ 1, close &- pos &- 1, into: &out) else { return false }
+                    guard out.scalar(.string, input, pos &+ 1, close &- pos &- 1) else { return false }
                 } else {
                     guard e == JSONStructuralScanner.escapedClose, input.unescape(from: pos + 1, to: close, into: &out) else { return false }
+                    out.finishScalar(.string)
                 }
-                out.finishScalar(.string)
             case 0x7B, 0x5B:
                 let isObject = c == 0x7B
                 guard depth < JSONReader.maxDepth else { return false }
@@ -155,17 +155,13 @@ struct JSONIndexedParser {
                     continue value
                 }
             case 0x2D, 0x30 ... 0x39:
-                guard let (end, real) = input.number(at: pos), input.copy(pos, end &- pos, into: &out) else { return false }
-                out.finishScalar(real ? .real : .integer)
+                guard let (end, real) = input.number(at: pos), out.scalar(real ? .real : .integer, input, pos, end &- pos) else { return false }
             case 0x74:
-                guard input.literal(at: pos, 0x7472_7565), input.copy(pos, 4, into: &out) else { return false }
-                out.finishScalar(.bool)
+                guard input.literal(at: pos, 0x7472_7565), out.scalar(.bool, input, pos, 4) else { return false }
             case 0x66:
-                guard input.literal(at: pos &+ 1, 0x616C_7365), input.copy(pos, 5, into: &out) else { return false }
-                out.finishScalar(.bool)
+                guard input.literal(at: pos &+ 1, 0x616C_7365), out.scalar(.bool, input, pos, 5) else { return false }
             case 0x6E:
-                guard input.literal(at: pos, 0x6E75_6C6C) else { return false }
-                out.finishScalar(.null)
+                guard input.literal(at: pos, 0x6E75_6C6C), out.scalar(.null, input, pos, 0) else { return false }
             default:
                 return false
             }
@@ -204,11 +200,8 @@ struct JSONIndexedParser {
     /// Appends the key quoted at `open` and `close` (whose index byte is `closeByte`) and ends it.
     @inline(__always)
     static func key<Sink: JSONValueSink>(_ input: JSONInput, _ open: Int, _ close: Int, _ closeByte: UInt8, _ out: inout Sink) -> Bool {
-        if closeByte == 0x22 {
-            guard input.copy(open &+ 1, close &- open &- 1, into: &out) else { return false }
-        } else {
-            guard closeByte == JSONStructuralScanner.escapedClose, input.unescape(from: open + 1, to: close, into: &out) else { return false }
-        }
+        if closeByte == 0x22 { return out.key(input, open &+ 1, close &- open &- 1) }
+        guard closeByte == JSONStructuralScanner.escapedClose, input.unescape(from: open + 1, to: close, into: &out) else { return false }
         out.endKey()
         return true
     }
@@ -218,12 +211,6 @@ struct JSONIndexedParser {
 struct JSONInput {
     let base: UnsafePointer<UInt8>
     let count: Int
-
-    /// Appends the `n` input bytes at `start` to the current node's text.
-    @inline(__always)
-    func copy<Sink: JSONValueSink>(_ start: Int, _ n: Int, into out: inout Sink) -> Bool {
-        out.appendInput(self, start, n)
-    }
 
     /// Decodes a string with escapes (validated as ``JSONParser/scanEscape()`` does).
     func unescape<Sink: JSONValueSink>(from start: Int, to close: Int, into out: inout Sink) -> Bool {
@@ -405,15 +392,56 @@ protocol JSONValueSink {
     mutating func finishScalar(_ kind: ValueKind)
     mutating func openContainer(_ kind: ValueKind)
     mutating func closeContainer()
+    /// The current node's key: the `n` input bytes at `start`, which need no decoding (its
+    /// ``appendInput(_:_:_:)`` and ``endKey()``); `false` to stop the read.
+    mutating func key(_ input: JSONInput, _ start: Int, _ n: Int) -> Bool
+    /// Finishes the current node as a scalar: the `n` input bytes at `start`, which need no
+    /// decoding (its ``appendInput(_:_:_:)`` and ``finishScalar(_:)``); `false` to stop the read.
+    mutating func scalar(_ kind: ValueKind, _ input: JSONInput, _ start: Int, _ n: Int) -> Bool
+}
+
+extension JSONValueSink {
+    @inline(__always)
+    mutating func key(_ input: JSONInput, _ start: Int, _ n: Int) -> Bool {
+        guard appendInput(input, start, n) else { return false }
+        endKey()
+        return true
+    }
+
+    @inline(__always)
+    mutating func scalar(_ kind: ValueKind, _ input: JSONInput, _ start: Int, _ n: Int) -> Bool {
+        guard n == 0 || appendInput(input, start, n) else { return false }
+        finishScalar(kind)
+        return true
+    }
 }
 
 extension TreeBuilder.Columns: JSONValueSink {
     /// A slice of the input where the store's text starts with it (``lendsInput``, see
-    /// ``JSONIndexedParser/read(_:lending:threaded:)``); otherwise a copy, short runs (most keys
-    /// and values) with one 16-byte move, not a call to memmove.
+    /// ``JSONIndexedParser/read(_:lending:threaded:)``).
+    @inline(__always)
+    mutating func key(_ input: JSONInput, _ start: Int, _ n: Int) -> Bool {
+        guard lendsInput else {
+            guard appendInput(input, start, n) else { return false }
+            endKey()
+            return true
+        }
+        sliceKey(start, n)
+        return true
+    }
+
+    /// A slice of the input where the store's text starts with it (see ``key(_:_:_:)``).
+    @inline(__always)
+    mutating func scalar(_ kind: ValueKind, _ input: JSONInput, _ start: Int, _ n: Int) -> Bool {
+        if lendsInput { return finishScalar(kind, slice: start, n) }
+        guard n == 0 || appendInput(input, start, n) else { return false }
+        finishScalar(kind)
+        return true
+    }
+
+    /// Short runs (most keys and values) with one 16-byte move, not a call to memmove.
     @inline(__always)
     mutating func appendInput(_ input: JSONInput, _ start: Int, _ n: Int) -> Bool {
-        if lendsInput { return useSlice(start, n) }
         if n <= 16 && input.count &- start >= 16 { return appendShortText(input.base + start, n) }
         return appendText(input.base + start, n)
     }

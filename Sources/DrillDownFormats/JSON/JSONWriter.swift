@@ -56,8 +56,11 @@ enum JSONWriter {
         }
     }
 
+    /// ``writeString(_:to:)`` through a pointer, not ``TextBytes``' subscript.
+    static func writeString(_ bytes: TextBytes, to out: inout [UInt8]) { bytes.withUnsafeBufferPointer { writeString($0, to: &out) } }
+
     /// Appends `bytes` as a quoted JSON string, escaping quotes, backslashes and control characters.
-    static func writeString(_ bytes: some ByteText, to out: inout [UInt8]) {
+    static func writeString(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
         out.append(0x22)
         var runStart = bytes.startIndex
         for i in bytes.indices {

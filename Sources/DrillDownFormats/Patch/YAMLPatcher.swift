@@ -114,7 +114,7 @@ struct YAMLPatcher {
         return try flow(id, keyed: false)
     }
 
-    func scalarText(key: some ByteText) throws(WriteFailure) -> [UInt8] {
+    func scalarText(key: TextBytes) throws(WriteFailure) -> [UInt8] {
         var out: [UInt8] = []
         YAMLWriter.writeString(key, to: &out)
         return out

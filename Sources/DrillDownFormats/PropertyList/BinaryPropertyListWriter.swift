@@ -138,7 +138,10 @@ enum BinaryPropertyListWriter {
         appendSized(UInt64(value), width: width, to: &out)
     }
 
-    static func appendString(_ bytes: some ByteText, to out: inout [UInt8]) {
+    /// ``appendString(_:to:)`` through a pointer, not ``TextBytes``' subscript.
+    static func appendString(_ bytes: TextBytes, to out: inout [UInt8]) { bytes.withUnsafeBufferPointer { appendString($0, to: &out) } }
+
+    static func appendString(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
         if bytes.allSatisfy({ $0 < 0x80 }) {
             appendHeader(0x50, count: bytes.count, to: &out)
             out.append(contentsOf: bytes)

@@ -54,14 +54,17 @@ enum OpenStepWriter {
                 out.append(JSONWriter.hexDigit(b & 0xF) | 0x20)
             }
             out.append(0x3E)
-        case .bool: writeString(ScalarText.isTrue(value) ? ArraySlice("true".utf8) : ArraySlice("false".utf8), to: &out)
+        case .bool: out.append(contentsOf: ScalarText.isTrue(value) ? "true".utf8 : "false".utf8)
         case .null: throw WriteFailure("property lists have no null; the value at \(tree.describePath(id)) is null")
         case .string, .integer, .real, .date: writeString(value, to: &out)
         }
     }
 
+    /// ``writeString(_:to:)`` through a pointer, not ``TextBytes``' subscript.
+    static func writeString(_ bytes: TextBytes, to out: inout [UInt8]) { bytes.withUnsafeBufferPointer { writeString($0, to: &out) } }
+
     /// Appends `bytes` unquoted when every byte may appear in an unquoted string, else quoted.
-    static func writeString(_ bytes: some ByteText, to out: inout [UInt8]) {
+    static func writeString(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
         if !bytes.isEmpty && bytes.allSatisfy({ isWordByte($0) && $0 != 0x2F }) {
             out.append(contentsOf: bytes)
             return

@@ -89,10 +89,21 @@ enum XMLPropertyListWriter {
         }
     }
 
+    /// ``escape(_:to:at:of:what:)`` through a pointer, not ``TextBytes``' subscript.
+    static func escape(_ bytes: TextBytes, to out: inout [UInt8], at id: NodeID, of tree: TreeStore, what: String) throws(WriteFailure) {
+        let failure: WriteFailure? = bytes.withUnsafeBufferPointer { buffer in
+            do throws(WriteFailure) {
+                try escape(buffer, to: &out, at: id, of: tree, what: what)
+                return nil
+            } catch { return error }
+        }
+        if let failure { throw failure }
+    }
+
     /// Appends `bytes` as XML character data; a character XML 1.0 cannot hold is an error naming
     /// the node (`what` is "key" or "string").
     static func escape(
-        _ bytes: some ByteText, to out: inout [UInt8], at id: NodeID, of tree: TreeStore, what: String
+        _ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8], at id: NodeID, of tree: TreeStore, what: String
     ) throws(WriteFailure) {
         var runStart = bytes.startIndex
         for i in bytes.indices {

@@ -22,7 +22,6 @@ extension Array where Element == UInt8 {
 /// Bytes of text the writers take: a key or value of a tree (``TextBytes``), a part of one, or an array slice.
 protocol ByteText: RandomAccessCollection<UInt8> where Index == Int {}
 extension ArraySlice<UInt8>: ByteText {}
-extension Array<UInt8>: ByteText {}
 extension TextBytes: ByteText {}
 extension Slice<TextBytes>: ByteText {}
 

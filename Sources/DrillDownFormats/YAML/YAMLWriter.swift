@@ -115,8 +115,11 @@ enum YAMLWriter {
 
     static let keywords: Set<String> = ["yes", "no", "true", "false", "on", "off", "null", "y", "n"]
 
+    /// ``isPlainSafe(_:)`` through a pointer, not ``TextBytes``' subscript.
+    static func isPlainSafe(_ bytes: TextBytes) -> Bool { bytes.withUnsafeBufferPointer { isPlainSafe($0) } }
+
     /// Whether `bytes` can be written as a plain scalar and read back as the same string.
-    static func isPlainSafe(_ bytes: some ByteText) -> Bool {
+    static func isPlainSafe(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let first = bytes.first, let last = bytes.last else { return false }
         let isLetter = (first | 0x20) >= 0x61 && (first | 0x20) <= 0x7A
         guard isLetter, last != 0x20 else { return false }
@@ -137,8 +140,11 @@ enum YAMLWriter {
         return true
     }
 
+    /// ``writeString(_:to:)`` through a pointer, not ``TextBytes``' subscript.
+    static func writeString(_ bytes: TextBytes, to out: inout [UInt8]) { bytes.withUnsafeBufferPointer { writeString($0, to: &out) } }
+
     /// Appends `bytes` plain when that is safe, else as a double-quoted scalar with escapes.
-    static func writeString(_ bytes: some ByteText, to out: inout [UInt8]) {
+    static func writeString(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
         if isPlainSafe(bytes) {
             out.append(contentsOf: bytes)
             return
