@@ -82,7 +82,8 @@ module DrillDownCore 6 Sources/DrillDownCore
 # The formats import the C module CDrillDownSIMD (the JSON reader's byte classifier, inlined from
 # its headers, and stage 1's plain-block loop, CDrillDownScan.c, built here like CYaml).
 simd_include=Sources/CDrillDownSIMD/include
-if [ -e "$out/DrillDownFormats.o" ] && stale "$out/DrillDownFormats.o" "$simd_include"/*; then rm -f "$out/DrillDownFormats.o"; fi
+# The formats also inline the core's @inlinable code (the store's builder): a newer core rebuilds them.
+if [ -e "$out/DrillDownFormats.o" ] && stale "$out/DrillDownFormats.o" "$simd_include"/* "$out/DrillDownCore.o"; then rm -f "$out/DrillDownFormats.o"; fi
 simd_sources=(Sources/CDrillDownSIMD/*.c)
 if stale "$out/CDrillDownSIMD.a" "${simd_sources[@]}" "$simd_include"/*; then
   log "building CDrillDownSIMD (clang, fuzzer-no-link + address)"

@@ -69,6 +69,24 @@ struct LentTextTests {
         #expect(file.tree.text.count - MappedFile.pageSize < 2 * bytes.count)
     }
 
+    @Test("random documents read from a lent copy give the tree of a copying read")
+    func randomDocuments() throws {
+        var rng = SeededGenerator(seed: 13)
+        for _ in 0 ..< 2_000 {
+            let bytes = Array(JSONScanDifferentialTests.value(0, &rng).utf8)
+            let lent = try DocumentReader.read(lendingCopyOf: bytes, file: "lent.json", format: .json)
+            let copied = try DocumentReader.read(bytes: bytes, file: "lent.json", format: .json).tree
+            #expect(lent.base.text.region != nil)
+            let a = Array(lent.nodes), b = Array(copied.nodes)
+            let differs = a.indices.first { i in
+                i >= b.count || lent.kind(of: a[i]) != copied.kind(of: b[i]) || lent.childCount(of: a[i]) != copied.childCount(of: b[i])
+                    || lent.keyBytes(of: a[i]) != copied.keyBytes(of: b[i]) || lent.valueBytes(of: a[i]) != copied.valueBytes(of: b[i])
+            }
+            #expect(a.count == b.count && differs == nil, "\(String(decoding: bytes, as: UTF8.self)): node \(differs ?? -1)")
+            if differs != nil { return }
+        }
+    }
+
     @Test("a tree keeps its mapping as long as it lives, and edits and writes work on it")
     func lifetime() throws {
         let bytes = Array(("[" + (0 ..< 40_000).map { "{\"title\": \"row \($0)\", \"n\": \($0)}" }.joined(separator: ",\n") + "]").utf8)

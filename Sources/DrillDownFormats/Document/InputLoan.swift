@@ -18,3 +18,27 @@ struct InputLoan {
         TextRegion(base: base, count: capacity) { [keeper] in withExtendedLifetime(keeper) {} }
     }
 }
+
+/// Memory a copied input is lent from (``DocumentReader/read(lendingCopyOf:file:format:)``).
+final class LentCopy: @unchecked Sendable {
+    let base: UnsafeMutablePointer<UInt8>
+
+    init(capacity: Int) { base = .allocate(capacity: capacity) }
+
+    deinit { base.deallocate() }
+}
+
+extension DocumentReader {
+    /// Reads `bytes` as a mapped file is read (``MappedFile``): from a copy followed by as much room
+    /// again, which a JSON tree keeps as its text. For tests and the fuzzer, which compare it with
+    /// ``read(bytes:file:format:expansionLimit:)``.
+    package static func read(lendingCopyOf bytes: [UInt8], file: String, format: DocumentFormat? = nil) throws(FormatError) -> TreeStore {
+        let appendFrom = bytes.count + 64
+        let copy = LentCopy(capacity: appendFrom + bytes.count + 64)
+        bytes.withUnsafeBufferPointer { _ = UnsafeMutableBufferPointer(start: copy.base, count: bytes.count).initialize(fromContentsOf: $0) }
+        let loan = InputLoan(base: copy.base, appendFrom: appendFrom, capacity: appendFrom + bytes.count + 64, keeper: copy)
+        return try read(
+            buffer: UnsafeBufferPointer(start: copy.base, count: bytes.count), file: file, format: format, lending: loan
+        ).tree
+    }
+}
