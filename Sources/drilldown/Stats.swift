@@ -23,6 +23,8 @@ struct Stats: ParsableCommand {
         struct StatsJSON: Encodable {
             var file: String, format: String, mode: String, fileBytes: Int, nodes: Int, rows: Int, depth: Int, widestLevel: Int
             var loadMilliseconds: Double, storeBytes: Int, bytesPerNode: Double, peakResidentBytes: Int
+            /// Whether the keys and values are slices of the mapped file (counted in `storeBytes`) rather than a copy.
+            var textInFile: Bool
         }
         let source = loaded.source
         // A PostgreSQL table is counted in SQL (a walk would read every level of millions of rows).
@@ -55,7 +57,7 @@ struct Stats: ParsableCommand {
             depth: loaded.tree?.maxDepth() ?? shape?.depth ?? deepest, widestLevel: loaded.tree?.widestLevel() ?? shape?.widest ?? widest,
             loadMilliseconds: (loaded.loadSeconds * 1e5).rounded() / 100,
             storeBytes: storeBytes, bytesPerNode: (Double(storeBytes) / Double(max(1, nodes)) * 10).rounded() / 10,
-            peakResidentBytes: rss)
+            peakResidentBytes: rss, textInFile: loaded.tree?.textIsInInput ?? false)
         if output.json {
             try Out.json(stats)
             return
@@ -67,7 +69,7 @@ struct Stats: ParsableCommand {
         out.line("depth         \(stats.depth)")
         out.line("widest level  \(stats.widestLevel)")
         out.line("load time     \(stats.loadMilliseconds) ms")
-        out.line("store         \(stats.storeBytes) bytes, \(stats.bytesPerNode) bytes/node")
+        out.line("store         \(stats.storeBytes) bytes, \(stats.bytesPerNode) bytes/node" + (stats.textInFile ? " (keys and values: slices of the mapped file)" : ""))
         out.line("peak RSS      \(stats.peakResidentBytes / 1_048_576) MB")
         out.flush()
     }

@@ -76,7 +76,10 @@ struct PageCacheTests {
 
     @Test("a page cut at the placeholder and joined around a token is the page written with that token")
     func cutAndJoin() {
-        let cache = PageCache()
+        // A placeholder whose last digit is its first would make `almost` + placeholder begin with a
+        // real placeholder (the test failed one run in ten): draw one whose ends differ.
+        var cache = PageCache()
+        while cache.placeholder.first == cache.placeholder.last { cache = PageCache() }
         let token = String(repeating: "ab", count: 32)
         let almost = String(cache.placeholder.dropLast()), first = String(cache.placeholder.prefix(1))
         for parts in [["only text"], [""], ["", ""], ["<meta content=\"", "\"><p>", "</p>"], ["a", "b", "c", "d"],

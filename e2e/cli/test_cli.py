@@ -195,6 +195,29 @@ def test_stats_reports_counts_and_costs(drilldown):
     assert "load time" in text and "bytes/node" in text
 
 
+
+def test_a_mapped_json_file_is_its_trees_text(drilldown, tmp_path):
+    """A JSON file of 1 MiB or more is mapped and its tree's keys and values are slices of it (no
+    copy): `stats` says so; the tree reads, searches and converts as from a copy, escapes and far
+    values (more than 15 bytes after their key) included. A small file is copied as before."""
+    rows = [{"Title": f"Row {i}", "note": "tab\there é" if i % 7 == 0 else f"plain {i}", "n": i} for i in range(30_000)]
+    big = tmp_path / "big.json"
+    big.write_text('{"Rows": [' + ",\n".join(
+        json.dumps(r) if i % 5 else '{"Title"  :                    "Far %d", "n": %d}' % (i, i) for i, r in enumerate(rows)) + "]}")
+    assert big.stat().st_size > 1 << 20
+    stats = json.loads(drilldown("stats", big, "--json", check=0).stdout)
+    assert stats["textInFile"] is True and stats["rows"] == 30_000
+    assert "slices of the mapped file" in drilldown("stats", big, check=0).stdout
+    small = tmp_path / "small.json"
+    small.write_text('{"Rows": [{"Title": "a"}]}')
+    assert json.loads(drilldown("stats", small, "--json", check=0).stdout)["textInFile"] is False
+    found = drilldown("find", big, "Far 29995", check=0).stdout
+    assert "Far 29995" in found
+    out = tmp_path / "back.json"
+    drilldown("convert", big, out, check=0)
+    assert json.loads(out.read_text()) == json.loads(big.read_text())
+
+
 # --- bad input: one clear message with file, line and column, exit status 1 -----------------
 
 BAD = {

@@ -285,8 +285,14 @@ public struct TreeStore: Sendable {
         return best
     }
 
+    /// Whether the keys and values are slices of the reader's input (a mapped file, see
+    /// ``TextRegion``) rather than a copy: the tree then keeps that input mapped while it lives.
+    public var textIsInInput: Bool { base.text.region != nil }
+
     /// Bytes of memory the node arrays, the text buffer and the overlay of edits occupy
     /// (reserved but never written capacity is not counted: the system does not back untouched pages).
+    /// Text that is the mapped input (``textIsInInput``) counts whole: the file and what was
+    /// decoded after it.
     public var memoryFootprint: Int { kinds.count * (1 + 4 * 6) + text.count + (overlay?.bytes ?? 0) }
 
     /// The greatest depth of any node (the root has depth 0).
