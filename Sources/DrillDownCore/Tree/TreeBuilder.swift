@@ -543,7 +543,7 @@ extension TreeBuilder {
 
     /// ``build(nodeCapacity:textCapacity:expectedNodes:expectedTextBytes:_:)`` with the text in
     /// memory the reader lends (``TextRegion``): its input in the first `appendFrom` bytes, which
-    /// nodes may point into (``Columns/useSlice(_:_:)``), and after them room for the text it
+    /// keys and values may be slices of (``Columns/sliceKey(_:_:)``), and after them room for the text it
     /// appends. The tree keeps `region` alive.
     public static func build(
         nodeCapacity: Int, lending region: TextRegion, appendFrom: Int, expectedNodes: Int = 0, _ fill: (inout Columns) -> Bool
