@@ -95,6 +95,8 @@ enum MappedFile {
             return nil
         }
         let mapping = Mapping(area, total, slot)
+        // Held to the end: its slot must not be freed (and claimed again) before the checks below.
+        defer { withExtendedLifetime(mapping) {} }
         let base = UnsafePointer(area.assumingMemoryBound(to: UInt8.self))
         let loan = InputLoan(base: base, appendFrom: fileSpan, capacity: total, keeper: mapping)
         let stamp = FileStamp.of(descriptor: fd)
