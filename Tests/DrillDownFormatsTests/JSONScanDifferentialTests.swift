@@ -179,6 +179,21 @@ struct JSONScanDifferentialTests {
         }
     }
 
+    #if os(Linux)
+    @Test("stage 1 counts the processors this process may run on (its affinity mask), not those online")
+    func usableProcessors() throws {
+        // /proc's list of allowed CPUs, e.g. "0-1" or "0,2-3".
+        let status = try String(contentsOfFile: "/proc/self/status", encoding: .utf8)
+        let line = try #require(status.split(separator: "\n").first { $0.hasPrefix("Cpus_allowed_list:") })
+        let allowed = line.split(separator: ":")[1].trimmingCharacters(in: .whitespaces).split(separator: ",").map { range in
+            let ends = range.split(separator: "-").compactMap { Int($0) }
+            return ends.count == 2 ? ends[1] - ends[0] + 1 : 1
+        }.reduce(0, +)
+        #expect(Int(dd_usable_processors()) == allowed)
+        #expect(JSONThreadedFeed.usableProcessors == allowed)
+    }
+    #endif
+
     @Test("the sizing counts (SSE2 and, where the processor has it, AVX2) match a byte loop")
     func sizingCounts() {
         var rng = SeededGenerator(seed: 37)

@@ -21,11 +21,6 @@
         self.count = count
     }
 
-    @inlinable subscript(i: Int) -> UInt8 {
-        if let region { return region.base[i] }
-        return bytes[i]
-    }
-
     /// The bytes in `range`, without a copy.
     @inlinable subscript(range: Range<Int>) -> TextBytes {
         if let region { return TextBytes(region, range.lowerBound, range.count) }
@@ -39,7 +34,7 @@
 }
 
 /// Memory a tree's text lives in without being its own array: `count` readable bytes at `base`,
-/// given back by `release` when the last tree and ``TextBytes`` using it are gone.
+/// which `owner` keeps mapped until the last tree and ``TextBytes`` using it are gone.
 ///
 /// The JSON reader lends a mapped file this way: plain keys and values are slices of the file,
 /// and the few it must decode (escapes) are written after the file in the same region.
@@ -48,16 +43,15 @@ public final class TextRegion: @unchecked Sendable {
     public let base: UnsafePointer<UInt8>
     /// Bytes readable from ``base``.
     public let count: Int
-    let release: @Sendable () -> Void
+    /// What frees the memory when it is released (a mapping, a buffer).
+    let owner: AnyObject & Sendable
 
-    /// A region of `count` bytes at `base`, which stay readable and unchanged until `release` is called.
-    public init(base: UnsafePointer<UInt8>, count: Int, release: @escaping @Sendable () -> Void) {
+    /// A region of `count` bytes at `base`, which stay readable and unchanged while `owner` lives.
+    public init(base: UnsafePointer<UInt8>, count: Int, owner: AnyObject & Sendable) {
         self.base = base
         self.count = count
-        self.release = release
+        self.owner = owner
     }
-
-    deinit { release() }
 }
 
 /// The UTF-8 bytes of one key or value of a tree (``TreeStore/keyBytes(of:)``), read in place:

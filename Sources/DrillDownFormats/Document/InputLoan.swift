@@ -15,7 +15,7 @@ struct InputLoan {
 
     /// The region for a store's text; it keeps ``keeper`` alive.
     func region() -> TextRegion {
-        TextRegion(base: base, count: capacity) { [keeper] in withExtendedLifetime(keeper) {} }
+        TextRegion(base: base, count: capacity, owner: keeper)
     }
 }
 
@@ -33,10 +33,10 @@ extension DocumentReader {
     /// again, which a JSON tree keeps as its text. For tests and the fuzzer, which compare it with
     /// ``read(bytes:file:format:expansionLimit:)``.
     package static func read(lendingCopyOf bytes: [UInt8], file: String, format: DocumentFormat? = nil) throws(FormatError) -> TreeStore {
-        let appendFrom = bytes.count + 64
-        let copy = LentCopy(capacity: appendFrom + bytes.count + 64)
+        let appendFrom = bytes.count + 64, capacity = appendFrom + bytes.count + 64
+        let copy = LentCopy(capacity: capacity)
         bytes.withUnsafeBufferPointer { _ = UnsafeMutableBufferPointer(start: copy.base, count: bytes.count).initialize(fromContentsOf: $0) }
-        let loan = InputLoan(base: copy.base, appendFrom: appendFrom, capacity: appendFrom + bytes.count + 64, keeper: copy)
+        let loan = InputLoan(base: copy.base, appendFrom: appendFrom, capacity: capacity, keeper: copy)
         return try read(
             buffer: UnsafeBufferPointer(start: copy.base, count: bytes.count), file: file, format: format, lending: loan
         ).tree

@@ -402,14 +402,22 @@ protocol JSONValueSink {
 
 extension JSONValueSink {
     @inline(__always)
-    mutating func key(_ input: JSONInput, _ start: Int, _ n: Int) -> Bool {
+    mutating func key(_ input: JSONInput, _ start: Int, _ n: Int) -> Bool { copiedKey(input, start, n) }
+
+    @inline(__always)
+    mutating func scalar(_ kind: ValueKind, _ input: JSONInput, _ start: Int, _ n: Int) -> Bool { copiedScalar(kind, input, start, n) }
+
+    /// ``key(_:_:_:)`` as ``appendInput(_:_:_:)`` and ``endKey()``.
+    @inline(__always)
+    mutating func copiedKey(_ input: JSONInput, _ start: Int, _ n: Int) -> Bool {
         guard appendInput(input, start, n) else { return false }
         endKey()
         return true
     }
 
+    /// ``scalar(_:_:_:_:)`` as ``appendInput(_:_:_:)`` and ``finishScalar(_:)``.
     @inline(__always)
-    mutating func scalar(_ kind: ValueKind, _ input: JSONInput, _ start: Int, _ n: Int) -> Bool {
+    mutating func copiedScalar(_ kind: ValueKind, _ input: JSONInput, _ start: Int, _ n: Int) -> Bool {
         guard n == 0 || appendInput(input, start, n) else { return false }
         finishScalar(kind)
         return true
@@ -421,11 +429,7 @@ extension TreeBuilder.Columns: JSONValueSink {
     /// ``JSONIndexedParser/read(_:lending:threaded:)``).
     @inline(__always)
     mutating func key(_ input: JSONInput, _ start: Int, _ n: Int) -> Bool {
-        guard lendsInput else {
-            guard appendInput(input, start, n) else { return false }
-            endKey()
-            return true
-        }
+        guard lendsInput else { return copiedKey(input, start, n) }
         sliceKey(start, n)
         return true
     }
@@ -433,10 +437,7 @@ extension TreeBuilder.Columns: JSONValueSink {
     /// A slice of the input where the store's text starts with it (see ``key(_:_:_:)``).
     @inline(__always)
     mutating func scalar(_ kind: ValueKind, _ input: JSONInput, _ start: Int, _ n: Int) -> Bool {
-        if lendsInput { return finishScalar(kind, slice: start, n) }
-        guard n == 0 || appendInput(input, start, n) else { return false }
-        finishScalar(kind)
-        return true
+        lendsInput ? finishScalar(kind, slice: start, n) : copiedScalar(kind, input, start, n)
     }
 
     /// Short runs (most keys and values) with one 16-byte move, not a call to memmove.
