@@ -22,6 +22,9 @@ public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
     /// The nodes table; its revision and metadata live in `<table>_meta`.
     public var table: String
     public var sslMode: SSLMode
+    /// The longest one database call may take (waiting for a connection, connecting, a query, the
+    /// commit) before it is abandoned as unavailable: `serve --db-timeout`, default 5 s.
+    public var timeout: Duration = .seconds(5)
 
     /// How TLS is used, as libpq's `sslmode`.
     public enum SSLMode: String, Sendable, Equatable, CaseIterable {

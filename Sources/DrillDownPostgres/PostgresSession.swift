@@ -10,13 +10,19 @@ import PostgresNIO
 /// ``DrillDownCore/EditingStore`` protocol and postgres-nio.
 ///
 /// Queries run on a connection's own NIO event loop (a thread of NIO's shared group, never a
-/// thread of Swift's cooperative pool); the calling thread blocks on the future with `wait()`.
-/// Nothing the event loop does waits for the caller or for any Swift task, so the wait cannot
-/// deadlock it, however few cooperative threads there are (two on a 2-core machine): this is why
-/// the store does not use `PostgresClient`, whose pool needs a running task to make progress.
-/// Each call takes a connection of its own for its duration (at most `size` at once; more callers
-/// wait for one), made on first use; a closed or failed connection is replaced on the next call,
-/// so the store reconnects by itself after the server restarts.
+/// thread of Swift's cooperative pool); the calling thread blocks on the future. Nothing the
+/// event loop does waits for the caller or for any Swift task, so the wait cannot deadlock it,
+/// however few cooperative threads there are (two on a 2-core machine): this is why the store
+/// does not use `PostgresClient`, whose pool needs a running task to make progress.
+///
+/// **No wait is unbounded.** Each ``run(timeout:_:)`` has a deadline (the location's
+/// ``PostgresLocation/timeout``, `serve --db-timeout`): waiting for a free connection,
+/// connecting and every query wait at most until then. A call that runs out of time closes its
+/// connection (which fails whatever it still had in flight) and throws an *unavailable* error,
+/// so a server that stops answering without closing its sockets costs a request its deadline,
+/// never the instance. Each call takes a connection of its own for its duration (at most `size`
+/// at once), made on first use; a closed or failed connection is replaced on the next call, so
+/// the store reconnects by itself after the server restarts.
 final class PostgresSession: Sendable {
     let location: PostgresLocation
     let configuration: PostgresConnection.Configuration
@@ -31,6 +37,9 @@ final class PostgresSession: Sendable {
     private let idle: NIOLockedValueBox<[PostgresConnection?]>
     /// One permit per connection.
     private let permits: DispatchSemaphore
+
+    /// The deadline of the call running on this thread (task), read by every wait inside it.
+    @TaskLocal static var deadline: DispatchTime?
 
     init(_ location: PostgresLocation, connections: Int = 1) throws(PostgresStoreError) {
         self.location = location
@@ -71,23 +80,35 @@ final class PostgresSession: Sendable {
     }
 
     /// Runs `body` with a connection of its own (connecting first when the slot has none or it
-    /// closed), waiting while all are in use. Must not be called on an event loop thread.
-    func run<T>(_ body: (PostgresConnection) throws -> T) throws(PostgresStoreError) -> T {
-        permits.wait()
+    /// closed), waiting while all are in use; everything inside must end within `timeout` (the
+    /// location's by default), or the call fails as unavailable. Must not be called on an event
+    /// loop thread.
+    func run<T>(timeout: Duration? = nil, _ body: (PostgresConnection) throws -> T) throws(PostgresStoreError) -> T {
+        let limit = timeout ?? location.timeout
+        let deadline = DispatchTime.now() + .nanoseconds(Int(min(limit.components.seconds, 86_400) * 1_000_000_000 + limit.components.attoseconds / 1_000_000_000))
+        guard permits.wait(timeout: deadline) == .success else {
+            throw PostgresStoreError(location, "no connection to PostgreSQL was free within \(limit) (every one is waiting for the server)", unavailable: true)
+        }
         defer { permits.signal() }
         var connection = idle.withLockedValue { $0.popLast() } ?? nil
         defer { idle.withLockedValue { [connection] in $0.append(connection) } }
         do {
-            if connection == nil || connection?.isClosed == true {
-                connection = try PostgresConnection.connect(
-                    on: MultiThreadedEventLoopGroup.singleton.next(), configuration: configuration, id: 1, logger: logger
-                ).wait()
+            return try Self.$deadline.withValue(deadline) {
+                if connection == nil || connection?.isClosed == true {
+                    let eventLoop = MultiThreadedEventLoopGroup.singleton.next()
+                    let connecting = PostgresConnection.connect(on: eventLoop, configuration: configuration, id: 1, logger: logger)
+                    connection = try connecting.wait(until: deadline) {
+                        // A connection made after the deadline is closed as soon as it exists.
+                        connecting.whenSuccess { late in late.close(promise: nil) }
+                    }
+                }
+                return try body(connection!)
             }
-            return try body(connection!)
         } catch {
             let failure = PostgresStoreError(location, error)
-            if failure.unavailable {
-                try? connection?.close().wait()
+            if failure.unavailable || error is CallTimedOut {
+                // Fails whatever is still in flight on it; the next call connects again.
+                connection?.close(promise: nil)
                 connection = nil
             }
             throw failure
@@ -95,24 +116,35 @@ final class PostgresSession: Sendable {
     }
 
     /// Runs `body` in one transaction: committed when it returns, rolled back when it throws.
-    func transaction<T>(isolation: String = "READ COMMITTED", _ body: (PostgresConnection) throws -> T) throws(PostgresStoreError) -> T {
-        try run { connection in
-            _ = try connection.query(PostgresQuery(unsafeSQL: "BEGIN ISOLATION LEVEL \(isolation)"), logger: logger).wait()
+    /// When the connection fails or the deadline passes while COMMIT is under way, whether the
+    /// transaction committed is unknown: the error says so (``PostgresStoreError/outcomeUnknown``).
+    func transaction<T>(isolation: String = "READ COMMITTED", timeout: Duration? = nil, _ body: (PostgresConnection) throws -> T) throws(PostgresStoreError) -> T {
+        try run(timeout: timeout) { connection in
+            try connection.execute(PostgresQuery(unsafeSQL: "BEGIN ISOLATION LEVEL \(isolation)"), logger)
+            let result: T
             do {
-                let result = try body(connection)
-                _ = try connection.query("COMMIT", logger: logger).wait()
-                return result
+                result = try body(connection)
             } catch {
-                if !connection.isClosed { _ = try? connection.query("ROLLBACK", logger: logger).wait() }
+                if !connection.isClosed { try? connection.execute("ROLLBACK", logger) }
                 throw error
             }
+            do {
+                try connection.execute("COMMIT", logger)
+            } catch {
+                var failure = PostgresStoreError(location, error)
+                // A server's answer (an error) means it rolled back; no answer means nobody knows.
+                if failure.unavailable { failure.outcomeUnknown = true }
+                throw failure
+            }
+            return result
         }
     }
 
     /// Whether the server answers a trivial query now (for `/readyz`).
     func ping() -> String? {
         do {
-            try run { connection in _ = try connection.query("SELECT 1", logger: logger).wait() }
+            // A short deadline of its own: a readiness probe must answer quickly either way.
+            try run(timeout: min(location.timeout, .seconds(1))) { connection in try connection.execute("SELECT 1", logger) }
             return nil
         } catch {
             return error.description
@@ -125,7 +157,7 @@ final class PostgresSession: Sendable {
             defer { slots = slots.map { _ in nil } }
             return slots.compactMap { $0 }
         }
-        for connection in open { try? connection.close().wait() }
+        for connection in open { connection.close(promise: nil) }
     }
 
     // postgres-nio requires a connection to be closed before it goes away.
@@ -133,13 +165,43 @@ final class PostgresSession: Sendable {
 }
 
 extension PostgresConnection {
-    /// The rows of `query`, waiting for them (see ``PostgresSession``).
+    /// The rows of `query`, waiting for them until the call's deadline (see ``PostgresSession``).
     func rows(_ query: PostgresQuery, _ logger: Logger) throws -> [PostgresRow] {
-        try self.query(query, logger: logger).wait().rows
+        try bounded(self.query(query, logger: logger)).rows
     }
 
-    /// Runs `query` for its effect, waiting for it.
+    /// Runs `query` for its effect, waiting for it until the call's deadline.
     func execute(_ query: PostgresQuery, _ logger: Logger) throws {
-        _ = try self.query(query, logger: logger).wait()
+        _ = try bounded(self.query(query, logger: logger))
+    }
+
+    /// `future`'s value, waiting at most until the running call's deadline; when it passes, this
+    /// connection is closed (failing what it had in flight) and the wait throws ``CallTimedOut``.
+    func bounded<T: Sendable>(_ future: EventLoopFuture<T>) throws -> T {
+        try future.wait(until: PostgresSession.deadline) { self.close(promise: nil) }
+    }
+}
+
+/// A database call that did not end before its deadline (``PostgresLocation/timeout``).
+struct CallTimedOut: Error, CustomStringConvertible {
+    var description: String { "no answer from PostgreSQL before the deadline" }
+}
+
+extension EventLoopFuture where Value: Sendable {
+    /// The value, waiting at most until `deadline` (forever when `nil`); when it passes, `abandon`
+    /// runs and the wait throws ``CallTimedOut``. The future may still complete later, unobserved.
+    func wait(until deadline: DispatchTime?, abandon: () -> Void) throws -> Value {
+        guard let deadline else { return try wait() }
+        let done = DispatchSemaphore(value: 0)
+        let outcome = NIOLockedValueBox<Result<Value, any Error>?>(nil)
+        whenComplete { result in
+            outcome.withLockedValue { $0 = result }
+            done.signal()
+        }
+        guard done.wait(timeout: deadline) == .success, let result = outcome.withLockedValue({ $0 }) else {
+            abandon()
+            throw CallTimedOut()
+        }
+        return try result.get()
     }
 }

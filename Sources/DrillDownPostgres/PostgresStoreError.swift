@@ -13,6 +13,11 @@ public struct PostgresStoreError: Error, Sendable, CustomStringConvertible {
     public var unavailable: Bool
     /// The change's own failure (another writer got there first), when that is what happened.
     public var conflict: EditError?
+    /// Whether the connection failed (or the deadline passed) while COMMIT was under way, so the
+    /// transaction may or may not have committed.
+    public var outcomeUnknown = false
+    /// The outcome an earlier step recorded under the step's key (nothing was done this time).
+    public var recorded: StepOutcome?
 
     public init(_ location: PostgresLocation, _ message: String, unavailable: Bool = false) {
         self.location = location.description
@@ -26,6 +31,11 @@ public struct PostgresStoreError: Error, Sendable, CustomStringConvertible {
             self = known
             return
         }
+        if let earlier = error as? RecordedStep {
+            self.init(location, "this step's Idempotency-Key was recorded already")
+            recorded = earlier.outcome
+            return
+        }
         if let edit = error as? EditError {
             self.init(location, edit.message)
             conflict = edit
@@ -33,6 +43,10 @@ public struct PostgresStoreError: Error, Sendable, CustomStringConvertible {
         }
         if let store = error as? StoreError {
             self.init(location, store.message)
+            return
+        }
+        if let late = error as? CallTimedOut {
+            self.init(location, "PostgreSQL did not answer within \(location.timeout) (\(late))", unavailable: true)
             return
         }
         if error is PostgresDecodingError {
@@ -57,7 +71,12 @@ public struct PostgresStoreError: Error, Sendable, CustomStringConvertible {
 
     /// As an ``EditError``: `.unavailable` (the web answers 503) or `.invalid`; nothing was changed.
     var editError: EditError {
-        unavailable
+        if outcomeUnknown {
+            return EditError(
+                "the database stopped answering while the change was being committed (\(message)); it may or may not have been saved. "
+                    + "Retry with the same Idempotency-Key to learn which, or reload to see the data", reason: .unknownOutcome)
+        }
+        return unavailable
             ? EditError("the database is unreachable (\(message)); nothing was changed, try again when it is back", reason: .unavailable)
             : EditError("could not write \(location): \(message); nothing was changed")
     }

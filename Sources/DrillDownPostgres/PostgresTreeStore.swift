@@ -23,6 +23,12 @@ import PostgresNIO
 /// noticed by ``refresh()``, from the ``PostgresListener`` or a poll every 2 s: the snapshot is
 /// renewed (an empty cache, nothing read until shown).
 ///
+/// A step with a ``stepKey`` (the web API's `Idempotency-Key`) records the key and its paths in
+/// `<table>_keys` in the same transaction; a step whose key is there already (looked up after
+/// the revision row is taken, so a step with the same key on another instance has committed or
+/// rolled back by then) changes nothing and reports the recorded outcome as ``replayed``. Keys
+/// are kept for a day.
+///
 /// ```swift
 /// let location = try PostgresLocation(url: "postgres://dd@127.0.0.1:55432/db?table=music")
 /// var store = try PostgresTreeStore(location)
@@ -45,6 +51,8 @@ public struct PostgresTreeStore: EditingStore {
     let polling = Polling()
     /// How often ``refresh()`` asks the database even when no notification came.
     public var pollInterval: Duration = .seconds(2)
+    public var stepKey: StepKey?
+    public private(set) var replayed: StepOutcome?
 
     /// One undoable step: the changes as given and the row operations that carried them out.
     struct Step: Sendable {
@@ -62,6 +70,7 @@ public struct PostgresTreeStore: EditingStore {
         if upgrading { try table.upgrade() }
         source = try table.source(mode: mode, keys: keys, name: name)
         if listen { listener = try PostgresListener(location) }
+        try table.prepareKeys()
         self.schema = schema
     }
 
@@ -75,11 +84,13 @@ public struct PostgresTreeStore: EditingStore {
         guard !changes.isEmpty else { throw EditError("no change to apply") }
         let current = source
         let schema = schema
-        let (paths, operations, next) = try transaction { writer, q, revision in
-            // The snapshot stays when nobody committed since it was taken (the revision went up by one: ours).
-            let now = current.version == revision - 1 ? current : try current.renewed(q)
-            return try TreeTableEditor.step(changes, shown: current, now: now, writer: writer, queries: q, schema: schema, version: revision)
-        }
+        guard
+            let (paths, operations, next) = try transaction(paths: \.0, { writer, q, revision in
+                // The snapshot stays when nobody committed since it was taken (the revision went up by one: ours).
+                let now = current.version == revision - 1 ? current : try current.renewed(q)
+                return try TreeTableEditor.step(changes, shown: current, now: now, writer: writer, queries: q, schema: schema, version: revision)
+            })
+        else { return replayed?.paths ?? [] }
         record(changes, paths, operations, next)
         return paths
     }
@@ -89,10 +100,12 @@ public struct PostgresTreeStore: EditingStore {
     public mutating func apply(deriving derive: (any Source) throws(EditError) -> [Change]) throws(EditError) -> (changes: [Change], paths: [TreePath]) {
         let current = source
         let schema = schema
-        let (changes, paths, operations, next) = try transaction { writer, q, revision in
-            let now = current.version == revision - 1 ? current : try current.renewed(q)
-            return try TreeTableEditor.step(deriving: derive, now: now, writer: writer, queries: q, schema: schema, version: revision)
-        }
+        guard
+            let (changes, paths, operations, next) = try transaction(paths: \.1, { writer, q, revision in
+                let now = current.version == revision - 1 ? current : try current.renewed(q)
+                return try TreeTableEditor.step(deriving: derive, now: now, writer: writer, queries: q, schema: schema, version: revision)
+            })
+        else { return ([], replayed?.paths ?? []) }
         record(changes, paths, operations, next)
         return (changes, paths)
     }
@@ -107,7 +120,7 @@ public struct PostgresTreeStore: EditingStore {
 
     public mutating func undo() throws(EditError) -> EditStep? {
         guard let step = undoHistory.last else { return nil }
-        try replay(step.operations.reversed().map(\.inverse))
+        guard try replay(step.operations.reversed().map(\.inverse), paths: step.edit.paths) else { return nil }
         undoHistory.removeLast()
         redoHistory.append(step)
         return step.edit
@@ -115,19 +128,24 @@ public struct PostgresTreeStore: EditingStore {
 
     public mutating func redo() throws(EditError) -> EditStep? {
         guard let step = redoHistory.last else { return nil }
-        try replay(step.operations)
+        guard try replay(step.operations, paths: step.edit.paths) else { return nil }
         redoHistory.removeLast()
         undoHistory.append(step)
         return step.edit
     }
 
-    /// Runs row operations (undo or redo) checked against other writers, then takes a new snapshot.
-    mutating func replay(_ operations: [RowOperation]) throws(EditError) {
+    /// Runs row operations (undo or redo) checked against other writers, then takes a new
+    /// snapshot; `false` when the step's key was recorded already (nothing was run).
+    mutating func replay(_ operations: [RowOperation], paths: [TreePath]) throws(EditError) -> Bool {
         let current = source
-        source = try transaction { writer, q, _ in
-            for operation in operations { try writer.run(operation, checked: true) }
-            return try current.renewed(q)
-        }
+        guard
+            let next = try transaction(paths: { _ in paths }, { writer, q, _ in
+                for operation in operations { try writer.run(operation, checked: true) }
+                return try current.renewed(q)
+            })
+        else { return false }
+        source = next
+        return true
     }
 
     /// Picks up other instances' commits: when a newer revision was announced, the listener
@@ -165,13 +183,18 @@ public struct PostgresTreeStore: EditingStore {
     /// Runs `body` in one transaction on the write connection, after taking the next revision
     /// (which queues the table's writers) and announcing it (NOTIFY is delivered at the commit). Any error
     /// rolls everything back; a conflict renews the snapshot, so the page that reloads on the 409
-    /// shows the data as it is now.
+    /// shows the data as it is now. With a ``stepKey``, the key is looked up first (`nil`, with
+    /// ``replayed`` set, when it was recorded: nothing is changed) and recorded with `paths` of
+    /// the result.
     mutating func transaction<T>(
+        paths: (T) -> [TreePath],
         _ body: (PostgresRowWriter, PostgresNodeRows.Queries, Int64) throws -> T
-    ) throws(EditError) -> T {
+    ) throws(EditError) -> T? {
         let location = table.location
         let logger = table.session.logger
         let store = self
+        let key = stepKey
+        replayed = nil
         do {
             return try table.session.transaction { connection in
                 // The NOTIFY goes in the same statement (one round trip less); it is delivered at the commit, or never.
@@ -183,12 +206,22 @@ public struct PostgresTreeStore: EditingStore {
                 guard let text = try next.first?.decode(String.self), let revision = Int64(text) else {
                     throw EditError("table '\(location.table)' has no revision row; it is not a DrillDown tree table")
                 }
+                if let key, let earlier = try store.table.recordedStep(key.key, connection) {
+                    throw RecordedStep(outcome: earlier)
+                }
                 let writer = PostgresRowWriter(connection: connection, table: location.table, logger: logger)
-                do { return try body(writer, store.queries(connection), revision) } catch let conflict as RowOperation.Conflict {
+                let result: T
+                do { result = try body(writer, store.queries(connection), revision) } catch let conflict as RowOperation.Conflict {
                     throw EditError("\(conflict.message); nothing was changed (reload to see the data as it is now)", reason: .conflict)
                 }
+                if let key { try store.table.record(key, paths: paths(result), connection) }
+                return result
             }
         } catch {
+            if let earlier = error.recorded {
+                replayed = earlier
+                return nil
+            }
             if let edit = error.conflict {
                 if edit.reason == .conflict { renewAfterConflict() }
                 throw edit

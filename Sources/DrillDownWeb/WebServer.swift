@@ -59,6 +59,10 @@ public struct WebServer: Sendable {
         /// from one instance is accepted by the others.
         public var sessionSecret: [UInt8]?
 
+        /// Seconds a shutdown (SIGTERM or SIGINT) may take: open requests and streams are given
+        /// this long to end, then the process exits anyway (status 1, saying so).
+        public var gracePeriod: Double = 10
+
         /// The defaults.
         public init() {}
     }
@@ -127,6 +131,8 @@ public struct WebServer: Sendable {
         let app = makeApplication(host: host, port: port) { url in
             FileHandle.standardOutput.write(Data("DrillDown is serving \(url)\n".utf8))
         }
+        let deadline = ShutdownDeadline(seconds: options.gracePeriod)
+        defer { deadline.cancel() }
         try await app.runService()
     }
 }

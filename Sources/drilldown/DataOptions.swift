@@ -30,13 +30,23 @@ struct ReadingOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp(IndexChoice.help, valueName: "auto|full|lazy"))
     var index: IndexChoice = .auto
 
+    @Option(name: .long, help: ArgumentHelp(
+        "With a postgres:// URL: the most seconds one database call may take (waiting for a connection, connecting, a query, the commit); a request that runs out of time answers 503.",
+        valueName: "seconds"))
+    var dbTimeout: Double = 5
+
+    func validate() throws {
+        guard dbTimeout.isFinite, (0.1 ... 3600).contains(dbTimeout) else { throw ValidationError("--db-timeout must be between 0.1 and 3600 seconds.") }
+    }
+
     /// Loads `file` with these options; `schemaFile` stands in when no `--schema` was given, and
     /// else a schema next to the file named after it (``LoadedData/schemaBeside(_:)``).
     func load(_ file: String, defaultSchema schemaFile: String? = nil) throws -> LoadedData {
         let loaded = try LoadedData.load(
             file: file, schemaFile: schema ?? schemaFile ?? LoadedData.schemaBeside(file), titleKey: titleKey, childrenKey: childrenKey,
             generic: generic,
-            format: format, expansionLimit: ExpansionLimit(factor: expansionLimit), table: table, index: index)
+            format: format, expansionLimit: ExpansionLimit(factor: expansionLimit), table: table, index: index,
+            dbTimeout: .milliseconds(Int64(dbTimeout * 1000)))
         LoadedData.opened.withLock { $0 = loaded.source as? any FallibleSource }
         return loaded
     }
@@ -124,7 +134,7 @@ struct LoadedData {
 
     static func load(
         file: String, schemaFile: String?, titleKey: String?, childrenKey: String?, generic: Bool, format: DocumentFormat?,
-        expansionLimit: ExpansionLimit = .default, table: String? = nil, index: IndexChoice = .auto
+        expansionLimit: ExpansionLimit = .default, table: String? = nil, index: IndexChoice = .auto, dbTimeout: Duration = .seconds(5)
     ) throws -> LoadedData {
         var schema = Schema()
         var schemaTree: TreeStore?
@@ -138,7 +148,7 @@ struct LoadedData {
         if PostgresLocation.isURL(file) {
             return try loadPostgres(
                 url: file, table: table, schema: schema, schemaTree: schemaTree, schemaFile: schemaFile, titleKey: titleKey,
-                childrenKey: childrenKey, generic: generic, start: start)
+                childrenKey: childrenKey, generic: generic, start: start, timeout: dbTimeout)
         }
         if format == nil, DatabaseData.isDatabase(file) {
             return try loadDatabase(

@@ -41,9 +41,10 @@ extension LoadedData {
     /// or, when the schema has `levels:`, the database's tables through that mapping.
     static func loadPostgres(
         url: String, table: String?, schema: Schema, schemaTree: TreeStore?, schemaFile: String?, titleKey: String?, childrenKey: String?,
-        generic: Bool, start: UInt64
+        generic: Bool, start: UInt64, timeout: Duration = .seconds(5)
     ) throws -> LoadedData {
-        let location = try postgresLocation(url, table: table)
+        var location = try postgresLocation(url, table: table)
+        location.timeout = timeout
         if let mapping = try mapping(schemaTree: schemaTree, schemaFile: schemaFile) {
             let levels: PostgresLevels
             let source: RelationalSource

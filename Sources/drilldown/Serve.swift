@@ -64,6 +64,9 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .long, help: "The most pages following live changes (/events) at once; more get 503.")
     var maxEventStreams = 64
 
+    @Option(name: .long, help: "Seconds a shutdown (SIGTERM, Ctrl-C) may take before the process exits anyway.")
+    var gracePeriod: Double = 10
+
     @Option(name: .long,
             help: ArgumentHelp("A file holding the secret that signs sessions' CSRF tokens (at least 16 bytes); give every instance behind one proxy the same file. Default: $DRILLDOWN_SESSION_SECRET, else a random secret per process.",
                                valueName: "file"))
@@ -76,6 +79,9 @@ struct Serve: AsyncParsableCommand {
         }
         guard idleTimeout.isFinite, (0.1 ... 86400).contains(idleTimeout) else {
             throw ValidationError("--idle-timeout must be between 0.1 and 86400 seconds.")
+        }
+        guard gracePeriod.isFinite, (0 ... 3600).contains(gracePeriod) else {
+            throw ValidationError("--grace-period must be between 0 and 3600 seconds.")
         }
         guard (0 ... 100_000).contains(maxEventStreams) else {
             throw ValidationError("--max-event-streams must be between 0 and 100000.")
@@ -92,6 +98,7 @@ struct Serve: AsyncParsableCommand {
         options.headerTimeout = headerTimeout
         options.idleTimeout = idleTimeout
         options.maxEventStreams = maxEventStreams
+        options.gracePeriod = gracePeriod
         return options
     }
 

@@ -8,9 +8,14 @@ import urllib.parse
 class Session:
     """One keep-alive connection with its own CSRF session."""
 
-    def __init__(self, url, timeout=30):
+    def __init__(self, url, timeout=30, credentials=None):
+        """`credentials`: another session's (cookie, token) to use on this server instead of asking
+        for new ones (instances that share a --session-secret-file accept each other's)."""
         parts = urllib.parse.urlsplit(url)
         self.conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=timeout)
+        if credentials:
+            self.cookie, self.token = credentials
+            return
         self.conn.request("GET", "/")
         response = self.conn.getresponse()
         response.read()
@@ -29,6 +34,28 @@ class Session:
             "Content-Type": "application/json", "Cookie": self.cookie, "X-CSRF-Token": self.token})
         response = self.conn.getresponse()
         return response.status, json.loads(response.read() or b"{}")
+
+    @property
+    def credentials(self):
+        return self.cookie, self.token
+
+    def send(self, method, path, fields=None, headers=None):
+        """One request with this session's cookie and token (a JSON body when `fields` is given);
+        returns (status, headers with lower-case names, body bytes). Any failure (a timeout, a
+        reset) closes the connection before it is raised, so the next call starts a new one."""
+        body = None if fields is None else json.dumps(fields)
+        sent = {"Cookie": self.cookie, "X-CSRF-Token": self.token}
+        if body is not None:
+            sent["Content-Type"] = "application/json"
+        sent.update(headers or {})
+        try:
+            self.conn.request(method, path, body=body, headers=sent)
+            response = self.conn.getresponse()
+            data = response.read()
+        except (OSError, http.client.HTTPException):
+            self.conn.close()
+            raise
+        return response.status, {k.lower(): v for k, v in response.getheaders()}, data
 
     def close(self):
         self.conn.close()

@@ -54,6 +54,13 @@ public actor DocumentModel {
 
     func setGatherLimit(_ limit: Duration?) { gatherLimit = limit }
 
+    /// Outcomes of steps done under a ``StepKey`` in this process (the newest ``keyLimit``), so a
+    /// retried request is answered without applying it twice.
+    var keyed: [String: StepOutcome] = [:]
+    var keyOrder: [String] = []
+    /// How many keys ``keyed`` remembers.
+    static let keyLimit = 10_000
+
     /// A step waiting for a write: its changes (`nil` for undo and redo, which are not replayed on
     /// a newer version) and who waits for it.
     struct PendingStep {
@@ -120,35 +127,49 @@ public actor DocumentModel {
     func unsubscribe(_ id: Int) { subscribers[id] = nil }
 
     /// Applies one change as one step; returns the affected path (see ``EditableDocument/apply(_:)``).
+    /// With a `key`, a retry of the same request returns the first outcome (see ``StepKey``).
     @discardableResult
-    public func apply(_ change: Change) async throws(EditError) -> TreePath { try await apply([change])[0] }
+    public func apply(_ change: Change, key: StepKey? = nil) async throws(EditError) -> TreePath {
+        guard let path = try await apply([change], key: key).first else {
+            throw EditError("the Idempotency-Key '\(key?.key ?? "")' was recorded for a step without a path", reason: .keyReused)
+        }
+        return path
+    }
 
     /// Applies changes as one undoable step (all or nothing); returns each one's path.
     @discardableResult
-    public func apply(_ changes: [Change]) async throws(EditError) -> [TreePath] {
-        try await step { store throws(EditError) in (changes, try store.apply(changes)) }
+    public func apply(_ changes: [Change], key: StepKey? = nil) async throws(EditError) -> [TreePath] {
+        try await step(key: key) { store throws(EditError) in (changes, try store.apply(changes)) }
     }
 
     /// Applies, as one step, the changes `derive` makes from the data as the store writes it (an
     /// action or control: see ``EditingStore/apply(deriving:)``); returns their paths.
     @discardableResult
-    public func apply(deriving derive: (any Source) throws(EditError) -> [Change]) async throws(EditError) -> [TreePath] {
-        try await step { store throws(EditError) in try store.apply(deriving: derive) }
+    public func apply(deriving derive: (any Source) throws(EditError) -> [Change], key: StepKey? = nil) async throws(EditError) -> [TreePath] {
+        try await step(key: key) { store throws(EditError) in try store.apply(deriving: derive) }
     }
 
     /// Runs one step on the store (`write` returns the changes applied and their paths), publishes
-    /// it, and waits until it is stored.
-    func step(_ write: (inout any EditingStore) throws(EditError) -> (changes: [Change], paths: [TreePath])) async throws(EditError) -> [TreePath] {
+    /// it, and waits until it is stored. A `key` already seen returns its recorded paths instead.
+    func step(key: StepKey?, _ write: (inout any EditingStore) throws(EditError) -> (changes: [Change], paths: [TreePath])) async throws(EditError) -> [TreePath] {
+        if let key, let earlier = try outcome(of: key) { return earlier.paths }
         let changes: [Change], paths: [TreePath]
         if save == nil {
             // In place: every store's apply is all or nothing, and nothing can fail after it here.
             // (A copy would share the store's undo history and copy it on the next append.)
+            store.stepKey = key
             do {
                 (changes, paths) = try write(&store)
+                store.stepKey = nil
             } catch {
+                store.stepKey = nil
                 // A conflict: the store found its data stale and read it again; every page follows.
                 if error.reason == .conflict { publish(.external, [], []) }
                 throw error
+            }
+            if let key, let replay = store.replayed {
+                remember(try replay.checked(for: key), for: key)
+                return replay.paths
             }
             publish(.apply, changes, paths)
         } else {
@@ -156,44 +177,73 @@ public actor DocumentModel {
             (changes, paths) = try write(&next)
             try commit(next, .apply, changes, paths)
         }
-        try await written(changes)
+        try await written(changes, key: key, paths: paths)
         return paths
     }
 
-    /// Undoes the latest step; returns it, or `nil` when there is nothing to undo.
+    /// Undoes the latest step; returns it, or `nil` when there is nothing to undo. With a `key`, a
+    /// retry returns the first outcome (an ``EditStep`` without changes) instead of undoing another.
     @discardableResult
-    public func undo() async throws(EditError) -> EditStep? {
-        let step: EditStep
-        if save == nil {
-            guard let done = try store.undo() else { return nil }
-            step = done
-            publish(.undo, step.changes, step.paths)
-        } else {
-            var next = store
-            guard let done = try next.undo() else { return nil }
-            step = done
-            try commit(next, .undo, step.changes, step.paths)
-        }
-        try await written(nil)
-        return step
+    public func undo(key: StepKey? = nil) async throws(EditError) -> EditStep? {
+        try await history(key: key, .undo) { store throws(EditError) in try store.undo() }
     }
 
     /// Redoes the latest undone step; returns it, or `nil` when there is nothing to redo.
     @discardableResult
-    public func redo() async throws(EditError) -> EditStep? {
+    public func redo(key: StepKey? = nil) async throws(EditError) -> EditStep? {
+        try await history(key: key, .redo) { store throws(EditError) in try store.redo() }
+    }
+
+    /// An undo or redo (`move`) as one step, published as `origin`.
+    func history(key: StepKey?, _ origin: ChangeEvent.Origin, _ move: (inout any EditingStore) throws(EditError) -> EditStep?) async throws(EditError) -> EditStep? {
+        if let key, let earlier = try outcome(of: key) { return EditStep(changes: [], paths: earlier.paths) }
         let step: EditStep
         if save == nil {
-            guard let done = try store.redo() else { return nil }
+            store.stepKey = key
+            let done: EditStep?
+            do {
+                done = try move(&store)
+                store.stepKey = nil
+            } catch {
+                store.stepKey = nil
+                throw error
+            }
+            if let key, let replay = store.replayed {
+                remember(try replay.checked(for: key), for: key)
+                return EditStep(changes: [], paths: replay.paths)
+            }
+            guard let done else { return nil }
             step = done
-            publish(.redo, step.changes, step.paths)
+            publish(origin, step.changes, step.paths)
         } else {
             var next = store
-            guard let done = try next.redo() else { return nil }
+            guard let done = try move(&next) else { return nil }
             step = done
-            try commit(next, .redo, step.changes, step.paths)
+            try commit(next, origin, step.changes, step.paths)
         }
-        try await written(nil)
+        try await written(nil, key: key, paths: step.paths)
         return step
+    }
+
+    /// The outcome of an earlier step done under `key` in this process, if there was one (marked
+    /// ``StepOutcome/replayed``); a key used for another request is refused.
+    public func outcome(of key: StepKey) throws(EditError) -> StepOutcome? {
+        guard let earlier = keyed[key.key] else { return nil }
+        return try earlier.checked(for: key)
+    }
+
+    /// The outcome recorded for `key` in this process as it was recorded (``StepOutcome/replayed``
+    /// when it was an earlier instance's, found in the store), without checking its request.
+    public func recorded(_ key: StepKey) -> StepOutcome? { keyed[key.key] }
+
+    /// Keeps `outcome` for `key`, forgetting the oldest key past ``keyLimit``.
+    func remember(_ outcome: StepOutcome, for key: StepKey) {
+        if keyed.updateValue(outcome, forKey: key.key) == nil { keyOrder.append(key.key) }
+        if keyOrder.count > Self.keyLimit {
+            let old = keyOrder.prefix(keyOrder.count - Self.keyLimit)
+            for k in old { keyed[k] = nil }
+            keyOrder.removeFirst(old.count)
+        }
     }
 
     /// Picks up changes other writers made (see ``EditingStore/refresh()``) and, when there are
@@ -252,16 +302,16 @@ public actor DocumentModel {
 
     /// Runs the named action on the node at `path` as one step; returns the affected paths.
     @discardableResult
-    public func run(_ action: String, at path: TreePath) async throws(EditError) -> [TreePath] {
+    public func run(_ action: String, at path: TreePath, key: StepKey? = nil) async throws(EditError) -> [TreePath] {
         let actions = actions
-        return try await apply { source throws(EditError) in try actions.changes(for: action, at: path, in: source) }
+        return try await apply(deriving: { source throws(EditError) in try actions.changes(for: action, at: path, in: source) }, key: key)
     }
 
     /// Operates a row control on the node at `path` as one step; returns the affected paths.
     @discardableResult
-    public func operate(_ control: Control, with input: ControlInput, at path: TreePath) async throws(EditError) -> [TreePath] {
+    public func operate(_ control: Control, with input: ControlInput, at path: TreePath, key: StepKey? = nil) async throws(EditError) -> [TreePath] {
         let actions = actions
-        return try await apply { source throws(EditError) in try actions.changes(operating: control, with: input, at: path, in: source) }
+        return try await apply(deriving: { source throws(EditError) in try actions.changes(operating: control, with: input, at: path, in: source) }, key: key)
     }
 
     /// Registers (or replaces) an action implemented in code; see ``ActionSet/register(_:_:)``.
@@ -282,6 +332,19 @@ public actor DocumentModel {
     }
 
     // MARK: Group commit
+
+    /// Waits until a write holding the step just applied is on disk (at once without a storage),
+    /// remembering its outcome under `key` meanwhile (forgotten again if the write fails, so the
+    /// retry applies it).
+    func written(_ changes: [Change]?, key: StepKey? = nil, paths: [TreePath] = []) async throws(EditError) {
+        if let key { remember(StepOutcome(request: key.request, paths: paths), for: key) }
+        do throws(EditError) {
+            try await written(changes)
+        } catch {
+            if let key { keyed[key.key] = nil }
+            throw error
+        }
+    }
 
     /// Waits until a write holding the step just applied is on disk (at once without a storage).
     func written(_ changes: [Change]?) async throws(EditError) {

@@ -15,6 +15,11 @@ public struct EditError: Error, Sendable, Equatable, CustomStringConvertible {
         case conflict
         /// The storage cannot be reached (a database server is down); try again later.
         case unavailable
+        /// The storage stopped answering while the step was being committed: it may or may not have
+        /// been stored. A retry with the same ``StepKey`` finds out (and applies it only if it was not).
+        case unknownOutcome
+        /// The ``StepKey`` was already used for a different request.
+        case keyReused
     }
 
     /// Creates an error.

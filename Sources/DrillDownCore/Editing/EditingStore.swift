@@ -39,9 +39,25 @@ public protocol EditingStore: Sendable {
     /// writers calls `derive` inside the step's transaction, on its rows as they are then; the
     /// default calls it on ``snapshot``.
     mutating func apply(deriving derive: (any Source) throws(EditError) -> [Change]) throws(EditError) -> (changes: [Change], paths: [TreePath])
+    /// The key the next step records with its outcome, set by ``DocumentModel`` around one step.
+    /// A store shared by several processes (a database server) looks the key up inside the step's
+    /// transaction: when it was recorded already, the step changes nothing and ``replayed`` holds
+    /// the recorded outcome; else the key is stored with the step. Others ignore it (the model
+    /// remembers keys itself).
+    var stepKey: StepKey? { get set }
+    /// After a step with a ``stepKey``: the outcome recorded earlier under it, when the step found
+    /// one (and so applied nothing).
+    var replayed: StepOutcome? { get }
 }
 
 extension EditingStore {
+    public var stepKey: StepKey? {
+        get { nil }
+        set {}
+    }
+
+    public var replayed: StepOutcome? { nil }
+
     public mutating func apply(deriving derive: (any Source) throws(EditError) -> [Change]) throws(EditError) -> (changes: [Change], paths: [TreePath]) {
         let changes = try derive(snapshot)
         return (changes, try apply(changes))

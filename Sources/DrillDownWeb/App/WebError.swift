@@ -11,6 +11,8 @@ struct WebError: Error, Sendable {
     var message: String
     /// Extra response headers (e.g. `Allow` on a 405).
     var headers: HTTPFields = [:]
+    /// `"unknown"` when a write may or may not have been stored (the JSON answer's `outcome`).
+    var outcome: String?
 
     static func notFound(_ message: String) -> WebError { WebError(status: .notFound, message: message) }
     static func badRequest(_ message: String) -> WebError { WebError(status: .badRequest, message: message) }

@@ -27,7 +27,8 @@ struct ErrorPageMiddleware<Context: RequestContext>: RouterMiddleware {
         var response: Response
         let accept = request.headers[.accept] ?? ""
         if request.uri.path.hasPrefix("/api/") || (accept.contains("application/json") && !accept.contains("text/html")) {
-            response = try Responses.json(["error": error.message], status: error.status)
+            struct Body: Encodable { var error: String, outcome: String? }
+            response = try Responses.json(Body(error: error.message, outcome: error.outcome), status: error.status)
         } else {
             response = Responses.html(ErrorPage(site: site, error: error).render(), status: error.status)
         }

@@ -32,13 +32,26 @@ struct SnapshotMiddleware<Context: RequestContext>: RouterMiddleware {
 
 extension SnapshotMiddleware {
     /// The response `respond` gives, unless the snapshot is a ``FallibleSource`` and a read failed
-    /// meanwhile (its database is unreachable): then 503, not a page with rows missing.
+    /// meanwhile (its database is unreachable): then 503, not a page with rows missing, and not the
+    /// 404 or 400 that a lookup in a level that could not be read ends in.
     static func answer(from source: any Source, _ respond: () async throws -> Response) async throws -> Response {
         guard let fallible = source as? any FallibleSource else { return try await respond() }
         let before = fallible.readFailures.count
-        let response = try await respond()
-        let after = fallible.readFailures
-        guard after.count > before else { return response }
+        let response: Response
+        do {
+            response = try await respond()
+        } catch let error as WebError where error.status != .serviceUnavailable {
+            try unavailable(fallible, since: before)
+            throw error
+        }
+        try unavailable(fallible, since: before)
+        return response
+    }
+
+    /// Throws 503 when a read of `source` failed since its failure count was `before`.
+    static func unavailable(_ source: any FallibleSource, since before: Int) throws {
+        let after = source.readFailures
+        guard after.count > before else { return }
         throw WebError(
             status: .serviceUnavailable, message: "the data could not be read (\(after.last ?? "unknown error")); try again shortly",
             headers: [.retryAfter: "1"])

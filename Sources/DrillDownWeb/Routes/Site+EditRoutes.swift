@@ -1,5 +1,6 @@
 import DrillDownCore
 import Foundation
+import HTTPTypes
 import Hummingbird
 
 /// The writes of an editable server, each one a call into the core's ``DocumentModel``. Every
@@ -18,6 +19,12 @@ import Hummingbird
 /// - `POST /edit/undo`, `POST /edit/redo`
 ///
 /// The JSON answer is `{"revision": N, "changed": true, "paths": ["0.1"]}`.
+///
+/// An `Idempotency-Key` header (at most 200 bytes; app.js sends one per user action) makes a write
+/// safe to retry: the same key again returns the first outcome (with `Idempotency-Replayed: true`)
+/// instead of applying it twice, on every instance of one PostgreSQL table; the key used for a
+/// different request is 422. A write whose commit outcome is unknown (the database went away
+/// during COMMIT) is 503 with `"outcome": "unknown"`: retry it with the same key to settle it.
 extension Site {
     func addEditRoutes(to router: Router<BasicRequestContext>) {
         router.post("/edit/**") { request, _ in try await edit(request, prefix: 6, api: false) }
@@ -63,23 +70,65 @@ extension Site {
             path = source.path(of: try NodeLookup.node(rawPath, in: source).id)
         }
         var returnTo = Links.level(path.isRoot ? path : path.parent)
+        let key = try Self.stepKey(request, op: op, path: path, form: form)
+        var replayed = false
         let paths: [TreePath]
         do {
-            switch op {
+            if let key, let earlier = try await model.outcome(of: key) {
+                replayed = true
+                paths = earlier.paths
+            } else {
+                paths = try await apply(op, at: path, form, in: source, model: model, key: key)
+                if let key { replayed = await model.recorded(key)?.replayed ?? false }
+            }
+        } catch let error as EditError {
+            switch error.reason {
+            case .invalid: throw WebError.badRequest(error.message)
+            case .conflict: throw WebError(status: .conflict, message: error.message)
+            case .unavailable: throw WebError(status: .serviceUnavailable, message: error.message, headers: [.retryAfter: "1"])
+            case .unknownOutcome:
+                throw WebError(status: .serviceUnavailable, message: error.message, headers: [.retryAfter: "1"], outcome: "unknown")
+            case .keyReused: throw WebError(status: .unprocessableContent, message: error.message)
+            }
+        }
+        if op == "add" { returnTo = Links.level(path) }
+        if op == "move", let moved = paths.first { returnTo = Links.level(moved.parent) }
+        if form.wantsJSON {
+            struct Result: Encodable { var revision: Int, changed: Bool, paths: [String] }
+            var response = try Responses.json(Result(revision: await model.revision, changed: !paths.isEmpty, paths: paths.map(\.description)))
+            if replayed { response.headers[.idempotencyReplayed] = "true" }
+            return response
+        }
+        return Response(status: .seeOther, headers: [.location: form.back(or: returnTo)])
+    }
+
+    /// The step key of a write with an `Idempotency-Key` header: the key, and the request it
+    /// stands for (operation, path and fields, but not the CSRF token, which differs per session).
+    static func stepKey(_ request: Request, op: Substring, path: TreePath, form: EditRequest) throws -> StepKey? {
+        guard let key = request.headers[.idempotencyKey] else { return nil }
+        guard !key.isEmpty, key.utf8.count <= StepKey.maxLength, key.unicodeScalars.allSatisfy({ $0.value > 32 && $0.value < 127 }) else {
+            throw WebError.badRequest("Idempotency-Key must be 1–\(StepKey.maxLength) visible ASCII characters.")
+        }
+        let fields = form.fields.filter { $0.key != "csrf" && $0.key != "back" }.sorted { $0.key < $1.key }
+        return StepKey(key, request: "\(op) /\(path) " + fields.map { "\($0.key)=\($0.value)" }.joined(separator: "&"))
+    }
+
+    /// Applies the write `op` at `path`; returns the affected paths.
+    func apply(_ op: Substring, at path: TreePath, _ form: EditRequest, in source: any Source, model: DocumentModel, key: StepKey?) async throws -> [TreePath] {
+        let paths: [TreePath]
+        switch op {
             case "add":
-                returnTo = Links.level(path)
                 let title = (form["title"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
-                paths = title.isEmpty ? [] : [try await model.apply(.insert(NewNode(title: title), parent: path, index: nil))]
+                paths = title.isEmpty ? [] : [try await model.apply(.insert(NewNode(title: title), parent: path, index: nil), key: key)]
             case "rename":
                 let title = (form["title"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
                 guard !path.isRoot else { throw WebError.badRequest("The root has no title to rename.") }
-                paths = title.isEmpty ? [] : [try await model.apply(.updateTitle(path, title: title))]
+                paths = title.isEmpty ? [] : [try await model.apply(.updateTitle(path, title: title), key: key)]
             case "delete":
                 guard !path.isRoot else { throw WebError.badRequest("The root cannot be deleted.") }
-                paths = [try await model.apply(.delete(path))]
+                paths = [try await model.apply(.delete(path), key: key)]
             case "move":
-                paths = try await move(path, form, in: source, model: model)
-                if let moved = paths.first { returnTo = Links.level(moved.parent) }
+                paths = try await move(path, form, in: source, model: model, key: key)
             case "set":
                 let control = try boundControl(form["control"], at: path, in: source)
                 let input: ControlInput
@@ -95,29 +144,18 @@ extension Site {
                 } else {
                     input = .toggle
                 }
-                paths = try await model.operate(control, with: input, at: path)
+                paths = try await model.operate(control, with: input, at: path, key: key)
             case "run":
                 guard let action = form["action"], !action.isEmpty else { throw WebError.badRequest("Give the action to run as action=.") }
-                paths = try await model.run(action, at: path)
+                paths = try await model.run(action, at: path, key: key)
             case "undo":
-                paths = try await model.undo()?.paths ?? []
+                paths = try await model.undo(key: key)?.paths ?? []
             case "redo":
-                paths = try await model.redo()?.paths ?? []
+                paths = try await model.redo(key: key)?.paths ?? []
             default:
                 throw WebError.notFound("There is no edit called '\(op)'.")
-            }
-        } catch let error as EditError {
-            switch error.reason {
-            case .invalid: throw WebError.badRequest(error.message)
-            case .conflict: throw WebError(status: .conflict, message: error.message)
-            case .unavailable: throw WebError(status: .serviceUnavailable, message: error.message, headers: [.retryAfter: "1"])
-            }
         }
-        if form.wantsJSON {
-            struct Result: Encodable { var revision: Int, changed: Bool, paths: [String] }
-            return try Responses.json(Result(revision: await model.revision, changed: !paths.isEmpty, paths: paths.map(\.description)))
-        }
-        return Response(status: .seeOther, headers: [.location: form.back(or: returnTo)])
+        return paths
     }
 
     /// A move: among its siblings (`direction=up|down`, or `index=N` without `to`), or under the
@@ -125,7 +163,7 @@ extension Site {
     /// without one; counted after the node has left its place). Moving a node into its own
     /// subtree is refused by the core, whose message the answer carries.
     /// - Returns: the node's new path, or nothing when it stays where it is.
-    func move(_ path: TreePath, _ form: EditRequest, in source: any Source, model: DocumentModel) async throws -> [TreePath] {
+    func move(_ path: TreePath, _ form: EditRequest, in source: any Source, model: DocumentModel, key: StepKey?) async throws -> [TreePath] {
         guard let last = path.indices.last, let parent = source.node(at: path.parent) else {
             throw WebError.badRequest("The root cannot be moved.")
         }
@@ -137,7 +175,7 @@ extension Site {
                 index = n
             }
             if destination == path.parent, index == last || (index == nil && last == source.childCount(of: parent) - 1) { return [] }
-            return [try await model.apply(.move(path, parent: destination, index: index))]
+            return [try await model.apply(.move(path, parent: destination, index: index), key: key)]
         }
         let count = source.childCount(of: parent)
         var index: Int
@@ -151,7 +189,7 @@ extension Site {
             index = n
         }
         index = min(max(index, 0), count - 1)
-        return index == last ? [] : [try await model.apply(.move(path, parent: path.parent, index: index))]
+        return index == last ? [] : [try await model.apply(.move(path, parent: path.parent, index: index), key: key)]
     }
 
     /// The control of the row at `path` named by its index or its target.
@@ -167,4 +205,11 @@ extension Site {
         if let control = controls.first(where: { $0.target == name || $0.label == name }) { return control }
         throw WebError.badRequest("The row at \(path) has no control '\(name)'.")
     }
+}
+
+extension HTTPField.Name {
+    /// `Idempotency-Key`: a client's key for one write, so a retry is not applied twice.
+    static var idempotencyKey: Self { Self("Idempotency-Key")! }
+    /// `Idempotency-Replayed: true`: the answer is an earlier write's, replayed for its key.
+    static var idempotencyReplayed: Self { Self("Idempotency-Replayed")! }
 }

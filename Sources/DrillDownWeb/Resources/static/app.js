@@ -816,12 +816,28 @@
       message.textContent = text;
       message.hidden = !text;
     }
-    function post(action, body, before) {
-      say("");
+    // One Idempotency-Key per user action: a 503 (the database is away, or went away while the
+    // change was committed) is retried with the same key, up to three times, so the change is made
+    // once at most, however the first attempt ended.
+    function newKey() {
+      if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
+      var bytes = new Uint8Array(16);
+      crypto.getRandomValues(bytes);
+      return Array.prototype.map.call(bytes, function (b) { return (b + 256).toString(16).slice(1); }).join("");
+    }
+    function send(action, body, key, tries) {
       return fetch(action, {
         method: "POST", credentials: "same-origin", body: body,
-        headers: { Accept: "application/json", "X-CSRF-Token": token }
+        headers: { Accept: "application/json", "X-CSRF-Token": token, "Idempotency-Key": key }
       }).then(function (r) {
+        if (r.status !== 503 || tries >= 3) return r;
+        var wait = Math.min(4, parseInt(r.headers.get("Retry-After"), 10) || 1) * 1000;
+        return new Promise(function (done) { setTimeout(done, wait); }).then(function () { return send(action, body, key, tries + 1); });
+      });
+    }
+    function post(action, body, before) {
+      say("");
+      return send(action, body, newKey(), 0).then(function (r) {
         return r.json().then(function (json) {
           if (!r.ok) { var failure = new Error(json.error || r.statusText); failure.stale = r.status === 409; throw failure; }
           return json;
