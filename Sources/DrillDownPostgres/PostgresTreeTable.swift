@@ -136,13 +136,14 @@ public struct PostgresTreeTable: Sendable {
         let logger = session.logger
         let location = location
         let table = table
-        return try session.transaction(isolation: "REPEATABLE READ READ ONLY") { connection throws -> Snapshot in
+        // A whole table can take long to read: an hour's deadline, not a request's.
+        return try session.transaction(isolation: "REPEATABLE READ READ ONLY", timeout: .seconds(3600)) { connection throws -> Snapshot in
             let meta = try Self.meta(of: location, connection, logger)
             let sink = RowSink()
-            _ = try connection.query(PostgresQuery(unsafeSQL: "SELECT id, parent, position, kind, key, value FROM \(table)"), logger: logger) { row in
+            _ = try connection.bounded(connection.query(PostgresQuery(unsafeSQL: "SELECT id, parent, position, kind, key, value FROM \(table)"), logger: logger) { row in
                 let (id, parent, position, kind, key, value) = try row.decode((Int64, Int64?, Int64, Int16, String?, String?).self)
                 sink.rows.append(id: id, parent: parent, position: position, kind: kind, key: key, value: value)
-            }.wait()
+            })
             let rows = sink.rows
             let tree: TreeStore
             do throws(ParentLinkedRows.Invalid) { tree = try rows.build() } catch { throw PostgresStoreError(location, "table '\(table)': \(error.message)") }

@@ -131,7 +131,7 @@ public struct WebServer: Sendable {
         let app = makeApplication(host: host, port: port) { url in
             FileHandle.standardOutput.write(Data("DrillDown is serving \(url)\n".utf8))
         }
-        let deadline = ShutdownDeadline(seconds: options.gracePeriod)
+        let deadline = ShutdownDeadline(seconds: site.options.gracePeriod)
         defer { deadline.cancel() }
         try await app.runService()
     }

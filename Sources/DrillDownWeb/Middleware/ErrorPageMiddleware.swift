@@ -27,12 +27,18 @@ struct ErrorPageMiddleware<Context: RequestContext>: RouterMiddleware {
         var response: Response
         let accept = request.headers[.accept] ?? ""
         if request.uri.path.hasPrefix("/api/") || (accept.contains("application/json") && !accept.contains("text/html")) {
-            struct Body: Encodable { var error: String, outcome: String? }
-            response = try Responses.json(Body(error: error.message, outcome: error.outcome), status: error.status)
+            response = try Responses.json(ErrorBody(error: error.message, outcome: error.outcome), status: error.status)
         } else {
             response = Responses.html(ErrorPage(site: site, error: error).render(), status: error.status)
         }
         for field in error.headers { response.headers.append(field) }
         return response
     }
+}
+
+/// The JSON answer of a failure: `{"error": "…"}`, and `"outcome": "unknown"` when a write may or
+/// may not have been stored.
+struct ErrorBody: Encodable {
+    var error: String
+    var outcome: String?
 }
