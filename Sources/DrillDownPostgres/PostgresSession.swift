@@ -99,7 +99,7 @@ final class PostgresSession: Sendable {
                     let connecting = PostgresConnection.connect(on: eventLoop, configuration: configuration, id: 1, logger: logger)
                     connection = try connecting.wait(until: deadline) {
                         // A connection made after the deadline is closed as soon as it exists.
-                        connecting.whenSuccess { late in let _: EventLoopFuture<Void> = late.close() }
+                        connecting.whenSuccess { late in late.closeSoon() }
                     }
                 }
                 return try body(connection!)
@@ -108,7 +108,7 @@ final class PostgresSession: Sendable {
             let failure = PostgresStoreError(location, error)
             if failure.unavailable || error is CallTimedOut {
                 // Fails whatever is still in flight on it; the next call connects again.
-                let _: EventLoopFuture<Void>? = connection?.close()
+                connection?.closeSoon()
                 connection = nil
             }
             throw failure
@@ -157,7 +157,7 @@ final class PostgresSession: Sendable {
             defer { slots = slots.map { _ in nil } }
             return slots.compactMap { $0 }
         }
-        for connection in open { let _: EventLoopFuture<Void> = connection.close() }
+        for connection in open { connection.closeSoon() }
     }
 
     // postgres-nio requires a connection to be closed before it goes away.
@@ -175,10 +175,17 @@ extension PostgresConnection {
         _ = try bounded(self.query(query, logger: logger))
     }
 
+    /// Closes the connection without waiting, keeping it alive until it has closed (postgres-nio
+    /// requires a connection to be closed before it goes away).
+    func closeSoon() {
+        let closing: EventLoopFuture<Void> = close()
+        closing.whenComplete { _ in withExtendedLifetime(self) {} }
+    }
+
     /// `future`'s value, waiting at most until the running call's deadline; when it passes, this
     /// connection is closed (failing what it had in flight) and the wait throws ``CallTimedOut``.
     func bounded<T: Sendable>(_ future: EventLoopFuture<T>) throws -> T {
-        try future.wait(until: PostgresSession.deadline) { let _: EventLoopFuture<Void> = self.close() }
+        try future.wait(until: PostgresSession.deadline) { self.closeSoon() }
     }
 }
 

@@ -17,7 +17,8 @@ import Glibc
         let port: Int
 
         init() throws {
-            fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            self.fd = fd
             var address = sockaddr_in()
             address.sin_family = sa_family_t(AF_INET)
             address.sin_addr.s_addr = inet_addr("127.0.0.1")
@@ -25,7 +26,10 @@ import Glibc
             let bound = withUnsafePointer(to: &address) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
             }
-            guard bound == 0, listen(fd, 64) == 0 else { throw POSIXError(.EADDRINUSE) }
+            guard bound == 0, listen(fd, 64) == 0 else {
+                port = 0
+                throw POSIXError(.EADDRINUSE)
+            }
             var length = socklen_t(MemoryLayout<sockaddr_in>.size)
             _ = withUnsafeMutablePointer(to: &address) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
