@@ -30,6 +30,11 @@ import Foundation
 /// not replayed) and writes that. A failed write fails every step it held, and the document goes
 /// back to what is on disk.
 public actor DocumentModel {
+    /// The model's own serial queue: a database store's steps and refreshes wait for the server
+    /// there, off Swift's cooperative threads (see ``QueueExecutor``).
+    let executor = QueueExecutor(label: "drilldown.model")
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+
     /// Where the data lives: a document in memory, or a database store that commits each step.
     public private(set) var store: any EditingStore
     /// The number of steps applied, undone or redone so far, and of changes picked up from other writers.
@@ -76,6 +81,7 @@ public actor DocumentModel {
         self.store = document
         self.actions = actions
         self.save = save
+        latest = LatestSnapshot((self.store.snapshot, 0))
     }
 
     /// Creates a model over an in-memory document kept in `storage` (a file), committing in groups.
@@ -84,6 +90,7 @@ public actor DocumentModel {
         self.actions = actions
         self.save = nil
         self.storage = storage
+        latest = LatestSnapshot((self.store.snapshot, 0))
     }
 
     /// Creates a model over any store (a database store persists each step itself).
@@ -91,6 +98,7 @@ public actor DocumentModel {
         self.store = store
         self.actions = actions
         self.save = nil
+        latest = LatestSnapshot((self.store.snapshot, 0))
     }
 
     deinit {
@@ -101,8 +109,12 @@ public actor DocumentModel {
     public var source: any Source { store.snapshot }
 
     /// ``source`` and the ``revision`` it belongs to, read at one moment (two separate reads
-    /// from outside the actor may see a change in between).
-    public var versionedSource: (source: any Source, revision: Int) { (store.snapshot, revision) }
+    /// from outside the actor may see a change in between). Read without entering the actor, so
+    /// a reader never waits behind a step (a database step may wait for its server).
+    public nonisolated var versionedSource: (source: any Source, revision: Int) { latest.value }
+
+    /// The snapshot and revision last published, for ``versionedSource``.
+    let latest: LatestSnapshot
 
     /// The in-memory document, when the store is one.
     public var document: EditableDocument? { store as? EditableDocument }
@@ -328,6 +340,7 @@ public actor DocumentModel {
     func publish(_ origin: ChangeEvent.Origin, _ changes: [Change], _ paths: [TreePath]) {
         revision += 1
         let event = ChangeEvent(revision: revision, origin: origin, changes: changes, paths: paths, source: store.snapshot)
+        latest.value = (event.source, revision)
         for continuation in subscribers.values { continuation.yield(event) }
     }
 
@@ -443,5 +456,18 @@ public actor DocumentModel {
         store = EditableDocument(source: DocumentSource(tree: newer, mode: document.mode, name: document.source.name), schema: document.schema)
         publish(.external, [], [])
         return true
+    }
+}
+
+/// A value read and written under a lock: the model's latest snapshot, readable from any thread.
+final class LatestSnapshot: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: (source: any Source, revision: Int)
+
+    init(_ value: (source: any Source, revision: Int)) { stored = value }
+
+    var value: (source: any Source, revision: Int) {
+        get { lock.withLock { stored } }
+        set { lock.withLock { stored = newValue } }
     }
 }

@@ -11,9 +11,11 @@ struct SnapshotMiddleware<Context: RequestContext>: RouterMiddleware {
     let site: Site
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        // The probes never touch the data (nor wait for a model busy with its database).
+        if request.uri.path == "/healthz" || request.uri.path == "/readyz" { return try await next(request, context) }
         guard let model = site.model else { return try await Self.answer(from: site.basePresenter.source) { try await next(request, context) } }
-        // One hop into the model, so the data and its revision are read together.
-        let (source, revision) = await model.versionedSource
+        // The data and its revision, read together without entering the model.
+        let (source, revision) = model.versionedSource
         let existing = CSRFTokens.sessionID(in: request.headers[values: .cookie])
         let session = existing ?? CSRFTokens.newSessionID()
         let token = site.csrf.token(for: session)
@@ -34,18 +36,23 @@ extension SnapshotMiddleware {
     /// The response `respond` gives, unless the snapshot is a ``FallibleSource`` and a read failed
     /// meanwhile (its database is unreachable): then 503, not a page with rows missing, and not the
     /// 404 or 400 that a lookup in a level that could not be read ends in.
+    ///
+    /// Such a snapshot reads its storage synchronously, so the request is handled on the
+    /// ``BlockingExecutor``'s threads, never on Swift's cooperative ones.
     static func answer(from source: any Source, _ respond: () async throws -> Response) async throws -> Response {
         guard let fallible = source as? any FallibleSource else { return try await respond() }
-        let before = fallible.readFailures.count
-        let response: Response
-        do {
-            response = try await respond()
-        } catch let error as WebError where error.status != .serviceUnavailable {
+        return try await withTaskExecutorPreference(BlockingExecutor.shared) {
+            let before = fallible.readFailures.count
+            let response: Response
+            do {
+                response = try await respond()
+            } catch let error as WebError where error.status != .serviceUnavailable {
+                try unavailable(fallible, since: before)
+                throw error
+            }
             try unavailable(fallible, since: before)
-            throw error
+            return response
         }
-        try unavailable(fallible, since: before)
-        return response
     }
 
     /// Throws 503 when a read of `source` failed since its failure count was `before`.
