@@ -64,6 +64,12 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .long, help: "The most pages following live changes (/events) at once; more get 503.")
     var maxEventStreams = 64
 
+    @Option(name: .long, help: "The most pages one client address (an IPv6 client's /64) follows /events on at once; more get 429. Behind a reverse proxy every client has the proxy's address.")
+    var maxEventStreamsPerClient = 8
+
+    @Option(name: .long, help: "The most pages one browser session follows /events on at once; more get 429.")
+    var maxEventStreamsPerSession = 4
+
     @Option(name: .long,
             help: ArgumentHelp("A file holding the secret that signs sessions' CSRF tokens (at least 16 bytes); give every instance behind one proxy the same file. Default: $DRILLDOWN_SESSION_SECRET, else a random secret per process.",
                                valueName: "file"))
@@ -80,6 +86,10 @@ struct Serve: AsyncParsableCommand {
         guard (0 ... 100_000).contains(maxEventStreams) else {
             throw ValidationError("--max-event-streams must be between 0 and 100000.")
         }
+        for (flag, value) in [("--max-event-streams-per-client", maxEventStreamsPerClient),
+                              ("--max-event-streams-per-session", maxEventStreamsPerSession)] where !(1 ... 100_000).contains(value) {
+            throw ValidationError("\(flag) must be between 1 and 100000.")
+        }
         for name in allowHosts where name.isEmpty || name.contains("/") || name.contains(where: \.isWhitespace) {
             throw ValidationError("--allow-host takes a host name such as drilldown.example.com, not '\(name)'.")
         }
@@ -92,6 +102,8 @@ struct Serve: AsyncParsableCommand {
         options.headerTimeout = headerTimeout
         options.idleTimeout = idleTimeout
         options.maxEventStreams = maxEventStreams
+        options.maxEventStreamsPerClient = maxEventStreamsPerClient
+        options.maxEventStreamsPerSession = maxEventStreamsPerSession
         return options
     }
 
