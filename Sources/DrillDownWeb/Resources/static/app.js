@@ -795,7 +795,7 @@
   // Every change made anywhere re-renders this page within a moment. A refused stream (429:
   // this browser or address follows enough pages; 503: the server is full) ends the EventSource
   // for good, so the page asks again itself after 2-6 s, waiting twice as long after each
-  // refusal up to about a minute, and refreshes once it follows again (it missed changes).
+  // refusal (at most 90 s), and refreshes once it follows again (it missed changes).
   function followChanges() {
     if (!window.EventSource) return;
     var events = null, timer = null, delay = 4000, missed = false;
