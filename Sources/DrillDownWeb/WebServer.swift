@@ -43,6 +43,10 @@ public struct WebServer: Sendable {
         public var idleTimeout: Double = 60
         /// The most `/events` streams open at once; more get 503.
         public var maxEventStreams = 64
+        /// The most `/events` streams one client address (an IPv6 client's /64) holds; more get 429.
+        public var maxEventStreamsPerClient = 8
+        /// The most `/events` streams one browser session (`dd_session` cookie) holds; more get 429.
+        public var maxEventStreamsPerSession = 4
         /// The most searches that run at once, on threads of their own (one per core by default);
         /// more wait their turn, and page requests are answered meanwhile.
         public var searchWidth = ProcessInfo.processInfo.activeProcessorCount
@@ -101,7 +105,7 @@ public struct WebServer: Sendable {
     var serverBuilder: HTTPServerBuilder {
         let header = TimeAmount.milliseconds(Int64(max(0.05, site.options.headerTimeout) * 1000))
         let idle = TimeAmount.milliseconds(Int64(max(0.05, site.options.idleTimeout) * 1000))
-        return .http1(configuration: .init(additionalChannelHandlers: [RequestDeadlineHandler(header: header, idle: idle)]))
+        return .http1(configuration: .init(additionalChannelHandlers: [RequestDeadlineHandler(header: header, idle: idle), PeerAddressHandler()]))
     }
 
     /// An application bound to `host:port` (0 picks a free port) that calls `onRunning` with the

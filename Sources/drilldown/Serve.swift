@@ -66,6 +66,11 @@ struct Serve: AsyncParsableCommand {
 
     @Option(name: .long, help: "Seconds a shutdown (SIGTERM, Ctrl-C) may take before the process exits anyway.")
     var gracePeriod: Double = 10
+    @Option(name: .long, help: "The most pages one client address (an IPv6 client's /64) follows /events on at once; more get 429. Behind a reverse proxy every client has the proxy's address.")
+    var maxEventStreamsPerClient = 8
+
+    @Option(name: .long, help: "The most pages one browser session follows /events on at once; more get 429.")
+    var maxEventStreamsPerSession = 4
 
     @Option(name: .long,
             help: ArgumentHelp("A file holding the secret that signs sessions' CSRF tokens (at least 16 bytes); give every instance behind one proxy the same file. Default: $DRILLDOWN_SESSION_SECRET, else a random secret per process.",
@@ -86,6 +91,10 @@ struct Serve: AsyncParsableCommand {
         guard (0 ... 100_000).contains(maxEventStreams) else {
             throw ValidationError("--max-event-streams must be between 0 and 100000.")
         }
+        for (flag, value) in [("--max-event-streams-per-client", maxEventStreamsPerClient),
+                              ("--max-event-streams-per-session", maxEventStreamsPerSession)] where !(1 ... 100_000).contains(value) {
+            throw ValidationError("\(flag) must be between 1 and 100000.")
+        }
         for name in allowHosts where name.isEmpty || name.contains("/") || name.contains(where: \.isWhitespace) {
             throw ValidationError("--allow-host takes a host name such as drilldown.example.com, not '\(name)'.")
         }
@@ -99,6 +108,8 @@ struct Serve: AsyncParsableCommand {
         options.idleTimeout = idleTimeout
         options.maxEventStreams = maxEventStreams
         options.gracePeriod = gracePeriod
+        options.maxEventStreamsPerClient = maxEventStreamsPerClient
+        options.maxEventStreamsPerSession = maxEventStreamsPerSession
         return options
     }
 

@@ -53,7 +53,8 @@ struct Site: Sendable {
         self.options = options
         self.assets = assets
         csrf = options.sessionSecret.map { CSRFTokens(secret: $0) } ?? CSRFTokens()
-        eventStreams = StreamSlots(capacity: options.maxEventStreams)
+        eventStreams = StreamSlots(
+            capacity: options.maxEventStreams, perAddress: options.maxEventStreamsPerClient, perSession: options.maxEventStreamsPerSession)
         searches = SearchPool(width: options.searchWidth)
     }
 

@@ -6,20 +6,19 @@ import ServiceLifecycle
 
 /// `GET /events`: server-sent events, one `change` event per step of the model
 /// (`data: {"revision": N, "origin": "apply", "paths": ["0.1"]}`), and a comment every 5 s so
-/// closed connections are noticed. Pages follow it to refresh in place. At most
-/// ``WebServer/Options/maxEventStreams`` streams are open at once; past that the answer is 503
-/// with `Retry-After`.
+/// connections that died without closing are noticed. Pages follow it to refresh in place.
+///
+/// Streams are capped (see ``StreamSlots``): ``WebServer/Options/maxEventStreamsPerSession`` per
+/// browser session and ``WebServer/Options/maxEventStreamsPerClient`` per client address (429
+/// past either), ``WebServer/Options/maxEventStreams`` in all (503); both with `Retry-After`.
+/// A stream's slot is freed as soon as its client closes the connection.
 extension Site {
     func addEventRoutes(to router: Router<BasicRequestContext>) {
-        router.get("/events") { _, _ in
+        router.get("/events") { request, _ in
             guard let model else { throw WebError.notFound("This server is read-only: it has no changes to stream.") }
-            guard let slot = eventStreams.acquire() else {
-                throw WebError(
-                    status: .serviceUnavailable,
-                    message: "Too many open event streams (\(eventStreams.capacity)): close other pages of this server, "
-                        + "or start it with a larger --max-event-streams.",
-                    headers: [.retryAfter: "10"])
-            }
+            let session = CSRFTokens.sessionID(in: request.headers[values: .cookie])
+            let slot = try eventStreams.acquire(address: request.headers[.peerAddress], session: session)
+                .mapError(streamRefusal).get()
             let changes = await model.changes()
             let revision = await model.revision
             let (lines, continuation) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingNewest(64))
@@ -42,16 +41,26 @@ extension Site {
                 forward.cancel()
                 heartbeat.cancel()
             }
+            let watchesClient = canWatchDisconnect(request)
             let body = ResponseBody { writer in
-                defer { forward.cancel(); heartbeat.cancel(); withExtendedLifetime(slot) {} }
+                defer { forward.cancel(); heartbeat.cancel(); slot.release() }
                 try await writer.write(ByteBuffer(string: "retry: 1000\nevent: hello\ndata: {\"revision\": \(revision)}\n\n"))
-                // The stream ends with the model, when the page goes away, or when the server shuts down.
-                try await withGracefulShutdownHandler {
-                    for await line in lines {
-                        try await writer.write(ByteBuffer(string: line))
+                // The stream ends with the model, when the server shuts down, or when the page goes
+                // away: its connection's inbound side closes, which cancels the loop at once (a
+                // failed write, at the latest the next heartbeat's, ends it too).
+                func stream() async throws {
+                    try await withGracefulShutdownHandler {
+                        for await line in lines {
+                            try await writer.write(ByteBuffer(string: line))
+                        }
+                    } onGracefulShutdown: {
+                        continuation.finish()
                     }
-                } onGracefulShutdown: {
-                    continuation.finish()
+                }
+                if watchesClient {
+                    try await request.body.consumeWithCancellationOnInboundClose { _ in try await stream() }
+                } else {
+                    try await stream()
                 }
                 try await writer.finish(nil)
             }
@@ -59,6 +68,31 @@ extension Site {
                 status: .ok,
                 headers: [.contentType: "text/event-stream", .cacheControl: "no-cache", HTTPField.Name("X-Accel-Buffering")!: "no"],
                 body: body)
+        }
+    }
+
+    /// The answer to a refused stream: 429 when the client holds its share, 503 when the process is full.
+    func streamRefusal(_ refusal: StreamSlots.Refusal) -> WebError {
+        let close = "close other pages of this server"
+        switch refusal {
+        case .session:
+            return WebError(
+                status: .tooManyRequests,
+                message: "This browser already follows changes on \(eventStreams.perSession) pages: \(close), "
+                    + "or start it with a larger --max-event-streams-per-session.",
+                headers: [.retryAfter: "10"])
+        case .address:
+            return WebError(
+                status: .tooManyRequests,
+                message: "Your address already follows changes on \(eventStreams.perAddress) pages: \(close), "
+                    + "or start it with a larger --max-event-streams-per-client.",
+                headers: [.retryAfter: "10"])
+        case .full:
+            return WebError(
+                status: .serviceUnavailable,
+                message: "Too many open event streams (\(eventStreams.capacity)): \(close), "
+                    + "or start it with a larger --max-event-streams.",
+                headers: [.retryAfter: "10"])
         }
     }
 }

@@ -792,14 +792,39 @@
     return refreshing;
   }
 
-  // Every change made anywhere re-renders this page within a moment.
+  // Every change made anywhere re-renders this page within a moment. A refused stream (429:
+  // this browser or address follows enough pages; 503: the server is full) ends the EventSource
+  // for good, so the page asks again itself after 2-6 s, waiting twice as long after each
+  // refusal (at most 90 s), and refreshes once it follows again (it missed changes).
   function followChanges() {
     if (!window.EventSource) return;
-    var events = new EventSource("/events");
-    events.addEventListener("change", function () { refresh(); });
-    // Marks the page as following changes (tests wait for it instead of sleeping).
-    events.addEventListener("hello", function () { document.body.dataset.live = "1"; });
-    window.addEventListener("pagehide", function () { events.close(); });
+    var events = null, timer = null, delay = 4000, missed = false;
+    function open() {
+      timer = null;
+      events = new EventSource("/events");
+      events.addEventListener("change", function () { refresh(); });
+      // Marks the page as following changes (tests wait for it instead of sleeping).
+      events.addEventListener("hello", function () {
+        document.body.dataset.live = "1";
+        delay = 4000;
+        if (missed) { missed = false; refresh(); }
+      });
+      events.addEventListener("error", function () {
+        if (events.readyState !== EventSource.CLOSED) return;  // a dropped stream: it reconnects itself
+        events = null;
+        missed = true;
+        delete document.body.dataset.live;
+        timer = setTimeout(open, delay * (0.5 + Math.random()));
+        delay = Math.min(delay * 2, 60000);
+      });
+    }
+    function close() {
+      if (events) { events.close(); events = null; }
+      if (timer) { clearTimeout(timer); timer = null; }
+    }
+    open();
+    window.addEventListener("pagehide", close);
+    window.addEventListener("pageshow", function (e) { if (e.persisted && !events && !timer) { missed = true; open(); } });
   }
 
   // ---- Editing (editable servers only): forms posted with fetch, the Add dialog -------------
