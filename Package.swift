@@ -23,6 +23,11 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        // Named by the web target, which uses them directly (they come with Hummingbird anyway):
+        // HTTP field types, NIO's HTTPTypes channel parts, and the service group that runs the server.
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
     ],
     targets: [
         // The UI-agnostic model: tree store, paths, navigation, outline, presentation, search.
@@ -33,12 +38,19 @@ let package = Package(
         // The JSON reader's byte classifier in C (header only): SIMD move-mask, which Swift does not expose.
         .target(name: "CDrillDownSIMD", path: "Sources/CDrillDownSIMD"),
         // Readers and writers of documents: JSON, property lists (XML, binary, OpenStep), YAML.
+        // The YAML reader and patcher drive libyaml's event parser directly (`import CYaml`, the C
+        // library inside Yams): Yams's own API builds a node tree first, which costs 3x the time
+        // and memory on large files, and hides the marks (line, column) the errors and the
+        // patcher need. CYaml is not a product of Yams, so it cannot be named here; it is reached
+        // through the Yams product, and only the files under YAML/ and Patch/YAMLPatcher.swift use it.
         .target(
             name: "DrillDownFormats",
             dependencies: ["DrillDownCore", "CDrillDownSIMD", .product(name: "Yams", package: "Yams")],
             path: "Sources/DrillDownFormats"
         ),
         // The SQLite store (GRDB): a tree table for any document, relational mappings of existing databases.
+        // The bulk import binds through SQLite's C API (`import GRDBSQLite`, GRDB's system library of
+        // SQLite, reached through the GRDB product; `SQLite3` on Apple platforms).
         .target(
             name: "DrillDownStore",
             dependencies: ["DrillDownCore", .product(name: "GRDB", package: "GRDB.swift")],
@@ -62,8 +74,14 @@ let package = Package(
             dependencies: [
                 "DrillDownCore",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             path: "Sources/DrillDownWeb",
             resources: [.copy("Resources")]

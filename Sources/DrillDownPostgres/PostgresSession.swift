@@ -1,4 +1,5 @@
 import Dispatch
+import DrillDownCore
 import Logging
 import NIOConcurrencyHelpers
 import NIOCore
@@ -84,10 +85,12 @@ final class PostgresSession: Sendable {
     /// location's by default), or the call fails as unavailable. Must not be called on an event
     /// loop thread.
     func run<T>(timeout: Duration? = nil, _ body: (PostgresConnection) throws -> T) throws(PostgresStoreError) -> T {
-        let limit = timeout ?? location.timeout
+        var limit = timeout ?? location.timeout
+        // A request's own deadline comes first: time it spent waiting for its turn counts.
+        if timeout == nil, let requestEnd = RequestDeadline.current { limit = max(.zero, min(limit, requestEnd - .now)) }
         let deadline = DispatchTime.now() + .nanoseconds(Int(min(limit.components.seconds, 86_400) * 1_000_000_000 + limit.components.attoseconds / 1_000_000_000))
         guard permits.wait(timeout: deadline) == .success else {
-            throw PostgresStoreError(location, "no connection to PostgreSQL was free within \(limit) (every one is waiting for the server)", unavailable: true)
+            throw PostgresStoreError(location, "no connection to PostgreSQL was free in time (every one is waiting for the server)", unavailable: true)
         }
         defer { permits.signal() }
         var connection = idle.withLockedValue { $0.popLast() } ?? nil

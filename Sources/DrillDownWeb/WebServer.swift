@@ -67,6 +67,11 @@ public struct WebServer: Sendable {
         /// this long to end, then the process exits anyway (status 1, saying so).
         public var gracePeriod: Double = 10
 
+        /// How long a request may take over its data's database (`--db-timeout`): from its arrival,
+        /// every database call it makes ends by then (see ``DrillDownCore/RequestDeadline``).
+        /// `nil` for data that is not in a database server.
+        public var databaseTimeout: Duration?
+
         /// The defaults.
         public init() {}
     }

@@ -149,9 +149,11 @@ struct Serve: AsyncParsableCommand {
         options.sessionSecret = try sessionSecret()
         if case .postgres(let table) = loaded.database {
             options.readiness = { await Self.ping(table.ping) }
+            options.databaseTimeout = .milliseconds(Int64(reading.dbTimeout * 1000))
         }
         if case .postgresLevels(let levels) = loaded.database {
             options.readiness = { await Self.ping(levels.ping) }
+            options.databaseTimeout = .milliseconds(Int64(reading.dbTimeout * 1000))
         }
         let server: WebServer
         var watching: Task<Void, Never>?

@@ -36,9 +36,9 @@ struct Assets: Sendable {
     static func load() throws -> Assets {
         let base = resourcesFolder()
         let library: MustacheLibrary
-        let names: [String]
+        let sources: [String: String]
         do {
-            (library, names) = try MustacheLibrary.loadSync(directory: base.appendingPathComponent("templates").path)
+            (library, sources) = try MustacheLibrary.loadSync(directory: base.appendingPathComponent("templates").path)
         } catch {
             throw LoadError(description: "cannot read the web templates: \(error)")
         }
@@ -55,7 +55,7 @@ struct Assets: Sendable {
         guard let api = try? Data(contentsOf: apiURL) else { throw LoadError(description: "missing API document \(apiURL.path)") }
         let apiDocument = File(body: ByteBuffer(bytes: api), contentType: "application/json; charset=utf-8", etag: "\"\(String(fnv1a(api), radix: 36))\"")
         return Assets(
-            templates: library, compiled: try? PageTemplates(library: library, names: names), files: files,
+            templates: library, compiled: try? PageTemplates(sources: sources), files: files,
             version: String(combined % 0xffff_ffff, radix: 36), apiDocument: apiDocument)
     }
 
@@ -91,15 +91,18 @@ struct Assets: Sendable {
 
 extension MustacheLibrary {
     /// Loads every `*.mustache` file of `directory`, synchronously (at start, before serving);
-    /// returns the library and the templates' names.
-    static func loadSync(directory: String) throws -> (MustacheLibrary, [String]) {
+    /// returns the library and each template's text by name.
+    static func loadSync(directory: String) throws -> (MustacheLibrary, [String: String]) {
         var library = MustacheLibrary()
+        var sources: [String: String] = [:]
         let names = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".mustache") }
         guard !names.isEmpty else { throw Assets.LoadError(description: "no templates in \(directory)") }
-        for name in names {
-            let text = try String(contentsOfFile: directory + "/" + name, encoding: .utf8)
-            try library.register(text, named: String(name.dropLast(".mustache".count)))
+        for file in names {
+            let text = try String(contentsOfFile: directory + "/" + file, encoding: .utf8)
+            let name = String(file.dropLast(".mustache".count))
+            try library.register(text, named: name)
+            sources[name] = text
         }
-        return (library, names.map { String($0.dropLast(".mustache".count)) })
+        return (library, sources)
     }
 }

@@ -4,8 +4,8 @@ import Mustache
 /// renderer (``Assets`` keeps it as the reference and `PageTemplateTests` compares the two on
 /// every screen), several times faster on the pages' `[String: Any]` contexts.
 ///
-/// swift-mustache parses the templates (so whitespace and standalone-tag rules are its own);
-/// its parsed tokens are read once, at start, into a tree of ``Node``s. Rendering then looks names up
+/// ``TemplateParser`` reads the templates' text once, at start, into a tree of ``Node``s (with the
+/// specification's standalone-line rule, as swift-mustache applies it). Rendering then looks names up
 /// in dictionaries without protocol casts per tag, escapes bytes instead of `Character`s, and
 /// appends to one string. Templates using anything beyond variables, sections, inverted sections,
 /// parents (`{{<layout}}`) and blocks (`{{$main}}`) are not compiled: ``init(library:names:)``
@@ -30,14 +30,11 @@ struct PageTemplates: Sendable {
 
     let templates: [String: [Node]]
 
-    /// Compiles every template of `library` named in `names`.
+    /// Compiles every template of `sources` (texts by name).
     /// - Throws: ``Unsupported`` for a construct the compiled renderer does not handle.
-    init(library: MustacheLibrary, names: [String]) throws {
+    init(sources: [String: String]) throws {
         var compiled: [String: [Node]] = [:]
-        for name in names {
-            guard let template = library.getTemplate(named: name) else { throw Unsupported(description: "no template \(name)") }
-            compiled[name] = try Self.nodes(of: template)
-        }
+        for (name, text) in sources { compiled[name] = try TemplateParser.parse(text) }
         for nodes in compiled.values { try Self.checkParents(nodes, known: compiled) }
         templates = compiled
     }
@@ -177,68 +174,6 @@ struct PageTemplates: Sendable {
         if let n = value as? Int { return String(n) }
         if let b = value as? Bool { return b ? "true" : "false" }
         return String(describing: value)
-    }
-
-    // MARK: Compiling swift-mustache's tokens
-
-    /// The nodes of a parsed template, read from its tokens by reflection.
-    static func nodes(of template: MustacheTemplate) throws -> [Node] {
-        guard let tokens = Mirror(reflecting: template).descendant("tokens") else {
-            throw Unsupported(description: "swift-mustache's template has no tokens")
-        }
-        var nodes: [Node] = []
-        for token in Mirror(reflecting: tokens).children.map(\.value) {
-            guard let (kind, payload) = Mirror(reflecting: token).children.first.map({ ($0.label ?? "", $0.value) }) else {
-                throw Unsupported(description: "an unknown template token \(token)")
-            }
-            let fields = Dictionary(
-                Mirror(reflecting: payload).children.enumerated().map { ($0.element.label ?? ".\($0.offset)", $0.element.value) },
-                uniquingKeysWith: { a, _ in a })
-            func name() throws -> [String] {
-                guard let n = fields["name"] as? String else { throw Unsupported(description: "a \(kind) without a name") }
-                if let transforms = fields["transforms"] as? [String], !transforms.isEmpty {
-                    throw Unsupported(description: "transforms on {{\(n)}}")
-                }
-                return n == "." ? ["."] : n.split(separator: ".").map(String.init)
-            }
-            func body(_ key: String) throws -> [Node] {
-                guard let t = fields[key] as? MustacheTemplate else { throw Unsupported(description: "a \(kind) without a template") }
-                return try Self.nodes(of: t)
-            }
-            func noIndent() throws {
-                if let i = fields["indentation"].flatMap(unwrap) as? String, !i.isEmpty {
-                    throw Unsupported(description: "an indented \(kind)")
-                }
-            }
-            switch kind {
-            case "text":
-                guard let text = payload as? String else { throw Unsupported(description: "text that is not a string") }
-                if case .text(let previous) = nodes.last {
-                    nodes[nodes.count - 1] = .text(previous + text)
-                } else {
-                    nodes.append(.text(text))
-                }
-            case "variable": nodes.append(.variable(try name(), escaped: true))
-            case "unescapedVariable": nodes.append(.variable(try name(), escaped: false))
-            case "section": nodes.append(.section(try name(), try body("template")))
-            case "invertedSection": nodes.append(.inverted(try name(), try body("template")))
-            case "blockExpansion":
-                try noIndent()
-                guard let n = fields["name"] as? String else { throw Unsupported(description: "a block without a name") }
-                nodes.append(.block(n, try body("default")))
-            case "partial":
-                try noIndent()
-                guard let n = fields[".0"] as? String else { throw Unsupported(description: "a partial without a name") }
-                var overrides: [String: [Node]] = [:]
-                if let inherits = fields["inherits"].flatMap(unwrap) as? [String: MustacheTemplate] {
-                    for (block, t) in inherits { overrides[block] = try Self.nodes(of: t) }
-                }
-                nodes.append(.parent(n, overrides))
-            default:
-                throw Unsupported(description: "the template construct '\(kind)'")
-            }
-        }
-        return nodes
     }
 
     /// Every parent a template names must be one of the compiled templates.

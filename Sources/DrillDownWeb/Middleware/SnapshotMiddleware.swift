@@ -13,6 +13,10 @@ struct SnapshotMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         // The probes never touch the data (nor wait for a model busy with its database).
         if request.uri.path == "/healthz" || request.uri.path == "/readyz" { return try await next(request, context) }
+        // Every database call of the request ends by its deadline, counted from its arrival.
+        if let timeout = site.options.databaseTimeout, RequestDeadline.current == nil {
+            return try await RequestDeadline.$current.withValue(.now + timeout) { try await handle(request, context: context, next: next) }
+        }
         guard let model = site.model else { return try await Self.answer(from: site.basePresenter.source) { try await next(request, context) } }
         // The data and its revision, read together without entering the model.
         let (source, revision) = model.versionedSource
