@@ -38,6 +38,12 @@ final class PostgresSession: Sendable {
     private let idle: NIOLockedValueBox<[PostgresConnection?]>
     /// One permit per connection.
     private let permits: DispatchSemaphore
+    /// The last failed connection attempt: when, and why. For ``retryPause`` after it, calls fail
+    /// at once with the same reason instead of trying again (a server that is down would otherwise
+    /// be asked thousands of times a second by a busy instance, which slows its own recovery).
+    private let lastFailure = NIOLockedValueBox<(at: ContinuousClock.Instant, error: PostgresStoreError)?>(nil)
+    /// How long calls fail at once after a failed connection attempt.
+    static let retryPause: Duration = .milliseconds(50)
 
     /// The deadline of the call running on this thread (task), read by every wait inside it.
     @TaskLocal static var deadline: DispatchTime?
@@ -98,11 +104,21 @@ final class PostgresSession: Sendable {
         do {
             return try Self.$deadline.withValue(deadline) {
                 if connection == nil || connection?.isClosed == true {
+                    if let recent = lastFailure.withLockedValue({ $0 }), ContinuousClock.now - recent.at < Self.retryPause {
+                        throw recent.error
+                    }
                     let eventLoop = MultiThreadedEventLoopGroup.singleton.next()
                     let connecting = PostgresConnection.connect(on: eventLoop, configuration: configuration, id: 1, logger: logger)
-                    connection = try connecting.wait(until: deadline) {
-                        // A connection made after the deadline is closed as soon as it exists.
-                        connecting.whenSuccess { late in late.closeSoon() }
+                    do {
+                        connection = try connecting.wait(until: deadline) {
+                            // A connection made after the deadline is closed as soon as it exists.
+                            connecting.whenSuccess { late in late.closeSoon() }
+                        }
+                        lastFailure.withLockedValue { $0 = nil }
+                    } catch {
+                        let failure = PostgresStoreError(location, error)
+                        if failure.unavailable, !(error is CallTimedOut) { lastFailure.withLockedValue { $0 = (.now, failure) } }
+                        throw failure
                     }
                 }
                 return try body(connection!)
