@@ -201,12 +201,17 @@ struct Serve: AsyncParsableCommand {
         try await server.run(host: host, port: port)
     }
 
-    /// Whether the database answers, asked off Swift's cooperative threads (the ping blocks).
+    /// Whether the database answers, asked off Swift's cooperative threads (the ping blocks, up to
+    /// 1 s). A queue of its own: the global queue's threads are as few as the cores, and a ping
+    /// blocking one of them would leave fewer for everything else.
     static func ping(_ ping: @escaping @Sendable () -> String?) async -> String? {
         await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(returning: ping()) }
+            pings.async { continuation.resume(returning: ping()) }
         }
     }
+
+    /// Where readiness pings run: a concurrent queue, which gets threads of its own while they block.
+    static let pings = DispatchQueue(label: "drilldown.readiness", attributes: .concurrent)
 
     /// The user's copy of the bundled example (made on first use, never overwritten), so the
     /// bundle itself is never edited.

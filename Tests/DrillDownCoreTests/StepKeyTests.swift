@@ -53,14 +53,14 @@ struct StepKeyTests {
         #expect(await model.source.title(of: await model.source.node(at: [1])!) == "General")
     }
 
-    @Test("the model remembers at most keyLimit keys, oldest forgotten first")
-    func bounded() async throws {
-        let model = try model()
-        for i in 0 ..< 3 { await model.remember(StepOutcome(request: "r", paths: [[i]]), for: StepKey("k\(i)", request: "r")) }
-        #expect(await model.keyOrder.count == 3)
-        for i in 3 ..< DocumentModel.keyLimit + 5 { await model.remember(StepOutcome(request: "r", paths: []), for: StepKey("k\(i)", request: "r")) }
-        #expect(await model.keyed.count == DocumentModel.keyLimit)
-        #expect(await model.keyed["k0"] == nil)
-        #expect(await model.keyed["k\(DocumentModel.keyLimit + 4)"] != nil)
+    @Test("the ledger remembers at most its limit of keys, oldest forgotten first")
+    func bounded() {
+        let ledger = KeyLedger(limit: 100)
+        for i in 0 ..< 105 { ledger.remember(StepOutcome(request: "r", paths: [[i]]), for: StepKey("k\(i)", request: "r")) }
+        #expect(ledger.count == 100)
+        #expect(ledger.recorded(StepKey("k4", request: "r")) == nil)
+        #expect(ledger.recorded(StepKey("k104", request: "r"))?.paths == [[104]])
+        ledger.forget(StepKey("k104", request: "r"))
+        #expect(ledger.recorded(StepKey("k104", request: "r")) == nil)
     }
 }

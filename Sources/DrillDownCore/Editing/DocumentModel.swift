@@ -59,12 +59,9 @@ public actor DocumentModel {
 
     func setGatherLimit(_ limit: Duration?) { gatherLimit = limit }
 
-    /// Outcomes of steps done under a ``StepKey`` in this process (the newest ``keyLimit``), so a
-    /// retried request is answered without applying it twice.
-    var keyed: [String: StepOutcome] = [:]
-    var keyOrder: [String] = []
-    /// How many keys ``keyed`` remembers.
-    static let keyLimit = 10_000
+    /// Outcomes of steps done under a ``StepKey`` in this process, so a retried request is
+    /// answered without applying it twice.
+    public nonisolated let keys = KeyLedger()
 
     /// A step waiting for a write: its changes (`nil` for undo and redo, which are not replayed on
     /// a newer version) and who waits for it.
@@ -239,24 +236,13 @@ public actor DocumentModel {
 
     /// The outcome of an earlier step done under `key` in this process, if there was one (marked
     /// ``StepOutcome/replayed``); a key used for another request is refused.
-    public func outcome(of key: StepKey) throws(EditError) -> StepOutcome? {
-        guard let earlier = keyed[key.key] else { return nil }
-        return try earlier.checked(for: key)
-    }
+    public nonisolated func outcome(of key: StepKey) throws(EditError) -> StepOutcome? { try keys.outcome(of: key) }
 
     /// The outcome recorded for `key` in this process as it was recorded (``StepOutcome/replayed``
     /// when it was an earlier instance's, found in the store), without checking its request.
-    public func recorded(_ key: StepKey) -> StepOutcome? { keyed[key.key] }
+    public nonisolated func recorded(_ key: StepKey) -> StepOutcome? { keys.recorded(key) }
 
-    /// Keeps `outcome` for `key`, forgetting the oldest key past ``keyLimit``.
-    func remember(_ outcome: StepOutcome, for key: StepKey) {
-        if keyed.updateValue(outcome, forKey: key.key) == nil { keyOrder.append(key.key) }
-        if keyOrder.count > Self.keyLimit {
-            let old = keyOrder.prefix(keyOrder.count - Self.keyLimit)
-            for k in old { keyed[k] = nil }
-            keyOrder.removeFirst(old.count)
-        }
-    }
+    func remember(_ outcome: StepOutcome, for key: StepKey) { keys.remember(outcome, for: key) }
 
     /// Picks up changes other writers made (see ``EditingStore/refresh()``) and, when there are
     /// any, publishes an ``ChangeEvent/Origin/external`` event; returns whether there were.
@@ -278,7 +264,7 @@ public actor DocumentModel {
             while !Task.isCancelled {
                 try? await Task.sleep(for: interval)
                 guard let self else { return }
-                await self.refreshNoting()
+                await self.refreshBriefly()
             }
         }
     }
@@ -291,7 +277,7 @@ public actor DocumentModel {
             await withTaskCancellationHandler {
                 for await _ in news {
                     guard let self else { return }
-                    await self.refreshNoting()
+                    await self.refreshBriefly()
                 }
             } onCancel: {
                 ticks.cancel()
@@ -302,6 +288,16 @@ public actor DocumentModel {
 
     /// Why the latest ``watch(every:)`` refresh failed, if it did.
     public private(set) var refreshFailure: EditError?
+
+    /// How long a background refresh may wait for a database server: it runs on the model's queue,
+    /// where a write waits behind it, so a server that stops answering costs writes this, not the
+    /// whole database timeout. A refresh that runs out of time is tried again at the next tick.
+    static let refreshBudget: Duration = .milliseconds(250)
+
+    /// ``refreshNoting()`` within ``refreshBudget``.
+    func refreshBriefly() async {
+        await RequestDeadline.$current.withValue(.now + Self.refreshBudget) { refreshNoting() }
+    }
 
     func refreshNoting() {
         do {
@@ -354,7 +350,7 @@ public actor DocumentModel {
         do throws(EditError) {
             try await written(changes)
         } catch {
-            if let key { keyed[key.key] = nil }
+            if let key { keys.forget(key) }
             throw error
         }
     }

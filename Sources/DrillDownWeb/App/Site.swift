@@ -62,6 +62,7 @@ struct Site: Sendable {
     /// names requests may be addressed to.
     func makeRouter(hosts: HostPolicy) -> Router<BasicRequestContext> {
         let router = Router(context: BasicRequestContext.self, options: .autoGenerateHeadEndpoints)
+        if basePresenter.source is any FallibleSource { router.add(middleware: BlockingReadsMiddleware()) }
         router.add(middleware: SecurityHeadersMiddleware())
         router.add(middleware: HostCheckMiddleware(policy: hosts))
         router.add(middleware: ErrorPageMiddleware(site: self))

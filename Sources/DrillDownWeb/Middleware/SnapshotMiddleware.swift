@@ -40,23 +40,19 @@ extension SnapshotMiddleware {
     /// The response `respond` gives, unless the snapshot is a ``FallibleSource`` and a read failed
     /// meanwhile (its database is unreachable): then 503, not a page with rows missing, and not the
     /// 404 or 400 that a lookup in a level that could not be read ends in.
-    ///
-    /// Such a snapshot reads its storage synchronously, so the request is handled on the
-    /// ``BlockingExecutor``'s threads, never on Swift's cooperative ones.
+    /// (Such a request runs on the ``BlockingExecutor``: see ``BlockingReadsMiddleware``.)
     static func answer(from source: any Source, _ respond: () async throws -> Response) async throws -> Response {
         guard let fallible = source as? any FallibleSource else { return try await respond() }
-        return try await withTaskExecutorPreference(BlockingExecutor.shared) {
-            let before = fallible.readFailures.count
-            let response: Response
-            do {
-                response = try await respond()
-            } catch let error as WebError where error.status != .serviceUnavailable {
-                try unavailable(fallible, since: before)
-                throw error
-            }
+        let before = fallible.readFailures.count
+        let response: Response
+        do {
+            response = try await respond()
+        } catch let error as WebError where error.status != .serviceUnavailable {
             try unavailable(fallible, since: before)
-            return response
+            throw error
         }
+        try unavailable(fallible, since: before)
+        return response
     }
 
     /// Throws 503 when a read of `source` failed since its failure count was `before`.

@@ -74,12 +74,12 @@ extension Site {
         var replayed = false
         let paths: [TreePath]
         do {
-            if let key, let earlier = try await model.outcome(of: key) {
+            if let key, let earlier = try model.outcome(of: key) {
                 replayed = true
                 paths = earlier.paths
             } else {
                 paths = try await apply(op, at: path, form, in: source, model: model, key: key)
-                if let key { replayed = await model.recorded(key)?.replayed ?? false }
+                if let key { replayed = model.recorded(key)?.replayed ?? false }
             }
         } catch let error as EditError {
             switch error.reason {
@@ -95,7 +95,7 @@ extension Site {
         if op == "move", let moved = paths.first { returnTo = Links.level(moved.parent) }
         if form.wantsJSON {
             struct Result: Encodable { var revision: Int, changed: Bool, paths: [String] }
-            var response = try Responses.json(Result(revision: await model.revision, changed: !paths.isEmpty, paths: paths.map(\.description)))
+            var response = try Responses.json(Result(revision: model.versionedSource.revision, changed: !paths.isEmpty, paths: paths.map(\.description)))
             if replayed { response.headers[.idempotencyReplayed] = "true" }
             return response
         }
