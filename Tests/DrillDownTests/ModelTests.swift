@@ -29,7 +29,7 @@ struct ModelTests {
         #expect(await data.follow(model) != nil, "another writer's commit is followed")
     }
 
-    @Test("with the file's lock held from the read, an action counts a concurrent writer's step")
+    @Test("with the file's lock held from the read, the model writes under that lock (no deadlock)")
     func heldLock() async throws {
         let file = try exampleCopy("Sounds").appendingPathComponent("sounds.plist").path
         var options = OpenOptions()
