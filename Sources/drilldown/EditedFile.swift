@@ -1,4 +1,3 @@
-import ArgumentParser
 import DrillDown
 
 /// A data file opened for one edit by `add`, `set`, `rm`, `mv` and `run`: changed through the
@@ -30,18 +29,5 @@ struct EditedFile {
     /// Runs the schema's `action` on the node at `path`, derived from the data as the step writes it.
     func run(_ action: String, at path: TreePath) async throws {
         do { try await model.run(action, at: path) } catch { throw BadInput("\(data.file): \(error.description)") }
-    }
-
-    /// Prints the resulting TreePath (empty for the root), or a JSON object with its title path too.
-    func report(_ path: TreePath, json: Bool, title: String? = nil) throws {
-        let shownTitle = title ?? source.node(at: path).map { source.levelTitle(of: $0) } ?? ""
-        guard json else {
-            var out = Out()
-            out.line(path.description)
-            return out.flush()
-        }
-        struct Result: Encodable { var path: String, titlePath: String?, title: String, file: String, format: String }
-        let titlePath = title == nil ? source.node(at: path).map { source.titlePath(of: $0) } : nil
-        try Out.json(Result(path: path.description, titlePath: titlePath, title: shownTitle, file: data.file, format: data.formatName))
     }
 }
