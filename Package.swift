@@ -7,7 +7,9 @@ let package = Package(
     products: [
         .library(name: "DrillDownCore", targets: ["DrillDownCore"]),
         .library(name: "DrillDownFormats", targets: ["DrillDownFormats"]),
-        .executable(name: "drilldown", targets: ["drilldown"]),
+        // One entry point for a package that opens data: documents, SQLite, PostgreSQL (`DrillDown.open`).
+        .library(name: "DrillDown", targets: ["DrillDown"]),
+        .executable(name: "drilldown", targets: ["DrillDownCLI"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -68,6 +70,13 @@ let package = Package(
             ],
             path: "Sources/DrillDownPostgres"
         ),
+        // Opening data by path or URL (a document, an SQLite tree table or mapping, a PostgreSQL table),
+        // with its editing store and live changes: what every front end and a consumer package call.
+        .target(
+            name: "DrillDown",
+            dependencies: ["DrillDownCore", "DrillDownFormats", "DrillDownStore", "DrillDownPostgres"],
+            path: "Sources/DrillDown"
+        ),
         // The web front end (Hummingbird 2 + Mustache).
         .target(
             name: "DrillDownWeb",
@@ -88,11 +97,12 @@ let package = Package(
         ),
         // The terminal front end.
         .target(name: "DrillDownTerminal", dependencies: ["DrillDownCore"], path: "Sources/DrillDownTerminal"),
-        // The command-line tool that wires sources and front ends together.
+        // The command-line tool that wires sources and front ends together. Its module is not named
+        // `drilldown`: that and `DrillDown` would share build folders on a case-insensitive disk.
         .executableTarget(
-            name: "drilldown",
+            name: "DrillDownCLI",
             dependencies: [
-                "DrillDownCore", "DrillDownFormats", "DrillDownStore", "DrillDownPostgres", "DrillDownWeb",
+                "DrillDown", "DrillDownCore", "DrillDownFormats", "DrillDownStore", "DrillDownPostgres", "DrillDownWeb",
                 "DrillDownTerminal", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/drilldown",
@@ -108,6 +118,7 @@ let package = Package(
         // The tree table's property tests run on SQLite and, with a test server, on PostgreSQL.
         .testTarget(name: "DrillDownStoreTests", dependencies: ["DrillDownStore", "DrillDownCore", "DrillDownPostgres"]),
         .testTarget(name: "DrillDownPostgresTests", dependencies: ["DrillDownPostgres", "DrillDownCore"]),
+        .testTarget(name: "DrillDownTests", dependencies: ["DrillDown", "DrillDownFormats"]),
         .testTarget(name: "DrillDownTerminalTests", dependencies: ["DrillDownTerminal", "DrillDownCore"]),
         .testTarget(
             name: "DrillDownWebTests",

@@ -1,8 +1,8 @@
 import ArgumentParser
-import DrillDownCore
+import DrillDown
 
 /// `drilldown add FILE PARENT TITLE`: add a node and print its TreePath.
-struct Add: ParsableCommand {
+struct Add: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "add",
         abstract: "Add a node under PARENT and print its TreePath; the file keeps its form: only the changed bytes are rewritten, atomically, under its lock.",
@@ -28,17 +28,16 @@ struct Add: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func validate() throws {
-        for a in attr { _ = try EditedFile.assignment(a, asString: string) }
+        for a in attr { _ = try Assignment.parse(a, asString: string) }
     }
 
-    func run() throws {
-        var file = try EditedFile(data)
+    func run() async throws {
+        let file = try EditedFile(data)
         let parentPath = try file.path(parent)
         let node = NewNode(
-            title: title, attributes: try attr.map { try EditedFile.assignment($0, asString: string) },
+            title: title, attributes: try attr.map { try Assignment.parse($0, asString: string) },
             value: value.map { string ? Scalar(.string, $0) : Scalar(inferring: $0) })
-        let path = try file.apply([.insert(node, parent: parentPath, index: at)])[0]
-        try file.save()
+        let path = try await file.apply([.insert(node, parent: parentPath, index: at)])[0]
         try file.report(path, json: output.json)
     }
 }

@@ -1,5 +1,5 @@
 import ArgumentParser
-import DrillDownCore
+import DrillDown
 import Foundation
 
 /// `drilldown bench FILE`: in-process timings of the operations SPEC.md sets targets for.
@@ -190,7 +190,7 @@ struct Bench: ParsableCommand {
     func run() throws {
         let loaded = try data.load()
         if loads > 0 { return try timeLoads(first: loaded.loadSeconds) }
-        let whole: TreeStore? = if case .treeTable = loaded.database { try DatabaseData.readTreeTable(data.file).tree } else { loaded.tree }
+        let whole: TreeStore? = if case .treeTable = loaded.database { try OpenedData.readTreeTable(data.file).tree } else { loaded.tree }
         guard let tree = whole else { throw BadInput("\(data.file): bench measures documents and tree tables, not a database read through levels") }
         var sink = 0
         let fresh = reads(edits > 0 ? "fresh tree" : "", loaded.source, loaded.presenter, sink: &sink)

@@ -1,5 +1,5 @@
 import ArgumentParser
-import DrillDownCore
+import DrillDown
 import DrillDownFormats
 import DrillDownTerminal
 import Foundation

@@ -1,5 +1,5 @@
 import ArgumentParser
-import DrillDownCore
+import DrillDown
 import DrillDownFormats
 import DrillDownPostgres
 import DrillDownStore
@@ -39,15 +39,15 @@ struct Convert: ParsableCommand {
     func run() throws {
         let read: (tree: TreeStore, format: String)
         if from == nil, PostgresLocation.isURL(input) {
-            let location = try LoadedData.postgresLocation(input, table: nil)
+            let location = try OpenedData.postgresLocation(input, table: nil)
             do {
                 let snapshot = try PostgresTreeTable(location).read()
                 read = (snapshot.tree, snapshot.documentFormat.flatMap { $0.isEmpty ? nil : $0 } ?? "json")
             } catch {
                 throw BadInput(error.description)
             }
-        } else if from == nil, DatabaseData.isDatabase(input) {
-            let table = try DatabaseData.readTreeTable(input)
+        } else if from == nil, OpenedData.isDatabase(input) {
+            let table = try OpenedData.readTreeTable(input)
             read = (table.tree, table.documentFormat ?? "json")
         } else {
             do {
@@ -60,7 +60,7 @@ struct Convert: ParsableCommand {
         }
         let written: String
         if writesPostgres {
-            let location = try LoadedData.postgresLocation(output, table: nil)
+            let location = try OpenedData.postgresLocation(output, table: nil)
             do { try PostgresTreeTable(location).write(read.tree, documentFormat: read.format) } catch { throw BadInput(error.description) }
             written = "postgres"
         } else if writesDatabase {

@@ -1,5 +1,5 @@
 import ArgumentParser
-import DrillDownCore
+import DrillDown
 
 /// `drilldown find FILE TEXT`: search titles at any depth.
 struct Find: ParsableCommand {

@@ -1,5 +1,5 @@
 import ArgumentParser
-import DrillDownCore
+import DrillDown
 
 /// `drilldown ls FILE [PATH]`: one level, as its list screen shows it.
 struct Ls: ParsableCommand {

@@ -1,8 +1,8 @@
 import ArgumentParser
-import DrillDownCore
+import DrillDown
 
 /// `drilldown mv FILE PATH NEW_PARENT [--at N]` or `drilldown mv FILE PATH --up|--down`.
-struct Mv: ParsableCommand {
+struct Mv: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "mv",
         abstract: "Move a node to another parent, or one place up or down among its siblings, printing its new TreePath.",
@@ -32,21 +32,20 @@ struct Mv: ParsableCommand {
         if !up && !down && newParent == nil { throw ValidationError("give NEW_PARENT, or --up/--down") }
     }
 
-    func run() throws {
-        var file = try EditedFile(data)
+    func run() async throws {
+        let file = try EditedFile(data)
         let target = try file.path(path)
         let change: Change
         if up || down {
-            guard let last = target.indices.last else { throw BadInput("\(file.loaded.file): the root cannot be moved") }
+            guard let last = target.indices.last else { throw BadInput("\(file.data.file): the root cannot be moved") }
             let count = file.source.numberOfChildren(of: target.parent)
-            if up && last == 0 { throw BadInput("\(file.loaded.file): \(target): already the first of its level") }
-            if down && last == count - 1 { throw BadInput("\(file.loaded.file): \(target): already the last of its level") }
+            if up && last == 0 { throw BadInput("\(file.data.file): \(target): already the first of its level") }
+            if down && last == count - 1 { throw BadInput("\(file.data.file): \(target): already the last of its level") }
             change = .move(target, parent: target.parent, index: last + (up ? -1 : 1))
         } else {
             change = .move(target, parent: try file.path(newParent ?? ""), index: at)
         }
-        let moved = try file.apply([change])[0]
-        try file.save()
+        let moved = try await file.apply([change])[0]
         try file.report(moved, json: output.json)
     }
 }

@@ -1,5 +1,5 @@
 import ArgumentParser
-import DrillDownCore
+import DrillDown
 import Foundation
 
 /// `--json` for commands that print data.

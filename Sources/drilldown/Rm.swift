@@ -1,8 +1,8 @@
 import ArgumentParser
-import DrillDownCore
+import DrillDown
 
 /// `drilldown rm FILE PATH`: delete a node and everything below it.
-struct Rm: ParsableCommand {
+struct Rm: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "rm",
         abstract: "Delete a node and its subtree, printing the TreePath it had; the file keeps its form: only the changed bytes are rewritten, atomically, under its lock.")
@@ -12,12 +12,11 @@ struct Rm: ParsableCommand {
     var path: String
     @OptionGroup var output: OutputOptions
 
-    func run() throws {
-        var file = try EditedFile(data)
+    func run() async throws {
+        let file = try EditedFile(data)
         let target = try file.path(path)
         let title = file.source.node(at: target).map { file.source.title(of: $0) } ?? ""
-        let removed = try file.apply([.delete(target)])[0]
-        try file.save()
+        let removed = try await file.apply([.delete(target)])[0]
         try file.report(removed, json: output.json, title: title)
     }
 }

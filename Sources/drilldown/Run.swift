@@ -1,8 +1,8 @@
 import ArgumentParser
-import DrillDownCore
+import DrillDown
 
 /// `drilldown run FILE PATH ACTION --schema S`: run a schema action (seed 004's play, ping) on a node.
-struct Run: ParsableCommand {
+struct Run: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
         abstract: "Run a named action from the schema's 'actions:' on a node and print its TreePath.",
@@ -19,13 +19,11 @@ struct Run: ParsableCommand {
     var action: String
     @OptionGroup var output: OutputOptions
 
-    func run() throws {
-        var file = try EditedFile(data)
+    func run() async throws {
+        let file = try EditedFile(data)
         let target = try file.path(path)
-        let actions = try file.loaded.actionSet()
         // Derived from the data as the step writes it: a database shared with other writers counts theirs.
-        try file.apply { source throws(EditError) in try actions.changes(for: action, at: target, in: source) }
-        try file.save()
+        try await file.run(action, at: target)
         try file.report(target, json: output.json)
     }
 }

@@ -1,8 +1,5 @@
 import ArgumentParser
-import DrillDownCore
-import DrillDownFormats
-import DrillDownPostgres
-import DrillDownStore
+import DrillDown
 import DrillDownWeb
 import Foundation
 
@@ -147,12 +144,8 @@ struct Serve: AsyncParsableCommand {
         let loaded = try reading.load(dataFile, defaultSchema: schemaFile)
         var options = webOptions
         options.sessionSecret = try sessionSecret()
-        if case .postgres(let table) = loaded.database {
-            options.readiness = { await Self.ping(table.ping) }
-            options.databaseTimeout = .milliseconds(Int64(reading.dbTimeout * 1000))
-        }
-        if case .postgresLevels(let levels) = loaded.database {
-            options.readiness = { await Self.ping(levels.ping) }
+        if let readiness = loaded.readiness {
+            options.readiness = { await Self.ping(readiness) }
             options.databaseTimeout = .milliseconds(Int64(reading.dbTimeout * 1000))
         }
         let server: WebServer
@@ -168,32 +161,19 @@ struct Serve: AsyncParsableCommand {
         do {
             if editable || followsChanges {
                 options.readOnly = !editable
-                let store = try loaded.editingStore(listen: true, readOnly: !editable)
-                let model: DocumentModel
-                if let document = store as? EditableDocument, let file = loaded.documentFile {
-                    // Group commit to the file, and changes made elsewhere pushed to open pages.
-                    model = DocumentModel(document: document, actions: try loaded.actionSet(), storage: file)
-                    watching = await model.watch(every: .milliseconds(400))
-                } else if let document = store as? EditableDocument {
-                    model = DocumentModel(document: document, actions: try loaded.actionSet(), save: { [loaded] tree in try loaded.save(tree) })
-                } else if let news = (store as? PostgresTreeStore)?.news ?? (store as? RelationalStore)?.news {
-                    // Each change is committed and announced with NOTIFY; the store's listener hears other
-                    // instances' changes and wakes the refresh at once; the 25 ms tick asks the database
-                    // only when there is news it missed (or every 2 s).
-                    model = DocumentModel(store: store, actions: try loaded.actionSet())
-                    watching = await model.watch(every: .milliseconds(25), wakingOn: news)
-                } else {
-                    // A database store commits each step itself; other writers are picked up through
-                    // `PRAGMA data_version` and pushed to open pages as external changes.
-                    model = DocumentModel(store: store, actions: try loaded.actionSet())
-                    watching = await model.watch(every: .milliseconds(100))
-                }
+                // A document file: group commit, and changes made elsewhere pushed to open pages. A
+                // database store commits each step; other writers are picked up through NOTIFY
+                // (PostgreSQL) or `PRAGMA data_version` (SQLite) and pushed as external changes.
+                let model = try loaded.model(listen: true, readOnly: !editable)
+                watching = await loaded.follow(model)
                 server = try await WebServer(
                     model: model, schema: loaded.presenter.schema, dataFolder: loaded.folder, options: options)
             } else {
                 server = try WebServer(presenter: loaded.presenter, dataFolder: loaded.folder, options: options)
             }
         } catch let error as BadInput {
+            throw error
+        } catch let error as OpenError {
             throw error
         } catch {
             throw BadInput("cannot start the web app: \(error)")

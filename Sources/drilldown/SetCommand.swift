@@ -1,8 +1,8 @@
 import ArgumentParser
-import DrillDownCore
+import DrillDown
 
 /// `drilldown set FILE PATH [--title T] [key=value …] [--unset key …]`: change a node's title and attributes.
-struct SetCommand: ParsableCommand {
+struct SetCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "set",
         abstract: "Change a node's title or attributes and print its TreePath; the file keeps its form: only the changed bytes are rewritten, atomically, under its lock.",
@@ -28,21 +28,20 @@ struct SetCommand: ParsableCommand {
         guard title != nil || !assignments.isEmpty || !unset.isEmpty else {
             throw ValidationError("nothing to change: give --title, key=value or --unset key")
         }
-        for a in assignments { _ = try EditedFile.assignment(a, asString: string) }
+        for a in assignments { _ = try Assignment.parse(a, asString: string) }
     }
 
-    func run() throws {
-        var file = try EditedFile(data)
+    func run() async throws {
+        let file = try EditedFile(data)
         let target = try file.path(path)
         var changes: [Change] = []
         if let title { changes.append(.updateTitle(target, title: title)) }
         for a in assignments {
-            let attribute = try EditedFile.assignment(a, asString: string)
+            let attribute = try Assignment.parse(a, asString: string)
             changes.append(.setAttribute(target, key: attribute.key, value: attribute.value))
         }
         for key in unset { changes.append(.setAttribute(target, key: key, value: nil)) }
-        let paths = try file.apply(changes)
-        try file.save()
+        let paths = try await file.apply(changes)
         try file.report(paths.last ?? target, json: output.json)
     }
 }

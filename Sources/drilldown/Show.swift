@@ -1,5 +1,5 @@
 import ArgumentParser
-import DrillDownCore
+import DrillDown
 
 /// `drilldown show FILE PATH`: a node's detail view.
 struct Show: ParsableCommand {
@@ -21,7 +21,7 @@ struct Show: ParsableCommand {
     }
 
     /// Prints the detail view of the navigator's top node.
-    static func print(loaded: LoadedData, navigator nav: Navigator, json: Bool) throws {
+    static func print(loaded: OpenedData, navigator nav: Navigator, json: Bool) throws {
         let id = nav.top.node
         let detail = loaded.presenter.detail(of: id)
         let source = loaded.source

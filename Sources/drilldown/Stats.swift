@@ -1,5 +1,5 @@
 import ArgumentParser
-import DrillDownCore
+import DrillDown
 import DrillDownFormats
 import DrillDownPostgres
 import DrillDownStore
@@ -76,7 +76,7 @@ struct Stats: ParsableCommand {
 
     /// The statistics of a lazily indexed file: what opening it counted, without walking it (a
     /// walk would index every level, which is what the lazy index is there to avoid).
-    func lazyStats(_ lazy: LazyJSONSource, _ loaded: LoadedData) throws {
+    func lazyStats(_ lazy: LazyJSONSource, _ loaded: OpenedData) throws {
         let s = lazy.statistics
         let rss = Self.peakResidentBytes()
         struct LazyStatsJSON: Encodable {

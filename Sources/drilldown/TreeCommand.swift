@@ -1,5 +1,5 @@
 import ArgumentParser
-import DrillDownCore
+import DrillDown
 
 /// `drilldown tree FILE [PATH] [--depth N]`: the outline of a subtree.
 struct TreeCommand: ParsableCommand {

@@ -168,7 +168,7 @@ def test_a_slider_change_persists_after_a_restart(page, sounds):
 
 def test_the_bundled_example_is_edited_as_a_copy_in_the_data_folder(tmp_path):
     from webclient import Session
-    bundle = pathlib.Path(drilldown_binary()).parent / "DrillDown_drilldown.resources/Bundled/Music/library.yaml"
+    bundle = pathlib.Path(drilldown_binary()).parent / "DrillDown_DrillDownCLI.resources/Bundled/Music/library.yaml"
     before = bundle.read_bytes() if bundle.exists() else None
     data_dir = tmp_path / "Music"
     server = Server("--editable", "--data-dir", data_dir)

@@ -48,6 +48,10 @@ public protocol EditingStore: Sendable {
     /// After a step with a ``stepKey``: the outcome recorded earlier under it, when the step found
     /// one (and so applied nothing).
     var replayed: StepOutcome? { get }
+    /// An element each time another writer may have committed (a database server's notification,
+    /// or its listener's reconnection), so a follower refreshes at once instead of at its next
+    /// poll; `nil` (the default) for stores that are only polled.
+    var news: AsyncStream<Void>? { get }
 }
 
 extension EditingStore {
@@ -57,6 +61,8 @@ extension EditingStore {
     }
 
     public var replayed: StepOutcome? { nil }
+
+    public var news: AsyncStream<Void>? { nil }
 
     public mutating func apply(deriving derive: (any Source) throws(EditError) -> [Change]) throws(EditError) -> (changes: [Change], paths: [TreePath]) {
         let changes = try derive(snapshot)

@@ -1,10 +1,10 @@
 import ArgumentParser
-import DrillDownCore
+import DrillDown
 import Foundation
 
 /// `drilldown`: browse any hierarchical data set as drill-down table views.
 @main
-struct DrillDown: AsyncParsableCommand {
+struct DrillDownCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "drilldown",
         abstract: "Browse property lists, JSON and YAML as drill-down table views.",
@@ -27,14 +27,13 @@ struct DrillDown: AsyncParsableCommand {
                 try command.run()
             }
             // A database read lazily that failed a read meanwhile gave empty rows: say so, exit 1.
-            if let source = LoadedData.opened.withLock({ $0 }), source.readFailures.count > 0 {
+            if let source = ReadingOptions.opened.withLock({ $0 }), source.readFailures.count > 0 {
                 throw BadInput(source.readFailures.last ?? "a read of the data failed")
             }
         } catch let error as BadInput {
-            // Messages quote titles from the data: on a terminal their control characters are shown, not run.
-            let message = isatty(2) != 0 ? VisibleText.escaping(error.message) : error.message
-            FileHandle.standardError.write(Data("drilldown: \(message)\n".utf8))
-            Foundation.exit(1)
+            fail(error.message)
+        } catch let error as OpenError {
+            fail(error.message)
         } catch {
             let code = exitCode(for: error)
             if code == .success || code.rawValue == 0 {
@@ -46,6 +45,14 @@ struct DrillDown: AsyncParsableCommand {
                 exit(withError: error)
             }
         }
+    }
+
+    /// Prints a bad-input message (a library's ``OpenError`` too) as one line and exits with status 1.
+    static func fail(_ message: String) -> Never {
+        // Messages quote titles from the data: on a terminal their control characters are shown, not run.
+        let shown = isatty(2) != 0 ? VisibleText.escaping(message) : message
+        FileHandle.standardError.write(Data("drilldown: \(shown)\n".utf8))
+        Foundation.exit(1)
     }
 }
 
