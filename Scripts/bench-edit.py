@@ -708,7 +708,9 @@ class Bench:
 
     def events_on(self, label, file, path):
         n_streams = self.a.streams
-        server = self.serve([file, "--editable", "--max-event-streams", str(max(64, n_streams + 28))])
+        # Every stream comes from this one address (and no session): lift the per-client cap with the global one.
+        cap = str(max(64, n_streams + 28))
+        server = self.serve([file, "--editable", "--max-event-streams", cap, "--max-event-streams-per-client", cap])
         streams = []
         try:
             for _ in range(n_streams):
