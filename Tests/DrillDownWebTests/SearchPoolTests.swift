@@ -14,19 +14,33 @@ struct SearchPoolTests {
         var finished: Int { lock.withLock { done } }
     }
 
+    /// When the last of `expected` searches was handed to the pool.
+    final class Submissions: @unchecked Sendable {
+        let lock = NSLock()
+        let expected: Int
+        var count = 0, last = Date.distantFuture
+        init(_ expected: Int) { self.expected = expected }
+        func add() { lock.withLock { count += 1; if count == expected { last = Date() } } }
+        /// Whether all were handed over more than `seconds` ago.
+        func allOlderThan(_ seconds: TimeInterval) -> Bool { lock.withLock { Date().timeIntervalSince(last) > seconds } }
+    }
+
     @Test("runs searches side by side, never more than its width at once")
     func width() async throws {
         let pool = SearchPool(width: 3)
         let gauge = Gauge()
+        let submissions = Submissions(12)
         // Each search holds its thread until three have run at once (not for a fixed time, which
-        // on a busy machine may end before a third thread starts); the deadline bounds a failure.
-        let deadline = Date().addingTimeInterval(30)
+        // on a busy machine may end before a third thread starts). A failure is bounded 30 s after
+        // the last search was handed over: in a parallel test run the tasks handing them over can
+        // wait long for one of Swift's threads.
         let results = try await withThrowingTaskGroup(of: Int.self) { group in
             for i in 0 ..< 12 {
                 group.addTask {
-                    try await pool.run { _ in
+                    submissions.add()
+                    return try await pool.run { _ in
                         gauge.enter()
-                        while gauge.peak < 3, Date() < deadline { Thread.sleep(forTimeInterval: 0.001) }
+                        while gauge.peak < 3, !submissions.allOlderThan(30) { Thread.sleep(forTimeInterval: 0.001) }
                         gauge.leave()
                         return i
                     }
