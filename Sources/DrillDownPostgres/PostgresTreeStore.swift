@@ -241,3 +241,13 @@ public struct PostgresTreeStore: EditingStore {
 final class Polling: Sendable {
     let box = NIOLockedValueBox<(time: ContinuousClock.Instant, generation: Int)>((ContinuousClock.now, 0))
 }
+
+extension PostgresTreeStore {
+    /// `true` once this store's listener has its LISTEN in place (at once when it has), so a
+    /// change made elsewhere from then on is announced to it; `false` without a listener or when
+    /// `timeout` passes first.
+    public func waitUntilListening(timeout: Duration = .seconds(30)) async -> Bool {
+        guard let listener else { return false }
+        return await listener.waitUntilListening(timeout: timeout)
+    }
+}

@@ -197,18 +197,41 @@ struct PostgresTreeStoreTests {
         var a = a0
         var b = try PostgresTreeStore(a.table.location, listen: true)
         b.pollInterval = .seconds(3600)    // only the notification can tell b
-        try await Task.sleep(for: .milliseconds(300))   // b's LISTEN is in place
-        #expect(try b.refresh() == false)
+        // Once b's LISTEN is in place, a's NOTIFY cannot be missed (a fixed 300 ms was once too short).
+        #expect(await b.waitUntilListening(), "b's LISTEN was not in place within 30 s")
+        #expect(try b.refresh() == false)  // reads once for the new connection; nothing changed
         _ = try a.apply([.updateTitle([2], title: "Time Further Out")])
+        // The deadline only bounds a failure; the loop ends as soon as the notification is heard.
         let start = ContinuousClock.now
         var seen = false
-        while ContinuousClock.now - start < .seconds(2) {
+        while ContinuousClock.now - start < .seconds(30) {
             if try b.refresh() { seen = true; break }
             try await Task.sleep(for: .milliseconds(10))
         }
-        #expect(seen, "b heard of a's change within 2 s")
+        #expect(seen, "b heard of a's change within 30 s")
         let source = b.snapshot
         #expect(source.title(of: source.node(at: [2])!) == "Time Further Out")
+    }
+
+    @Test func theListenerSaysWhenItListensAndStopsWaitingWhenStoppedCancelledOrOutOfTime() async throws {
+        let store = try PG.store("listening")
+        let listener = try PostgresListener(store.table.location)
+        #expect(await listener.waitUntilListening(timeout: .seconds(30)))
+        #expect(listener.state.connected && listener.state.generation == 1)
+        #expect(await listener.listening(), "at once when already listening")
+        listener.stop()
+        #expect(await listener.listening() == false, "a stopped listener does not listen")
+
+        // A server that is not there: the wait ends at its deadline, at cancellation, or at stop().
+        let dead = try PostgresLocation(url: "postgres://dd@127.0.0.1:1/postgres?sslmode=disable").naming(table: store.table.location.table)
+        let nowhere = try PostgresListener(dead)
+        #expect(await nowhere.waitUntilListening(timeout: .milliseconds(200)) == false)
+        let cancelled = Task { await nowhere.listening() }
+        cancelled.cancel()
+        #expect(await cancelled.value == false)
+        let waiting = Task { await nowhere.listening() }
+        nowhere.stop()
+        #expect(await waiting.value == false)
     }
 
     @Test func searchesThroughTheTextIndexFindWhatAWalkOfTheDocumentFinds() throws {

@@ -118,12 +118,14 @@ struct HostileInputTests {
         #expect(saver.takeRefusal(), "refused as older than the file, not failed")
         #expect(saver.takeFailures().isEmpty)
         #expect(saver.savedSerial == 0, "the step is not on disk")
-        Thread.sleep(forTimeInterval: Double(FileWatcher.interval) / 1e9 + 0.05)
-        watcher.check()
+        // Polled until the reload is read (check() starts it once its interval has passed); the
+        // 30 s deadline only bounds a failure.
+        let deadline = Date().addingTimeInterval(30)
         var reloaded = false
-        for _ in 0 ..< 300 where !reloaded {
+        while !reloaded, Date() < deadline {
+            watcher.check()
             reloaded = watcher.take() != nil
-            Thread.sleep(forTimeInterval: 0.01)
+            if !reloaded { Thread.sleep(forTimeInterval: 0.01) }
         }
         #expect(reloaded, "the change made elsewhere is still read after the refused save")
     }

@@ -14,16 +14,33 @@ struct SearchPoolTests {
         var finished: Int { lock.withLock { done } }
     }
 
+    /// When the last of `expected` searches was handed to the pool.
+    final class Submissions: @unchecked Sendable {
+        let lock = NSLock()
+        let expected: Int
+        var count = 0, last = Date.distantFuture
+        init(_ expected: Int) { self.expected = expected }
+        func add() { lock.withLock { count += 1; if count == expected { last = Date() } } }
+        /// Whether all were handed over more than `seconds` ago.
+        func allOlderThan(_ seconds: TimeInterval) -> Bool { lock.withLock { Date().timeIntervalSince(last) > seconds } }
+    }
+
     @Test("runs searches side by side, never more than its width at once")
     func width() async throws {
         let pool = SearchPool(width: 3)
         let gauge = Gauge()
+        let submissions = Submissions(12)
+        // Each search holds its thread until three have run at once (not for a fixed time, which
+        // on a busy machine may end before a third thread starts). A failure is bounded 30 s after
+        // the last search was handed over: in a parallel test run the tasks handing them over can
+        // wait long for one of Swift's threads.
         let results = try await withThrowingTaskGroup(of: Int.self) { group in
             for i in 0 ..< 12 {
                 group.addTask {
-                    try await pool.run { _ in
+                    submissions.add()
+                    return try await pool.run { _ in
                         gauge.enter()
-                        Thread.sleep(forTimeInterval: 0.03)
+                        while gauge.peak < 3, !submissions.allOlderThan(30) { Thread.sleep(forTimeInterval: 0.001) }
                         gauge.leave()
                         return i
                     }
@@ -33,7 +50,7 @@ struct SearchPoolTests {
         }
         #expect(results.sorted() == Array(0 ..< 12))
         #expect(gauge.peak <= 3)  // never more than its width
-        #expect(gauge.peak >= 2)  // and side by side (3 unless a thread started late on a busy machine)
+        #expect(gauge.peak == 3)  // and side by side
         #expect(gauge.finished == 12)
         #expect(pool.pending == 0)
     }
@@ -55,7 +72,10 @@ struct SearchPoolTests {
         }
         while started.peak == 0 { try await Task.sleep(for: .milliseconds(2)) }
         let queued = Task { try await pool.run { _ in queuedRan.enter(); return 2 } }
-        try await Task.sleep(for: .milliseconds(20))
+        // Cancelled once it waits in the queue behind the running search (not after a fixed 20 ms).
+        let deadline = ContinuousClock.now + .seconds(30)
+        while pool.pending < 2, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(2)) }
+        #expect(pool.pending == 2, "the second search is queued")
         queued.cancel()
         running.cancel()
         let start = Date()

@@ -8,6 +8,7 @@ import re
 import shutil
 import subprocess
 import threading
+import time
 import uuid
 
 import pytest
@@ -20,6 +21,14 @@ SCRIPT_TITLE = "<script>alert(1)</script>"
 
 def drilldown_binary() -> str:
     return os.environ.get("DRILLDOWN_BIN", str(ROOT / ".build" / "debug" / "drilldown"))
+
+
+def wait_until(check, seconds, message):
+    """Polls `check()` until it holds; the deadline only bounds a failure (wait for the event, not a time)."""
+    deadline = time.monotonic() + seconds
+    while not check():
+        assert time.monotonic() < deadline, message
+        time.sleep(0.02)
 
 
 @pytest.fixture(scope="session")

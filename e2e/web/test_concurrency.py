@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from conftest import ROOT, Server, drilldown_binary
+from conftest import ROOT, Server, drilldown_binary, wait_until
 from webclient import Session
 
 SOUNDS = ROOT / "Examples" / "Sounds"
@@ -86,7 +86,8 @@ def test_sigkill_during_a_stream_of_writes_keeps_every_acknowledged_change(copy)
     threads = [threading.Thread(target=writer) for _ in range(4)]
     for t in threads:
         t.start()
-    time.sleep(1.0)
+    # Killed once changes are being acknowledged (not after a fixed 1 s).
+    wait_until(lambda: len(acknowledged) > 10, 120, "too few changes acknowledged to test anything")
     server.proc.send_signal(signal.SIGKILL)
     server.proc.wait(timeout=10)
     stop.set()

@@ -85,6 +85,17 @@ def wait_until(check, seconds, message):
         time.sleep(0.05)
 
 
+def wait_for_listeners(channel, count, database=None, seconds=60):
+    """Returns once `count` connections have their LISTEN on `channel` in place: an instance's listener
+    confirms its LISTEN with `SELECT '<channel>' AS listening` (PostgresListener.confirmation), which
+    pg_stat_activity then shows as that connection's query. A change made after this is announced to
+    every such instance; made before, its notification could be missed (a late LISTEN on a busy machine)."""
+    sql = f"SELECT count(*) FROM pg_stat_activity WHERE query = 'SELECT ''{channel}'' AS listening'"
+    if database:
+        sql += f" AND datname = '{database}'"
+    wait_until(lambda: int(psql(sql)) >= count, seconds, f"fewer than {count} instances listen on {channel}")
+
+
 def test_read_commands_and_export_work_on_a_postgres_url(sounds_table, tmp_path):
     url = table_url(sounds_table)
     ls = subprocess.run([drilldown_binary(), "ls", url], capture_output=True, text=True, check=True).stdout
@@ -208,6 +219,7 @@ def test_two_instances_ten_clients_each_pressing_play_a_hundred_times_count_exac
 def test_a_switch_flipped_through_instance_b_appears_on_a_page_of_instance_a_within_1s(page, sounds_table):
     a, b = serve(sounds_table), serve(sounds_table)
     try:
+        wait_for_listeners("drilldown_" + sounds_table, 2)
         page.goto(a.url + "l/0")
         expect(page.locator("body")).to_have_attribute("data-live", "1")
         switch = page.locator("#rows li.row", has=page.locator(".row-title", has_text=re.compile("^Vibrate on Silent$"))).locator(".switch")
@@ -230,6 +242,7 @@ def test_a_switch_flipped_through_instance_b_appears_on_a_page_of_instance_a_wit
 def test_a_read_only_instance_follows_changes_made_through_another_and_refuses_writes(page, sounds_table):
     a, b = serve(sounds_table), serve_read_only(sounds_table)
     try:
+        wait_for_listeners("drilldown_" + sounds_table, 2)
         page.goto(b.url + "l/1")
         expect(page.locator("body")).to_have_attribute("data-live", "1")
         expect(page.locator("#edit-button")).to_have_count(0)
@@ -310,10 +323,13 @@ def test_sigkill_of_one_instance_during_adds_loses_no_acknowledged_add(sounds_ta
     try:
         for t in threads:
             t.start()
-        time.sleep(1.5)
+        # Killed once both have taken adds (not after a fixed 1.5 s, which a busy machine may spend starting up).
+        wait_until(lambda: len(acknowledged) > 10 and len(survivor) > 10, 120, "the instances took too few adds to test anything")
         os.kill(a.proc.pid, signal.SIGKILL)
         a.proc.wait()
-        time.sleep(0.5)
+        # B goes on taking adds after A died.
+        after_kill = len(survivor)
+        wait_until(lambda: len(survivor) >= after_kill + 5, 60, "B took no adds after A was killed")
         stop.set()
         for t in threads:
             t.join(timeout=30)
@@ -369,6 +385,7 @@ def test_pg_ctl_stop_and_start_under_load_503s_then_recovers(sounds_table):
         wait_until(lambda: sa.post("/api/edit/add/1", {"title": "After the outage"})[0] == 200, 15,
                    "writes did not come back after the restart")
         events = Events(a.url)
+        wait_for_listeners("drilldown_" + sounds_table, 2)   # both listeners are back (they retry every 0.5 s)
         assert sb.post("/api/edit/add/1", {"title": "Through B after the outage"})[0] == 200
         wait_until(lambda: "Through B after the outage" in titles(a.url, "1"), 5, "live updates did not resume on A")
         events.close()

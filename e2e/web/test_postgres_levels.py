@@ -18,7 +18,7 @@ import pytest
 from playwright.sync_api import expect
 
 from conftest import ROOT, Server, drilldown_binary
-from test_postgres import PG_URL, pg_ctl, press_through_two_instances, psql, wait_until
+from test_postgres import PG_URL, pg_ctl, press_through_two_instances, psql, wait_for_listeners, wait_until
 from webclient import Session
 
 pytestmark = pytest.mark.skipif(not PG_URL, reason="DRILLDOWN_TEST_PG_URL is unset: no PostgreSQL server (Scripts/test.sh starts one)")
@@ -29,6 +29,11 @@ SCHEMA = MUSIC / "music.schema.yaml"
 def database_url(name):
     """The test server's URL naming the database `name`."""
     return urllib.parse.urlunsplit(urllib.parse.urlsplit(PG_URL)._replace(path="/" + name))
+
+
+def wait_for_instances(url, count):
+    """Returns once `count` instances on the database at `url` listen for the tables' changes."""
+    wait_for_listeners("drilldown_levels", count, database=urllib.parse.urlsplit(url).path.lstrip("/"))
 
 
 def plays(url, path):
@@ -94,6 +99,7 @@ def test_a_rename_through_b_and_an_update_in_psql_appear_on_a_page_of_a_within_1
     a, b = serve(music_url), serve(music_url)
     reader = Server(music_url, "--schema", SCHEMA)   # read-only: follows, takes no writes
     try:
+        wait_for_instances(music_url, 3)
         page.goto(a.url + "l/0")
         expect(page.locator("body")).to_have_attribute("data-live", "1")
         title = page.locator("#rows li.row .row-title", has_text=re.compile("^Kind of Blue$"))
@@ -171,6 +177,7 @@ def test_pg_ctl_stop_and_start_503s_writes_and_unread_levels_then_everything_com
         wait_until(lambda: sa.post("/api/edit/rename/0.1", {"title": "Sketches of Spain (after)"})[0] == 200, 15,
                    "writes did not come back after the restart")
         assert level(a.url, "3") == ["Maiden Voyage"]   # the level that answered 503 reads again
+        wait_for_instances(music_url, 2)   # both listeners are back (they retry every 0.5 s)
         assert sb.post("/api/edit/rename/0.0", {"title": "Kind of Blue (through B after)"})[0] == 200
         wait_until(lambda: "Kind of Blue (through B after)" in level(a.url, "0"), 5, "live updates did not resume on A")
         assert run_psql(music_url, "-c", "SELECT count(*) FROM albums WHERE title = 'During the outage'") == "0"

@@ -89,12 +89,42 @@ def test_sixteen_concurrent_searches_all_get_the_right_totals(outline_server):
     assert [h["title"] for h in results["row 1"][1]["hits"]][:3] == ["Row 1.0", "Row 1.1", "Row 1.2"]
 
 
+def server_read(server_port, client_port):
+    """How many bytes the server has read from the loopback connection coming from `client_port`:
+    what its kernel received (`ss`'s bytes_received) less what still waits unread (Recv-Q)."""
+    out = subprocess.run(["ss", "-tinHO", "state", "established", f"( sport = :{server_port} and dport = :{client_port} )"],
+                         capture_output=True, text=True, check=True).stdout.split()
+    received = next((int(w.split(":")[1]) for w in out if w.startswith("bytes_received:")), 0)
+    return received - int(out[0]) if out else 0
+
+
+def wait_until(check, seconds, message):
+    deadline = time.monotonic() + seconds
+    while not check():
+        assert time.monotonic() < deadline, message
+        time.sleep(0.005)
+
+
 def hang_up_mid_search(server, q):
-    """Sends a value search and closes the socket without reading the answer."""
+    """Sends a value search and closes the socket without reading the answer, once the server has
+    read the request (not after a fixed 20 ms, by which a busy server may not have read it)."""
     s = socket.create_connection(("127.0.0.1", port_of(server)))
-    s.sendall(f"GET /api/search?values=1&q={urllib.parse.quote(q)} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
-    time.sleep(0.02)
+    request = f"GET /api/search?values=1&q={urllib.parse.quote(q)} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode()
+    s.sendall(request)
+    client_port = s.getsockname()[1]
+    wait_until(lambda: server_read(port_of(server), client_port) >= len(request), 60, "the server never read the request")
     s.close()
+
+
+def wait_until_idle(pid, seconds=120):
+    """Returns once the process has used under 20 ms of CPU in 200 ms: nothing is running any more."""
+    deadline = time.monotonic() + seconds
+    while True:
+        before = cpu_seconds(pid)
+        time.sleep(0.2)
+        if cpu_seconds(pid) - before < 0.02:
+            return
+        assert time.monotonic() < deadline, f"the server still uses the CPU after {seconds} s"
 
 
 def test_clients_that_hang_up_mid_search_stop_their_search_and_do_not_hurt_the_others(outline_server):
@@ -129,7 +159,8 @@ def test_clients_that_hang_up_mid_search_stop_their_search_and_do_not_hurt_the_o
     for q in QUERIES:
         assert answers[q][0] == 200
         assert answers[q][1]["total"] == sum(q in t for t in all_titles), q
-    time.sleep(1.0)  # any search still running would go on using the CPU here
+    # A search still running would go on using the CPU: waited out, it counts in what was spent.
+    wait_until_idle(pid)
     spent = cpu_seconds(pid) - before
     # Eight whole searches would cost 8 × one_search on top of the 16 title searches.
     assert spent < 4 * one_search, f"{spent:.2f} s of CPU after hang-ups (one whole search: {one_search:.2f} s)"

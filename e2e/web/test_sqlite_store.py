@@ -16,7 +16,7 @@ import urllib.request
 
 import pytest
 
-from conftest import ROOT, Server, drilldown_binary
+from conftest import ROOT, Server, drilldown_binary, wait_until
 from webclient import Events, Session
 
 SCHEMA = ROOT / "Examples" / "Sounds" / "schema.yaml"
@@ -118,7 +118,8 @@ def test_sigkill_during_writes_keeps_every_acknowledged_change(big):
 
     thread = threading.Thread(target=writer)
     thread.start()
-    time.sleep(1.5)
+    # Killed once renames are being acknowledged (not after a fixed 1.5 s a busy machine may spend starting up).
+    wait_until(lambda: len(acknowledged) > 20, 120, "the server acknowledged too few renames to test anything")
     os.kill(server.proc.pid, signal.SIGKILL)
     server.proc.wait()
     stop.set()

@@ -234,6 +234,14 @@ def test_big_level_is_virtualized(page, big_server, shot):
 def test_a_virtualized_level_reloads_at_the_row_it_showed_first(page, big_server):
     """The URL keeps the first row shown below the navigation bar; reloading shows that row there
     again, however often (it used to creep up a row or two per reload)."""
+    # Each scroll writes the URL 300 ms later: count the writes, and whether a scroll came after the
+    # last one, so a reload's check waits for that write rather than for a fixed time.
+    page.add_init_script("""(() => {
+        window.__urlWrites = 0; window.__scrollPending = false;
+        const replace = history.replaceState.bind(history);
+        history.replaceState = (...args) => { window.__urlWrites++; window.__scrollPending = false; return replace(...args); };
+        addEventListener("scroll", () => { window.__scrollPending = true; }, { passive: true });
+    })()""")
     page.goto(big_server.url + "l/0")
     expect(page.locator("#rows.virtual")).to_have_count(1)
 
@@ -252,7 +260,8 @@ def test_a_virtualized_level_reloads_at_the_row_it_showed_first(page, big_server
     for _ in range(3):
         page.reload()
         expect(page.locator("#rows .row-title", has_text=re.compile(rf"^Row {shown}$"))).to_be_visible()
-        page.wait_for_timeout(500)  # the URL is written 300 ms after the last scroll
+        # The reload scrolls to the row (from the top), which writes the URL: wait for that write.
+        page.wait_for_function("() => window.__urlWrites > 0 && !window.__scrollPending")
         assert first_below_bar() == shown
         assert page.evaluate("location.search") == f"?offset={shown}"
 

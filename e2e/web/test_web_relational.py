@@ -15,7 +15,7 @@ import urllib.request
 import pytest
 from playwright.sync_api import expect
 
-from conftest import ROOT, Server
+from conftest import ROOT, Server, wait_until
 from webclient import Session
 
 MUSIC = ROOT / "Examples" / "Music"
@@ -197,7 +197,8 @@ def test_sigkill_during_writes_keeps_every_acknowledged_change_and_a_sound_datab
     threads = [threading.Thread(target=presser) for _ in range(3)] + [threading.Thread(target=adder)]
     for t in threads:
         t.start()
-    time.sleep(1.5)
+    # Killed once presses and adds are being acknowledged (not after a fixed 1.5 s).
+    wait_until(lambda: len(acknowledged) > 10 and len(added) > 3, 120, "too few changes acknowledged to test anything")
     server.proc.send_signal(signal.SIGKILL)
     server.proc.wait(timeout=10)
     stop.set()

@@ -2,6 +2,7 @@
 commands take the file's lock and patch only the bytes they change, an editable server commits
 changes in groups and follows the file, the terminal UI never writes over a newer version.
 Every test works on a copy in a temporary folder and reads the result back from the file."""
+import contextlib
 import json
 import os
 import pathlib
@@ -54,6 +55,38 @@ def eventually(check, timeout=15.0):
         if value or time.monotonic() > deadline:
             return value
         time.sleep(0.1)
+
+
+class Gate:
+    """Lets the other writers write while the terminal is not typing: `close()` returns once none of
+    their writes is in flight, `open()` lets them go on; `done` counts their finished writes."""
+
+    def __init__(self):
+        self.condition = threading.Condition()
+        self.is_open, self.writing, self.done = True, 0, 0
+
+    @contextlib.contextmanager
+    def write(self):
+        with self.condition:
+            self.condition.wait_for(lambda: self.is_open)
+            self.writing += 1
+        try:
+            yield
+        finally:
+            with self.condition:
+                self.writing -= 1
+                self.done += 1
+                self.condition.notify_all()
+
+    def close(self):
+        with self.condition:
+            self.is_open = False
+            assert self.condition.wait_for(lambda: self.writing == 0, timeout=300), "a write never finished"
+
+    def open(self):
+        with self.condition:
+            self.is_open = True
+            self.condition.notify_all()
 
 
 def test_forty_concurrent_sets_with_forty_keys_all_exit_0_and_all_keys_survive(tmp_path):
@@ -115,15 +148,14 @@ def test_server_terminal_and_cli_loop_edit_one_file_and_every_acknowledged_chang
     failures = []
     # The others hold off only while keys are typed into the terminal's prompt (a reload closes
     # an open prompt); its save then races their writes.
-    typing_done = threading.Event()
-    typing_done.set()
+    gate = Gate()
 
     def api():
         session = Session(server.url)
         try:
             for i in range(20):
-                typing_done.wait()
-                status, body = session.post("/api/edit/add", {"title": f"web-{i}"})
+                with gate.write():
+                    status, body = session.post("/api/edit/add", {"title": f"web-{i}"})
                 if status == 200:
                     with lock:
                         acknowledged.add(f"web-{i}")
@@ -135,13 +167,20 @@ def test_server_terminal_and_cli_loop_edit_one_file_and_every_acknowledged_chang
 
     def cli():
         for i in range(20):
-            typing_done.wait()
-            if dd("add", data, "", f"cli-{i}").returncode == 0:
+            # The set first: the last change of the two is an add, so the terminal showing the
+            # file's row count shows the file's last version.
+            with gate.write():
+                if dd("set", data, "0", f"n={i + 1}").returncode != 0:
+                    failures.append(f"set {i}")
+                added = dd("add", data, "", f"cli-{i}").returncode == 0
+            if added:
                 with lock:
                     acknowledged.add(f"cli-{i}")
-            if dd("set", data, "0", f"n={i + 1}").returncode != 0:
-                failures.append(f"set {i}")
             time.sleep(0.05)
+
+    def shows_the_file(screen):
+        """Whether the terminal's status line counts the file's rows: it has read the last version."""
+        return f"/{len(file_titles(data))}" in screen.split("\n")[39]
 
     try:
         page.goto(server.url)
@@ -156,22 +195,26 @@ def test_server_terminal_and_cli_loop_edit_one_file_and_every_acknowledged_chang
         for i in range(5):
             # Digits only: should a reload close the prompt first, the keys do nothing harmful.
             title = f"70{i}"
-            typing_done.clear()
-            time.sleep(1.0)
+            # Not a fixed second: the others' writes in flight are done and the terminal has read
+            # the file they left (a reload after the prompt opens would close it).
+            gate.close()
+            tui.wait_for(shows_the_file, timeout=30, what="the terminal to read the others' last change")
             tui.send("Home", "a")
             tui.wait_for("New row title")
             tui.type(title)
             tui.send("Enter")
-            typing_done.set()
-            assert eventually(lambda: title in file_titles(data), timeout=8), tui.screen()
+            gate.open()
+            assert eventually(lambda: title in file_titles(data), timeout=30), tui.screen()
             terminal.append(title)
-            time.sleep(0.3)
+            # The others write again before the terminal's next add (or are done).
+            done = gate.done
+            assert eventually(lambda: gate.done >= done + 2 or not any(t.is_alive() for t in threads), timeout=120)
         for t in threads:
             t.join(timeout=300)
         assert failures == []
         # Once the others are done, the terminal's next add goes in (after it has read their changes,
         # or applied again to them when its save raced another writer's last write).
-        tui.wait_for(lambda s: f"/{len(file_titles(data))}" in s.split("\n")[39], timeout=15)
+        tui.wait_for(shows_the_file, timeout=30)
         tui.send("Home", "a")
         tui.wait_for("New row title")
         tui.type("tui-last")
