@@ -41,8 +41,3 @@ extension PostgresTreeTable {
         text.split(separator: "/", omittingEmptySubsequences: false).dropFirst().compactMap { TreePath($0) }
     }
 }
-
-/// Thrown inside a step's transaction when its key was recorded already: rolls it back.
-struct RecordedStep: Error {
-    var outcome: StepOutcome
-}
