@@ -7,7 +7,9 @@ import PostgresNIO
 /// the table's next revision, the idempotency keys in `<table>_keys`, other instances' commits
 /// heard through the ``PostgresListener`` or polled.
 public struct PostgresTreeDatabase: TreeTableDatabase {
+    /// The table edited.
     public let table: PostgresTreeTable
+    /// Follows other instances' NOTIFY (`nil` when the store was opened without listening).
     let listener: PostgresListener?
     /// What refresh last saw (shared by the store's copies).
     let polling = RefreshSchedule()
