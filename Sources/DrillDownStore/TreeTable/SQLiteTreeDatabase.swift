@@ -5,8 +5,16 @@ import GRDB
 /// The ``TreeTableDatabase`` of an SQLite tree table: each step one `BEGIN IMMEDIATE`
 /// transaction (waiting up to 5 s for other writers), other writers' commits noticed through
 /// `PRAGMA data_version`. Other processes (another `drilldown`, the `sqlite3` shell) write the
-/// file without telling, so every ``TreeTableStore/refresh()`` asks; idempotency keys are left to
-/// the model, which remembers them for the life of the process.
+/// file without telling, so every ``TreeTableStore/refresh()`` asks.
+///
+/// A keyed step records its key, what it was asked and its paths in the file's `step_keys`
+/// table, in the step's own transaction (looked up after `BEGIN IMMEDIATE`, so a step with the
+/// same key in another process has committed or rolled back by then): a retry through another
+/// `drilldown` on the same file, or after a restart, finds it. Keys are kept for a day.
+///
+/// ```sql
+/// CREATE TABLE step_keys(key TEXT PRIMARY KEY, request TEXT NOT NULL, paths TEXT NOT NULL, at INTEGER NOT NULL);  -- at: Unix seconds
+/// ```
 public struct SQLiteTreeDatabase: TreeTableDatabase {
     /// The file's rows (the source's reader).
     let rows: SQLiteNodeRows
@@ -18,12 +26,33 @@ public struct SQLiteTreeDatabase: TreeTableDatabase {
         var result: T?
         try rows.database.writeWithoutTransaction { db in
             try db.inTransaction(.immediate) {
-                result = try body(TreeTableTransaction(writer: SQLiteNodeRows.Writer(db: db), queries: rows.queries(db), revision: nil))
+                if let key, let row = try GRDB.Row.fetchOne(db, sql: "SELECT request, paths FROM step_keys WHERE key = ?", arguments: [key.key]) {
+                    throw RecordedStep(outcome: StepOutcome(request: row[0], paths: StepOutcome.paths(row[1])))
+                }
+                let done = try body(TreeTableTransaction(writer: SQLiteNodeRows.Writer(db: db), queries: rows.queries(db), revision: nil))
+                if let key {
+                    try db.execute(
+                        sql: "INSERT INTO step_keys(key, request, paths, at) VALUES (?, ?, ?, CAST(strftime('%s', 'now') AS INTEGER))",
+                        arguments: [key.key, key.request, StepOutcome.text(paths(done))])
+                }
+                result = done
                 return .commit
             }
         }
         guard let result else { throw EditError("the change was not written") }
         return result
+    }
+
+    /// Creates `step_keys` when missing and forgets keys older than a day.
+    func prepareKeys() throws(StoreError) {
+        do {
+            try rows.database.write { db in
+                try db.execute(sql: "CREATE TABLE IF NOT EXISTS step_keys(key TEXT PRIMARY KEY, request TEXT NOT NULL, paths TEXT NOT NULL, at INTEGER NOT NULL)")
+                try db.execute(sql: "DELETE FROM step_keys WHERE at < CAST(strftime('%s', 'now') AS INTEGER) - 86400")
+            }
+        } catch {
+            throw StoreError(file: rows.file, error)
+        }
     }
 
     public func current(_ shown: TreeTableSource, renewing: Bool) throws -> TreeTableSource {
@@ -55,7 +84,8 @@ extension TreeTableStore where Database == SQLiteTreeDatabase {
         let store = try SQLiteTreeStore(path: path, create: false)
         try store.migrate()
         let source = try TreeTableSource(store: store, mode: mode, keys: keys, name: name)
-        let rows = SQLiteNodeRows(database: store.database, file: store.path, hasCounts: true)
-        self.init(database: SQLiteTreeDatabase(rows: rows), source: source, schema: schema)
+        let database = SQLiteTreeDatabase(rows: SQLiteNodeRows(database: store.database, file: store.path, hasCounts: true))
+        try database.prepareKeys()
+        self.init(database: database, source: source, schema: schema)
     }
 }

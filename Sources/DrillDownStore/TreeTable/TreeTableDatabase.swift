@@ -66,3 +66,14 @@ package struct RecordedStep: Error {
 
     package init(outcome: StepOutcome) { self.outcome = outcome }
 }
+
+extension StepOutcome {
+    /// Paths as one text, as a database records them with a key: each one after a `/` (the root
+    /// is a lone `/`).
+    package static func text(_ paths: [TreePath]) -> String { paths.map { "/" + $0.description }.joined() }
+
+    /// The paths ``text(_:)`` wrote.
+    package static func paths(_ text: String) -> [TreePath] {
+        text.split(separator: "/", omittingEmptySubsequences: false).dropFirst().compactMap { TreePath($0) }
+    }
+}

@@ -20,8 +20,9 @@ import DrillDownCore
 /// and the snapshot is renewed, so the page that reloads shows the data as it is now.
 ///
 /// A step with a ``stepKey`` hands it to the database, which records it in the step's own
-/// transaction when it keeps keys (PostgreSQL); a step whose key was recorded already changes
-/// nothing and reports the recorded outcome as ``replayed``.
+/// transaction (SQLite in `step_keys`, PostgreSQL in `<table>_keys`), so a retry through another
+/// process finds it; a step whose key was recorded already changes nothing and reports the
+/// recorded outcome as ``replayed``.
 ///
 /// After a step the new ``snapshot`` is a ``TreeTableSource`` with a fresh cache (or, after a
 /// rename or attribute change, the old cache with the changed row read again): nothing is reloaded.
