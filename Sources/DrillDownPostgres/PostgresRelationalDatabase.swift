@@ -1,7 +1,6 @@
 import DrillDownCore
 import DrillDownStore
 import GRDB
-import NIOConcurrencyHelpers
 import PostgresNIO
 
 /// The ``DrillDownStore/RelationalWritableDatabase`` behind ``PostgresLevels``: one session for
@@ -13,8 +12,8 @@ struct PostgresRelationalDatabase: RelationalWritableDatabase {
     /// The mapped tables (not views), sorted: their revision rows are locked in this order.
     let tables: [String]
     let listener: PostgresListener?
-    /// When ``refreshDue()`` last said yes, and the listener's counts then.
-    let polling = NIOLockedValueBox<(time: ContinuousClock.Instant, heard: Int, generation: Int)>((ContinuousClock.now, -1, -1))
+    /// When ``refreshDue()`` last said yes, and what the listener had heard then (nothing yet: its first news is due).
+    let polling = RefreshSchedule(heard: .init(generation: -1, heard: -1))
     /// How often a refresh asks the database even when no notification came.
     static let pollInterval: Duration = .seconds(2)
 
@@ -105,14 +104,7 @@ struct PostgresRelationalDatabase: RelationalWritableDatabase {
 
     /// Yes when a notification came or the listener reconnected since last time, or every 2 s.
     func refreshDue() -> Bool {
-        let now = ContinuousClock.now
-        let state = listener?.state
-        return polling.withLockedValue { seen in
-            let news = state.map { $0.heard != seen.heard || $0.generation != seen.generation } ?? false
-            guard news || now - seen.time >= Self.pollInterval else { return false }
-            seen = (now, state?.heard ?? 0, state?.generation ?? 0)
-            return true
-        }
+        polling.due(listener, every: Self.pollInterval) { now, then in now.heard != then.heard || now.generation != then.generation }
     }
 
     var news: AsyncStream<Void>? { listener?.news }

@@ -24,25 +24,13 @@ extension PostgresTreeTable {
         let rows = try connection.rows("SELECT request, paths FROM \(unescaped: location.table)_keys WHERE key = \(key)", session.logger)
         guard let row = rows.first else { return nil }
         let (request, paths) = try row.decode((String, String).self)
-        return StepOutcome(request: request, paths: Self.paths(paths))
+        return StepOutcome(request: request, paths: StepOutcome.paths(paths))
     }
 
     /// Records `key` with `paths` inside the caller's transaction.
     func record(_ key: StepKey, paths: [TreePath], _ connection: PostgresConnection) throws {
         try connection.execute(
-            "INSERT INTO \(unescaped: location.table)_keys(key, request, paths) VALUES (\(key.key), \(key.request), \(Self.text(paths)))",
+            "INSERT INTO \(unescaped: location.table)_keys(key, request, paths) VALUES (\(key.key), \(key.request), \(StepOutcome.text(paths)))",
             session.logger)
     }
-
-    /// Paths as one text: each one after a `/` (the root is a lone `/`).
-    static func text(_ paths: [TreePath]) -> String { paths.map { "/" + $0.description }.joined() }
-
-    static func paths(_ text: String) -> [TreePath] {
-        text.split(separator: "/", omittingEmptySubsequences: false).dropFirst().compactMap { TreePath($0) }
-    }
-}
-
-/// Thrown inside a step's transaction when its key was recorded already: rolls it back.
-struct RecordedStep: Error {
-    var outcome: StepOutcome
 }

@@ -281,6 +281,31 @@ struct TreeTableStoreTests {
         #expect(source.children(of: source.node(at: [0])!).map { source.title(of: $0) } == ["Screen A", "New", "Screen B"])
     }
 
+    @Test("a step's key is recorded in the file: the same key through another store changes nothing and answers the first's paths")
+    func stepKeysInTheFile() throws {
+        let folder = try TempFolder()
+        defer { folder.cleanUp() }
+        let path = folder.path("t.sqlite")
+        try SQLiteTreeStore(path: path).write(seedTree, documentFormat: "json")
+        var a = try TreeTableStore(path: path)
+        var b = try TreeTableStore(path: path)
+        let key = StepKey("k-1", request: "add First")
+        a.stepKey = key
+        let first = try a.apply([.insert(NewNode(title: "First"), parent: .root, index: 0)])
+        #expect(a.replayed == nil)
+        b.stepKey = key
+        let again = try b.apply([.insert(NewNode(title: "First"), parent: .root, index: 0)])
+        #expect(again == first && b.replayed?.paths == first && b.replayed?.request == "add First")
+        #expect(!b.canUndo)
+        let back = DocumentSource(tree: try SQLiteTreeStore(path: path, readOnly: true).read())
+        #expect(back.children(of: back.root).map { back.title(of: $0) }.filter { $0 == "First" }.count == 1)
+        // Without a key the next step is applied as usual.
+        b.stepKey = nil
+        #expect(try b.refresh())
+        _ = try b.apply([.updateTitle([1], title: "Renamed")])
+        #expect(b.replayed == nil && b.canUndo)
+    }
+
     @Test("other writers: refresh notices them; a change to a row changed elsewhere is refused, never written over")
     func otherWriters() throws {
         let folder = try TempFolder()
@@ -301,7 +326,8 @@ struct TreeTableStoreTests {
         _ = try theirs.refresh()
         _ = try theirs.apply([.setAttribute([0], key: "plays", value: Scalar(.integer, "1"))])
         #expect(throws: EditError.self) { _ = try mine.apply([.setAttribute([0], key: "plays", value: Scalar(.integer, "9"))]) }
-        #expect(try mine.refresh() == true)
+        // The conflict renewed the snapshot (the page that reloads shows the row as it is): nothing left to refresh.
+        #expect(try mine.refresh() == false)
         s = mine.snapshot
         #expect(s.attribute("plays", of: s.node(at: [0])!) == Scalar(.integer, "1"))
         _ = try mine.apply([.setAttribute([0], key: "plays", value: Scalar(.integer, "2"))])

@@ -3,8 +3,8 @@
 ///
 /// `request` describes what was asked (the operation, its path and fields), so a key used again
 /// for something else is refused (``EditError/Reason/keyReused``) rather than answered with an
-/// unrelated outcome. A store shared by several instances (PostgreSQL) records the key in the
-/// step's own transaction, so a retry sent to another instance is recognised too; otherwise the
+/// unrelated outcome. A store shared by several processes (a PostgreSQL or SQLite tree table)
+/// records the key in the step's own transaction, so a retry sent to another one is recognised too; otherwise the
 /// ``DocumentModel`` remembers keys for the life of the process.
 ///
 /// ```swift

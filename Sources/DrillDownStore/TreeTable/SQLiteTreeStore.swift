@@ -20,6 +20,9 @@ import GRDB
 /// CREATE INDEX nodes_by_parent ON nodes(parent, position);
 /// ```
 ///
+/// An editor (``TreeTableStore``) adds `step_keys`, the idempotency keys of its steps (see
+/// ``SQLiteTreeDatabase``).
+///
 /// Values are kept as text with their ``ValueKind``, so `42`, `42.0` and the string `"42"`
 /// survive a round trip, and so do dates, data (base64), nulls and empty containers.
 ///

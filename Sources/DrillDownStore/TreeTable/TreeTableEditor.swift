@@ -408,7 +408,7 @@ package struct TreeTableEditor {
 extension TreeTableEditor {
     /// One step of a tree table store inside its write transaction: when `now` (the table as it
     /// is) is newer than `shown` (what the pages showed), the changes are first checked against
-    /// it (``TreeTableStore/checkUnchanged(_:shown:now:)``); then they are carried out in order,
+    /// it (``checkUnchanged(_:shown:now:)``); then they are carried out in order,
     /// each on the table as the previous one left it. Returns the paths, the row operations (for
     /// undo) and the snapshot after the step, whose version will be `version`.
     /// ``step(_:shown:now:writer:queries:schema:version:)`` with the changes `derive` makes from
@@ -429,7 +429,7 @@ extension TreeTableEditor {
     ) throws -> (paths: [TreePath], operations: [RowOperation], next: TreeTableSource) {
         var work = now.bound(to: q)
         if !now.isSnapshot(shown) {
-            try TreeTableStore.checkUnchanged(changes, shown: shown.bound(to: q), now: work)
+            try checkUnchanged(changes, shown: shown.bound(to: q), now: work)
         }
         var editor = TreeTableEditor(db: writer, source: work, schema: schema)
         var paths: [TreePath] = []
@@ -443,5 +443,32 @@ extension TreeTableEditor {
         let inPlace = work.isOutline && changes.count == 1 && !editor.operations.contains(where: \.isStructural) && !editor.touched.contains(work.root)
         let next = inPlace ? try work.unbound.refreshing(rowsOf: editor.touched, q, version: version) : try work.renewed(q)
         return (paths, editor.operations, next)
+    }
+
+    /// Refuses `changes` when another writer moved or changed what their paths showed: every path
+    /// must still lead to the same stored row, and a renamed or re-valued row must be as shown.
+    package static func checkUnchanged(_ changes: [Change], shown: TreeTableSource, now: TreeTableSource) throws {
+        for change in changes {
+            var paths = [change.path]
+            if case .move(_, let parent, _) = change { paths.append(parent) }
+            for path in paths {
+                let before = try shown.storedRow(at: path)
+                let after = try now.storedRow(at: path)
+                guard before?.node.id == after?.node.id else {
+                    throw EditError(
+                        "another writer changed the rows here since they were shown; nothing was changed (reload and try again)", at: path,
+                        reason: .conflict)
+                }
+                switch change {
+                case .updateTitle, .setAttribute:
+                    guard before == after else {
+                        throw EditError(
+                            "another writer changed this row since it was shown; nothing was changed (reload and try again)", at: path,
+                            reason: .conflict)
+                    }
+                default: break
+                }
+            }
+        }
     }
 }
