@@ -13,7 +13,7 @@ struct BinaryPropertyListDifferentialTests {
     @discardableResult
     static func compare(_ bytes: [UInt8], limit: ExpansionLimit = .default, sourceLocation: Testing.SourceLocation = #_sourceLocation) -> Verdict {
         bytes.withUnsafeBufferPointer { buffer in
-            let fast = BinaryPropertyListFastParser.read(buffer, limit: limit)
+            let fast = (try? BinaryPropertyListFastParser.read(buffer, limit: limit)) ?? nil
             var full: TreeStore?
             var failure: ParseFailure?
             do throws(ParseFailure) {

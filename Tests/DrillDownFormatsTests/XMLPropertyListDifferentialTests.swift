@@ -15,7 +15,7 @@ struct XMLPropertyListDifferentialTests {
     static func compare(_ bytes: [UInt8], sourceLocation: Testing.SourceLocation = #_sourceLocation) -> Verdict {
         bytes.withUnsafeBufferPointer { buffer in
             guard let base = buffer.baseAddress, !buffer.isEmpty, UTF8Validation.firstInvalidOffset(in: buffer) == nil else { return .invalid }
-            let fast = XMLPropertyListFastParser.read(buffer)
+            let fast = (try? XMLPropertyListFastParser.read(buffer)) ?? nil
             var full: TreeStore?
             var failure: ParseFailure?
             var parser = XMLPropertyListParser(base: base, count: buffer.count)

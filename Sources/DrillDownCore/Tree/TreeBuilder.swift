@@ -48,8 +48,18 @@ public struct TreeBuilder: Sendable {
     @usableFromInline var frames: [Int] = []
     @usableFromInline var current = Pending(textStart: 0)
 
-    /// Creates a builder; `expectedNodes` and `expectedTextBytes` pre-size the arrays.
+    /// Bytes of the node arrays per node: a kind byte and six 32-bit fields.
+    public static let bytesPerNode = 1 + 6 * 4
+
+    /// Creates a builder; `expectedNodes` and `expectedTextBytes` pre-size the arrays, when the system
+    /// can give that much memory now (the arrays grow as they fill otherwise).
     public init(expectedNodes: Int = 0, expectedTextBytes: Int = 0) {
+        let expected = max(0, expectedNodes).multipliedReportingOverflow(by: Self.bytesPerNode)
+        guard !expected.overflow, SystemMemory.canReserve(expected.partialValue + max(0, expectedTextBytes)) else {
+            pending.reserveCapacity(256)
+            frames.reserveCapacity(64)
+            return
+        }
         if expectedNodes > 0 {
             kinds.reserveCapacity(expectedNodes)
             parents.reserveCapacity(expectedNodes)
@@ -155,9 +165,10 @@ public struct TreeBuilder: Sendable {
         for c in lo ..< lo + Int(root.childCount) { parents[c] = 0 }
         pending.removeAll()
         // Pre-sizing is a guess from the input's size. Reserved pages that were never written cost
-        // no memory, so only a gross over-reservation (over half unused) is worth a copy.
+        // no memory, so only a gross over-reservation (over half unused) is worth a copy, when the
+        // copy can have its memory.
         func fitted<T>(_ a: [T]) -> [T] {
-            guard a.capacity > 2 * a.count + 64 else { return a }
+            guard a.capacity > 2 * a.count + 64, SystemMemory.canReserve(a.count * MemoryLayout<T>.stride) else { return a }
             return [T](unsafeUninitializedCapacity: a.count) { buffer, count in
                 _ = a.withUnsafeBufferPointer { buffer.initialize(fromContentsOf: $0) }
                 count = a.count
@@ -523,13 +534,17 @@ extension TreeBuilder {
     /// not leave exactly one complete top-level value.
     ///
     /// The arrays are allocated once at their capacity; pages never written are never backed by
-    /// memory, so a generous bound costs address space, not resident memory.
+    /// memory, so a generous bound costs address space, not resident memory. When the system cannot
+    /// give that much now (an address-space limit), the build throws ``ReservationFailure`` instead
+    /// of letting the allocation abort the process; ``nodeCapacity(atMost:textCapacity:counted:)``
+    /// picks a bound that fits.
     /// The first `expectedNodes` nodes and `expectedTextBytes` text bytes, when the reader knows
     /// them, are faulted in on a second thread while `fill` runs (see ``PageWarmer``).
     /// - Complexity: O(nodes + text bytes) beyond `fill` itself.
     public static func build(
         nodeCapacity: Int, textCapacity: Int, expectedNodes: Int = 0, expectedTextBytes: Int = 0, _ fill: (inout Columns) -> Bool
-    ) -> TreeStore? {
+    ) throws(ReservationFailure) -> TreeStore? {
+        try reserve(nodes: nodeCapacity, text: textCapacity)
         var columns: FilledColumns?
         let text = [UInt8](unsafeUninitializedCapacity: max(textCapacity, 1)) { t, textCount in
             HugePages.advise(t)
@@ -547,14 +562,37 @@ extension TreeBuilder {
     /// appends. The tree keeps `region` alive.
     public static func build(
         nodeCapacity: Int, lending region: TextRegion, appendFrom: Int, expectedNodes: Int = 0, _ fill: (inout Columns) -> Bool
-    ) -> TreeStore? {
+    ) throws(ReservationFailure) -> TreeStore? {
         precondition(appendFrom > 0 && appendFrom <= region.count, "appendFrom must be inside the region")
+        try reserve(nodes: nodeCapacity, text: 0)
         guard
             let columns = fillColumns(
                 nodeCapacity: nodeCapacity, text: UnsafeMutablePointer(mutating: region.base), textCapacity: region.count,
                 appendFrom: appendFrom, warm: (expectedNodes, 0), fill)
         else { return nil }
         return TreeStore(columns, text: TreeText(region, count: columns.textCount))
+    }
+
+    /// Throws unless the node arrays for `nodes` nodes and `text` bytes of text can be reserved now.
+    static func reserve(nodes: Int, text: Int) throws(ReservationFailure) {
+        try SystemMemory.reserve(arrayBytes(nodes: nodes, text: text), for: "the tree's arrays (\(nodes) nodes at most, \(text) bytes of text)")
+    }
+
+    /// A node capacity for a ``build(nodeCapacity:textCapacity:expectedNodes:expectedTextBytes:_:)``:
+    /// `generous` (a bound from the input's size alone, free to compute) when its arrays and
+    /// `textCapacity` bytes can be reserved now, else what `counted` returns (a tighter bound that
+    /// costs a pass over the input). A large input under an address-space limit then reserves what
+    /// its nodes need rather than what its bytes could hold.
+    public static func nodeCapacity(atMost generous: Int, textCapacity: Int, counted: () -> Int) -> Int {
+        if SystemMemory.canReserve(arrayBytes(nodes: generous, text: textCapacity)) { return generous }
+        return min(generous, counted())
+    }
+
+    /// Bytes of the arrays for `nodes` nodes and `text` bytes of text (`Int.max` past it).
+    static func arrayBytes(nodes: Int, text: Int) -> Int {
+        let (arrays, overflow) = max(nodes, 1).multipliedReportingOverflow(by: bytesPerNode)
+        let (total, past) = arrays.addingReportingOverflow(max(text, 1))
+        return overflow || past ? Int.max : total
     }
 
     /// The node arrays ``Columns`` filled, and the text bytes written.

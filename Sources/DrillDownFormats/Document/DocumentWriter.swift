@@ -10,36 +10,63 @@ import DrillDownCore
 /// try DocumentWriter.write(tree, to: "Data.plist", format: .plistBinary)
 /// ```
 public enum DocumentWriter {
+    /// Outputs up to this size are kept in memory while they are measured and written at once;
+    /// larger ones are measured, then written again a chunk at a time.
+    static let keptInMemory = 64 << 20
+
     /// The document's bytes in `format`.
     /// - Complexity: O(n) in the size of the tree.
     public static func data(_ tree: TreeStore, format: DocumentFormat) throws(FormatError) -> [UInt8] {
+        var out = WriterOutput(.collect)
         do throws(WriteFailure) {
-            return try encode(tree, format: format)
+            try encode(tree, format: format, to: &out)
         } catch {
             throw FormatError(file: "(\(format.rawValue) output)", message: error.message)
         }
+        return out.bytes
     }
 
     /// Writes the document to `path` atomically: the original file is replaced only once the new
     /// one is complete on disk, and is left untouched by any failure.
-    /// - Complexity: O(n) in the size of the tree.
-    public static func write(_ tree: TreeStore, to path: String, format: DocumentFormat) throws(FormatError) {
-        let bytes: [UInt8]
-        do throws(WriteFailure) {
-            bytes = try encode(tree, format: format)
-        } catch {
-            throw FormatError(file: path, message: error.message)
+    ///
+    /// With a `limit`, the output is measured first (counted, not kept, past ``keptInMemory``), and
+    /// one over the limit is refused before anything is written, naming the size it would have had.
+    /// Memory holds at most ``keptInMemory`` bytes of output and a chunk at a time beyond that.
+    /// - Complexity: O(n) in the size of the tree, twice for an output over ``keptInMemory`` within a limit.
+    public static func write(_ tree: TreeStore, to path: String, format: DocumentFormat, limit: OutputLimit = .unlimited) throws(FormatError) {
+        if limit.bytes < Int.max {
+            var measured = WriterOutput(.measure(keep: min(limit.bytes, keptInMemory)))
+            do throws(WriteFailure) {
+                try encode(tree, format: format, to: &measured)
+            } catch {
+                throw FormatError(file: path, message: error.message)
+            }
+            guard measured.total <= limit.bytes else {
+                throw FormatError(file: path, message: limit.refusal(size: measured.total, format: format))
+            }
+            if measured.isWhole {
+                try AtomicFile.write(measured.bytes, to: path)
+                return
+            }
         }
-        try AtomicFile.write(bytes, to: path)
+        try AtomicFile.write(to: path) { fd throws(FormatError) in
+            var out = WriterOutput(.stream(fd))
+            do throws(WriteFailure) {
+                try encode(tree, format: format, to: &out)
+                try out.finish()
+            } catch {
+                throw FormatError(file: path, message: error.message)
+            }
+        }
     }
 
-    static func encode(_ tree: TreeStore, format: DocumentFormat) throws(WriteFailure) -> [UInt8] {
+    static func encode(_ tree: TreeStore, format: DocumentFormat, to out: inout WriterOutput) throws(WriteFailure) {
         switch format {
-        case .json: try JSONWriter.data(tree)
-        case .yaml: try YAMLWriter.data(tree)
-        case .plistXML: try XMLPropertyListWriter.data(tree)
-        case .plistBinary: try BinaryPropertyListWriter.data(tree)
-        case .plistOpenStep: try OpenStepWriter.data(tree)
+        case .json: try JSONWriter.write(tree, to: &out)
+        case .yaml: try YAMLWriter.write(tree, to: &out)
+        case .plistXML: try XMLPropertyListWriter.write(tree, to: &out)
+        case .plistBinary: try BinaryPropertyListWriter.write(tree, to: &out)
+        case .plistOpenStep: try OpenStepWriter.write(tree, to: &out)
         }
     }
 }

@@ -1,3 +1,5 @@
+import DrillDownCore
+
 /// A reader's failure at a byte offset of its input; turned into a ``FormatError`` with a line
 /// and column (or a byte offset) only once, when it is reported.
 struct ParseFailure: Error, Sendable {
@@ -14,6 +16,11 @@ struct ParseFailure: Error, Sendable {
         self.offset = offset
         self.message = message
         self.hasLines = hasLines
+    }
+
+    /// A reservation the system refused: no place in the input to name.
+    init(_ refused: ReservationFailure) {
+        self.init(offset: 0, refused.description, hasLines: false)
     }
 
     /// The error for `file`, with the line and column computed from `bytes`.

@@ -70,7 +70,7 @@ struct YAMLBlockReader {
     var awaitingIndent = 0
 
     /// The tree of `buffer` (valid UTF-8), or `nil` when it must be read with libyaml.
-    static func read(_ buffer: UnsafeBufferPointer<UInt8>, limit: ExpansionLimit) -> TreeStore? {
+    static func read(_ buffer: UnsafeBufferPointer<UInt8>, limit: ExpansionLimit) throws(ReservationFailure) -> TreeStore? {
         guard let base = buffer.baseAddress, !buffer.isEmpty else { return nil }
         var reader = YAMLBlockReader(base: base, count: buffer.count, table: classes)
         reader.frames.reserveCapacity(64)
@@ -79,7 +79,9 @@ struct YAMLBlockReader {
         // stored text (keys as written, values as stored) can be longer than the input.
         let maxNodes = limit.maxNodes(inputBytes: buffer.count)
         let maxText = limit.maxTextBytes(inputBytes: buffer.count)
-        return TreeBuilder.build(nodeCapacity: buffer.count / 2 + 16, textCapacity: 2 * buffer.count + 64) { out in
+        let text = 2 * buffer.count + 64
+        let nodes = TreeBuilder.nodeCapacity(atMost: buffer.count / 2 + 16, textCapacity: text) { NodeBound.yaml(buffer) }
+        return try TreeBuilder.build(nodeCapacity: nodes, textCapacity: text) { out in
             reader.fill(into: &out) && reader.nodes <= maxNodes && out.textCount <= maxText
         }
     }

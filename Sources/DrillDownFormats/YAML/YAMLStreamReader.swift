@@ -35,7 +35,7 @@ struct YAMLStreamReader {
     var hasRoot = false
 
     /// The tree of `buffer`'s single document, or `nil` when ``YAMLComposer`` must read it.
-    static func read(_ buffer: UnsafeBufferPointer<UInt8>, limit: ExpansionLimit) -> TreeStore? {
+    static func read(_ buffer: UnsafeBufferPointer<UInt8>, limit: ExpansionLimit) throws(ReservationFailure) -> TreeStore? {
         _ = YAMLReader.libyamlNesting
         guard let base = buffer.baseAddress, !buffer.isEmpty else { return nil }
         var parser = yaml_parser_t()
@@ -51,7 +51,9 @@ struct YAMLStreamReader {
         // More than that gives up to the composer; pages never written cost no memory.
         let maxNodes = limit.maxNodes(inputBytes: buffer.count)
         let maxText = limit.maxTextBytes(inputBytes: buffer.count)
-        return TreeBuilder.build(nodeCapacity: buffer.count / 2 + 16, textCapacity: 2 * buffer.count + 64) { out in
+        let text = 2 * buffer.count + 64
+        let nodes = TreeBuilder.nodeCapacity(atMost: buffer.count / 2 + 16, textCapacity: text) { NodeBound.yaml(buffer) }
+        return try TreeBuilder.build(nodeCapacity: nodes, textCapacity: text) { out in
             reader.fill(&parser, into: &out) && reader.nodes <= maxNodes && out.textCount <= maxText
         }
     }

@@ -1,0 +1,143 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Where a writer's bytes go, in bounded memory: kept whole (``Mode/collect``), kept up to a size
+/// and past it only counted (``Mode/measure(keep:)``, so an output's size is known before any of it
+/// is written), or written to a file a chunk at a time (``Mode/stream(_:)``).
+///
+/// Writers append to it as to an array and call ``checkpoint()`` once per node; only there is a
+/// full buffer passed on, so a write holds one chunk and one node's bytes however large its
+/// output, and the check costs one comparison per node.
+///
+/// ```swift
+/// var out = WriterOutput(.measure(keep: 64 << 20))
+/// try JSONWriter.write(tree, to: &out)
+/// out.total   // the output's size; out.isWhole: out.bytes is all of it
+/// ```
+struct WriterOutput: ByteSink {
+    enum Mode {
+        /// Keep every byte: ``bytes`` is the output.
+        case collect
+        /// Keep the first `keep` bytes or so; past them drop what arrives and only count it.
+        case measure(keep: Int)
+        /// Write to the file descriptor whenever a chunk is waiting (``finish()`` writes the rest).
+        case stream(Int32)
+    }
+
+    /// Bytes gathered before a checkpoint passes them on.
+    static let chunk = 1 << 20
+
+    /// The bytes not yet passed on (all of them in ``Mode/collect``).
+    private(set) var bytes: [UInt8] = []
+    /// Bytes written to the file or counted and dropped.
+    private(set) var passed = 0
+    let mode: Mode
+    /// Whether what arrives is only counted (``Mode/measure(keep:)`` past its size).
+    private var counting = false
+
+    init(_ mode: Mode) { self.mode = mode }
+
+    /// The output's size so far.
+    var total: Int { passed + bytes.count }
+
+    /// Whether ``bytes`` holds all of the output so far.
+    var isWhole: Bool { passed == 0 }
+
+    @inline(__always) mutating func append(_ byte: UInt8) { bytes.append(byte) }
+
+    @inline(__always) mutating func append<S: Sequence<UInt8>>(contentsOf more: S) { bytes.append(contentsOf: more) }
+
+    /// Reserves room for `count` bytes, at most what the mode keeps before passing bytes on.
+    mutating func reserve(_ count: Int) {
+        switch mode {
+        case .collect: bytes.reserveCapacity(count)
+        case .measure(let keep): bytes.reserveCapacity(min(count, keep))
+        case .stream: bytes.reserveCapacity(min(count, 2 * Self.chunk))
+        }
+    }
+
+    /// Appends `count` copies of `byte`, a chunk of ``blanks`` at a time; only counts them when counting.
+    mutating func append(repeating byte: UInt8, count: Int) {
+        if counting {
+            passed += count
+            return
+        }
+        let run = byte == 0x20 ? Self.blanks.spaces : byte == 0x09 ? Self.blanks.tabs : nil
+        guard let run else {
+            bytes.append(contentsOf: repeatElement(byte, count: count))
+            return
+        }
+        var left = count
+        while left > 0 {
+            let n = min(left, Self.blanksLength)
+            bytes.append(contentsOf: UnsafeBufferPointer(start: run, count: n))
+            left -= n
+        }
+    }
+
+    static let blanksLength = 4096
+    /// Runs of spaces and of tabs for indentation (an array's append of a repeated element is a
+    /// loop per byte in a debug build; a buffer's is a copy).
+    nonisolated(unsafe) static let blanks: (spaces: UnsafePointer<UInt8>, tabs: UnsafePointer<UInt8>) = {
+        let spaces = UnsafeMutablePointer<UInt8>.allocate(capacity: blanksLength)
+        spaces.initialize(repeating: 0x20, count: blanksLength)
+        let tabs = UnsafeMutablePointer<UInt8>.allocate(capacity: blanksLength)
+        tabs.initialize(repeating: 0x09, count: blanksLength)
+        return (UnsafePointer(spaces), UnsafePointer(tabs))
+    }()
+
+    /// Passes a full buffer on (writes or drops it); writers call it once per node.
+    @inline(__always) mutating func checkpoint() throws(WriteFailure) {
+        guard bytes.count >= Self.chunk else { return }
+        try passOn()
+    }
+
+    /// Writes what is left (``Mode/stream(_:)``); the output is complete.
+    mutating func finish() throws(WriteFailure) {
+        if case .stream(let fd) = mode { try write(to: fd) }
+    }
+
+    private mutating func passOn() throws(WriteFailure) {
+        switch mode {
+        case .collect:
+            return
+        case .measure(let keep):
+            guard counting || bytes.count > keep else { return }
+            if !counting {
+                counting = true
+                passed += bytes.count
+                bytes = []
+                bytes.reserveCapacity(2 * Self.chunk)
+                return
+            }
+            passed += bytes.count
+            bytes.removeAll(keepingCapacity: true)
+        case .stream(let fd):
+            try write(to: fd)
+        }
+    }
+
+    private mutating func write(to fd: Int32) throws(WriteFailure) {
+        var done = 0
+        while done < bytes.count {
+            let n = bytes.withUnsafeBytes { posixWrite(fd, $0.baseAddress! + done, $0.count - done) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw WriteFailure("cannot write: \(String(cString: strerror(errno)))")
+            }
+            done += n
+        }
+        passed += bytes.count
+        bytes.removeAll(keepingCapacity: true)
+    }
+}
+
+@inline(__always)
+private func posixWrite(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
+    write(fd, buffer, count)
+}
