@@ -151,6 +151,28 @@ public struct TreeBuilder: Sendable {
     /// Whether a complete top-level value has been read.
     @inlinable public var isComplete: Bool { frames.isEmpty && pending.count == 1 }
 
+    /// The first member of the innermost open container whose key an earlier member has, and that
+    /// earlier member, as positions in the container; `nil` when all keys differ. Readers call it
+    /// before closing an object, to refuse it with the key and where it is (see ``DuplicateKeys``).
+    /// - Complexity: O(k log k) for k members.
+    public func duplicateKeyInOpenContainer() -> (later: Int, earlier: Int)? {
+        guard let mark = frames.last else { return nil }
+        let members = pending[mark...]
+        return text.withUnsafeBytes { bytes in
+            DuplicateKeys.first(count: members.count) { i in
+                let p = members[mark + i]
+                return UnsafeRawBufferPointer(rebasing: bytes[Int(p.textStart) ..< Int(p.textStart) + Int(p.titleLength)])
+            }
+        }
+    }
+
+    /// The key of member `position` of the innermost open container, for messages.
+    public func keyInOpenContainer(_ position: Int) -> String {
+        guard let mark = frames.last, mark + position < pending.count else { return "" }
+        let p = pending[mark + position]
+        return String(decoding: text[Int(p.textStart) ..< Int(p.textStart) + Int(p.titleLength)], as: UTF8.self)
+    }
+
     /// Produces the store. Requires exactly one complete top-level value.
     public mutating func build() -> TreeStore {
         precondition(isComplete, "TreeBuilder.build() needs exactly one complete top-level value")
@@ -226,6 +248,9 @@ extension TreeBuilder {
         public let lendsInput: Bool
         /// Set when more nodes arrived than the capacity: the result is then discarded.
         @usableFromInline var overflowed = false
+        /// Set when two members of an object share a key (``DuplicateKeys``): the result is then
+        /// discarded, and the reader's full parser reports where.
+        @usableFromInline var repeatedKey = false
         /// Set by ``finishPlaced()``: every node was written at its id, there is no pending root.
         @usableFromInline var placedAll = false
         /// The greatest depth of a placed node (children are one deeper than their container).
@@ -450,6 +475,7 @@ extension TreeBuilder {
                 widest = max(widest, n)
                 pending[mark - 1].firstChild = Int32(truncatingIfNeeded: first)
                 pending[mark - 1].childCount = Int32(truncatingIfNeeded: n)
+                if n > 1 && pending[mark - 1].kind == ValueKind.object.rawValue { checkKeys(first, n) }
                 return
             }
             let n = pendingCount - mark
@@ -482,7 +508,32 @@ extension TreeBuilder {
             pendingCount = mark
             pending[mark - 1].firstChild = Int32(truncatingIfNeeded: first)
             pending[mark - 1].childCount = Int32(truncatingIfNeeded: n)
+            if n > 1 && pending[mark - 1].kind == ValueKind.object.rawValue { checkKeys(first, n) }
         }
+
+        /// Fails the build when two of the `count` members placed from id `first` share a key: two
+        /// keys (the common object) are compared here, more by ``keysMayRepeat(first:count:)``.
+        @inlinable @inline(__always) mutating func checkKeys(_ first: Int, _ count: Int) {
+            if count == 2 {
+                if DuplicateKeys.same(key(first), key(first &+ 1)) { repeatedKey = true }
+            } else if keysMayRepeat(first: first, count: count) {
+                repeatedKey = true
+            }
+        }
+
+        /// The key of the placed node `id`.
+        @inlinable @inline(__always) func key(_ id: Int) -> UnsafeRawBufferPointer {
+            UnsafeRawBufferPointer(start: text + Int(textStarts[id]), count: Int(titleLengths[id]))
+        }
+
+        /// Whether two of the `count` placed nodes from id `first` (an object's members) may share a
+        /// key (see ``DuplicateKeys/mayRepeat(count:key:)``); for readers that place nodes themselves.
+        public func keysMayRepeat(first: Int, count: Int) -> Bool {
+            DuplicateKeys.mayRepeat(count: count) { key(first &+ $0) }
+        }
+
+        /// Fails the build: the reader found two members of an object with the same key.
+        @inlinable public mutating func refuseRepeatedKey() { repeatedKey = true }
 
         /// Writes node `id` whole, for readers that know every node's final id before they read it
         /// (the binary property-list reader, whose containers state their sizes up front) and so
@@ -513,7 +564,7 @@ extension TreeBuilder {
         }
 
         /// Whether exactly one complete top-level value has been read and everything fitted.
-        @inlinable public var isComplete: Bool { (placedAll || (frameCount == 0 && pendingCount == 1)) && !overflowed }
+        @inlinable public var isComplete: Bool { (placedAll || (frameCount == 0 && pendingCount == 1)) && !overflowed && !repeatedKey }
 
         /// Places the root at id 0.
         @usableFromInline mutating func finish() {

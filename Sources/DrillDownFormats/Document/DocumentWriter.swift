@@ -60,7 +60,13 @@ public enum DocumentWriter {
         }
     }
 
+    /// Writes `tree` to `out`; a tree whose object repeats a key is refused (see ``DuplicateKeys``).
     static func encode(_ tree: TreeStore, format: DocumentFormat, to out: inout WriterOutput) throws(WriteFailure) {
+        if let (node, earlier) = tree.firstDuplicateKey() {
+            throw WriteFailure(
+                "duplicate key '\(tree.title(of: node))' at \(tree.describePath(node)) (also at \(tree.describePath(earlier))); "
+                    + "a key may appear once per object, or no reader would read back both values")
+        }
         switch format {
         case .json: try JSONWriter.write(tree, to: &out)
         case .yaml: try YAMLWriter.write(tree, to: &out)

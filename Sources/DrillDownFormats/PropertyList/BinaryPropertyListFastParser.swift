@@ -192,6 +192,8 @@ struct BinaryPropertyListFastParser {
             let t = stack.count - 1
             let frame = stack[t]
             if frame.next == frame.count {
+                // A duplicate key is left to BinaryPropertyListParser, which names it.
+                if frame.isDict && frame.count > 1 && c.keysMayRepeat(first: frame.first, count: frame.count) { throw Decline() }
                 placed += frame.count
                 stack.removeLast()
                 continue
