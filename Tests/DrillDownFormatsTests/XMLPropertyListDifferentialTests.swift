@@ -62,8 +62,12 @@ struct XMLPropertyListDifferentialTests {
             let items = (0 ..< Int.random(in: 0 ..< 5, using: &rng)).map { _ in ws() + value(depth + 1, common: common, &rng) }
             return "<array>" + items.joined() + ws() + "</array>"
         default:
-            let members = (0 ..< Int.random(in: 0 ..< 5, using: &rng)).map { _ in
-                ws() + (Bool.random(using: &rng) ? "<key>\(text())</key>" : "<key/>") + ws() + value(depth + 1, common: common, &rng)
+            // A key may appear once per dictionary: keys after the first end with `#` and their
+            // position (no decoded text holds a `#`).
+            let members = (0 ..< Int.random(in: 0 ..< 5, using: &rng)).map { i in
+                let suffix = i > 0 ? "#\(i)" : ""
+                return ws() + (Bool.random(using: &rng) ? "<key>\(text())\(suffix)</key>" : i > 0 ? "<key>\(suffix)</key>" : "<key/>") + ws()
+                    + value(depth + 1, common: common, &rng)
             }
             return "<dict>" + members.joined() + ws() + "</dict>"
         }
