@@ -88,12 +88,16 @@ def test_convert_refuses_an_output_over_the_limit_before_writing_it(tmp_path):
     yaml_out.unlink()
 
 
-@pytest.mark.parametrize("value", ["12X", "-1G", ""])
-def test_a_bad_size_is_a_usage_error(drilldown, tmp_path, value):
+def test_max_output_takes_sizes_and_refuses_anything_else(drilldown, tmp_path):
     source = tmp_path / "a.json"
-    source.write_text("{}")
-    proc = drilldown("convert", source, tmp_path / "b.yaml", "--max-output", value, check=2)
-    assert "max-output" in proc.stderr
+    source.write_text('{"k": "' + "x" * 2000 + '"}')
+    for size in ["1M", "2k", "2048", "1.5G", "64KiB"]:
+        drilldown("convert", source, tmp_path / "b.yaml", "--max-output", size, check=0)
+    proc = drilldown("convert", source, tmp_path / "c.yaml", "--max-output", "1K", check=1)
+    assert "over the output limit of 1 KiB (--max-output 1K)" in proc.stderr, proc.stderr
+    for bad in ["12X", "-1G", "", "1e9"]:
+        proc = drilldown("convert", source, tmp_path / "d.yaml", "--max-output", bad, check=2)
+        assert "--max-output" in proc.stderr, proc.stderr
 
 
 def test_a_deep_yaml_file_reads_in_what_its_nodes_need(tmp_path):

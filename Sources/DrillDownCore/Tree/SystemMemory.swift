@@ -10,16 +10,22 @@ import Darwin
 /// be had ends in an error naming the size rather than in the runtime's abort ("failed to allocate").
 ///
 /// A Swift array that cannot get its memory stops the process; a reader reserves its arrays up
-/// front from the input's size, so it asks here first. The answer is the system's (`malloc` of the
-/// whole size, freed at once: untouched pages cost no memory, and the same limits apply to it as to
-/// the arrays that follow), which takes a few microseconds.
+/// front from the input's size, so it asks here first. The answer is the system's: an anonymous
+/// writable mapping of the whole size, unmapped at once (what `malloc` does for a large array, so
+/// the same address-space and overcommit limits apply; untouched pages cost no memory, and
+/// `malloc`'s own thresholds are left alone), which takes a few microseconds.
 package enum SystemMemory {
+    /// Below this, a reservation is not asked about (a refusal would come soon anyway).
+    static let smallest = 1 << 20
+
     /// Whether `bytes` of memory can be reserved now (in one piece; the arrays that follow take it
     /// in several, which needs no more address space).
     package static func canReserve(_ bytes: Int) -> Bool {
-        guard bytes > 0 else { return true }
-        guard let probe = malloc(bytes) else { return false }
-        free(probe)
+        guard bytes >= smallest else { return true }
+        guard let probe = mmap(nil, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
+            probe != UnsafeMutableRawPointer(bitPattern: -1)
+        else { return false }
+        munmap(probe, bytes)
         return true
     }
 

@@ -532,9 +532,6 @@ extension TreeBuilder {
             DuplicateKeys.mayRepeat(count: count) { key(first &+ $0) }
         }
 
-        /// Fails the build: the reader found two members of an object with the same key.
-        @inlinable public mutating func refuseRepeatedKey() { repeatedKey = true }
-
         /// Writes node `id` whole, for readers that know every node's final id before they read it
         /// (the binary property-list reader, whose containers state their sizes up front) and so
         /// need no pending list. Such a reader uses only this and the text appends, writes each id
