@@ -12,9 +12,16 @@ enum NodeBound {
         count(in: buffer) { $0 == 0x2D || $0 == 0x3A || $0 == 0x3F || $0 == 0x5B || $0 == 0x7B || $0 == 0x2C } + 17
     }
 
-    /// XML property lists: every node is an element, which starts with `<`.
+    /// XML property lists: every node is an element, which starts with `<` and a name; end tags
+    /// (`</`), keys (`<k`), declarations and comments (`<?`, `<!`) are no nodes.
     static func xml(_ buffer: UnsafeBufferPointer<UInt8>) -> Int {
-        count(in: buffer) { $0 == 0x3C } + 2
+        guard buffer.count > 1 else { return 2 }
+        var n = 0
+        for i in 0 ..< buffer.count - 1 where buffer[i] == 0x3C {
+            let next = buffer[i + 1]
+            if next != 0x2F && next != 0x6B && next != 0x3F && next != 0x21 { n &+= 1 }
+        }
+        return n + 2
     }
 
     @inline(__always)
