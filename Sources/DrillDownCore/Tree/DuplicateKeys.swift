@@ -42,9 +42,17 @@ public enum DuplicateKeys {
 
     /// The first member, in order, whose key an earlier member has, and that earlier member; `nil`
     /// when the keys are all different.
-    /// - Complexity: O(k log k) for k keys.
+    /// - Complexity: pairwise up to ``pairwiseLimit`` keys (no allocation), O(k log k) beyond.
     public static func first(count: Int, key: (Int) -> UnsafeRawBufferPointer) -> (later: Int, earlier: Int)? {
         guard count > 1 else { return nil }
+        if count <= pairwiseLimit {
+            for i in 1 ..< count {
+                let a = key(i)
+                for j in 0 ..< i where same(a, key(j)) { return (i, j) }
+            }
+            return nil
+        }
+        guard hashesRepeat(count: count, key: key) else { return nil }
         var order = (0 ..< count).map { (hash: hash(key($0)), index: $0) }
         order.sort { $0.hash != $1.hash ? $0.hash < $1.hash : $0.index < $1.index }
         var found: (later: Int, earlier: Int)?

@@ -155,13 +155,17 @@ public struct TreeBuilder: Sendable {
     /// earlier member, as positions in the container; `nil` when all keys differ. Readers call it
     /// before closing an object, to refuse it with the key and where it is (see ``DuplicateKeys``).
     /// - Complexity: O(k log k) for k members.
-    public func duplicateKeyInOpenContainer() -> (later: Int, earlier: Int)? {
-        guard let mark = frames.last else { return nil }
-        let members = pending[mark...]
-        return text.withUnsafeBytes { bytes in
-            DuplicateKeys.first(count: members.count) { i in
-                let p = members[mark + i]
-                return UnsafeRawBufferPointer(rebasing: bytes[Int(p.textStart) ..< Int(p.textStart) + Int(p.titleLength)])
+    @inlinable public func duplicateKeyInOpenContainer() -> (later: Int, earlier: Int)? {
+        guard let mark = frames.last, pending.count - mark > 1 else { return nil }
+        return pending.withUnsafeBufferPointer { members in
+            text.withUnsafeBufferPointer { bytes in
+                func key(_ i: Int) -> UnsafeRawBufferPointer {
+                    let m = members[mark &+ i]
+                    return UnsafeRawBufferPointer(start: bytes.baseAddress.map { $0 + Int(m.textStart) }, count: Int(m.titleLength))
+                }
+                // Two members (the common object) are compared in place.
+                if members.count - mark == 2 { return DuplicateKeys.same(key(0), key(1)) ? (1, 0) : nil }
+                return DuplicateKeys.first(count: members.count - mark, key: key)
             }
         }
     }
@@ -511,25 +515,37 @@ extension TreeBuilder {
             if n > 1 && pending[mark - 1].kind == ValueKind.object.rawValue { checkKeys(first, n) }
         }
 
-        /// Fails the build when two of the `count` members placed from id `first` share a key: two
-        /// keys (the common object) are compared here, more by ``keysMayRepeat(first:count:)``.
+        /// Fails the build when two of the `count` members placed from id `first` share a key.
         @inlinable @inline(__always) mutating func checkKeys(_ first: Int, _ count: Int) {
-            if count == 2 {
-                if DuplicateKeys.same(key(first), key(first &+ 1)) { repeatedKey = true }
-            } else if keysMayRepeat(first: first, count: count) {
-                repeatedKey = true
-            }
-        }
-
-        /// The key of the placed node `id`.
-        @inlinable @inline(__always) func key(_ id: Int) -> UnsafeRawBufferPointer {
-            UnsafeRawBufferPointer(start: text + Int(textStarts[id]), count: Int(titleLengths[id]))
+            if Self.keysMayRepeat(text, textStarts, titleLengths, first, count) { repeatedKey = true }
         }
 
         /// Whether two of the `count` placed nodes from id `first` (an object's members) may share a
         /// key (see ``DuplicateKeys/mayRepeat(count:key:)``); for readers that place nodes themselves.
-        public func keysMayRepeat(first: Int, count: Int) -> Bool {
-            DuplicateKeys.mayRepeat(count: count) { key(first &+ $0) }
+        @inlinable @inline(__always) public func keysMayRepeat(first: Int, count: Int) -> Bool {
+            Self.keysMayRepeat(text, textStarts, titleLengths, first, count)
+        }
+
+        /// ``keysMayRepeat(first:count:)`` on the columns' pointers, not on `self`: a method of this
+        /// large struct called in the parse loop had it copied (a `memcpy` per object, 10% of a JSON
+        /// load). Two keys (the common object) are compared in place.
+        @inlinable @inline(__always) static func keysMayRepeat(
+            _ text: UnsafeMutablePointer<UInt8>, _ starts: UnsafeMutablePointer<UInt32>, _ lengths: UnsafeMutablePointer<UInt32>,
+            _ first: Int, _ count: Int
+        ) -> Bool {
+            if count == 2 {
+                return DuplicateKeys.same(
+                    UnsafeRawBufferPointer(start: text + Int(starts[first]), count: Int(lengths[first])),
+                    UnsafeRawBufferPointer(start: text + Int(starts[first &+ 1]), count: Int(lengths[first &+ 1])))
+            }
+            return keysMayRepeatAmongMany(text, starts, lengths, first, count)
+        }
+
+        @usableFromInline static func keysMayRepeatAmongMany(
+            _ text: UnsafeMutablePointer<UInt8>, _ starts: UnsafeMutablePointer<UInt32>, _ lengths: UnsafeMutablePointer<UInt32>,
+            _ first: Int, _ count: Int
+        ) -> Bool {
+            DuplicateKeys.mayRepeat(count: count) { UnsafeRawBufferPointer(start: text + Int(starts[first &+ $0]), count: Int(lengths[first &+ $0])) }
         }
 
         /// Writes node `id` whole, for readers that know every node's final id before they read it
@@ -696,6 +712,7 @@ extension TreeBuilder {
                                         textCapacity: textCapacity, appendFrom: appendFrom)
                                     ok = fill(&columns) && columns.isComplete
                                     warmer.finish()
+
                                     if ok {
                                         if !columns.placedAll {
                                             columns.finish()
