@@ -15,7 +15,7 @@ struct Convert: ParsableCommand {
             written in one transaction); an SQLite input is read back losslessly. \
             An output postgres://user@host:port/db?table=NAME is a PostgreSQL tree table (the table is \
             replaced in one transaction and every serving instance is told); such an input is read back losslessly.
-            A document output larger than --max-output is refused before anything is written.
+            A document output larger than --max-output is refused, and the output file is left as it was.
             """)
 
     @Argument(help: "The input file.", completion: .file()) var input: String
@@ -91,7 +91,7 @@ extension OutputLimit: ExpressibleByArgument {
 enum OutputLimitOption {
     static let help = """
         The largest document output to write, e.g. 500M or 2G (K, M, G, T: powers of 1024); a larger one is refused \
-        before anything is written. Default: \(OutputLimit.inputFactor) × the input's size, at least \
+        with its size and the output file left as it was. Default: \(OutputLimit.inputFactor) × the input's size, at least \
         \(ByteCount(OutputLimit.floor).rounded), at most half the memory available.
         """
 }

@@ -55,29 +55,33 @@ struct OutputLimitTests {
         #expect(OutputLimit.default(inputBytes: Int.max / 2, available: nil).bytes == Int.max)
     }
 
-    @Test("measuring counts an output past what it keeps, and streaming writes what collecting keeps")
+    @Test("a file output keeps, then streams, then only counts past its limit; what it writes is what collecting keeps")
     func outputModes() throws {
         let tree = Self.deepAndWide(depth: 300, width: 3000)
         for format in DocumentFormat.allCases {
             let whole = try DocumentWriter.data(tree, format: format)
-            var measured = WriterOutput(.measure(keep: 10_000))
-            try DocumentWriter.encode(tree, format: format, to: &measured)
-            #expect(measured.total == whole.count, "\(format)")
-            if whole.count > 2 * WriterOutput.chunk { #expect(!measured.isWhole, "\(format)") }
-            if whole.count < WriterOutput.chunk { #expect(measured.isWhole && measured.bytes == whole, "\(format)") }
-            #expect(measured.bytes.count < 2 * WriterOutput.chunk + 100_000, "\(format): measuring kept \(measured.bytes.count) bytes")
-
-            let path = Self.temporaryDirectory() + "/out"
-            try AtomicFile.write(to: path) { fd throws(FormatError) in
-                var out = WriterOutput(.stream(fd))
-                do throws(WriteFailure) {
-                    try DocumentWriter.encode(tree, format: format, to: &out)
-                    try out.finish()
-                } catch {
-                    throw FormatError(file: path, message: error.message)
+            for (keep, limit) in [(Int.max, Int.max), (10_000, Int.max), (10_000, whole.count / 3)] {
+                let path = Self.temporaryDirectory() + "/out"
+                var total = 0, over = false, held = 0
+                try AtomicFile.write(to: path) { fd throws(FormatError) in
+                    var out = WriterOutput(.file(fd, keep: keep, limit: limit))
+                    do throws(WriteFailure) {
+                        try DocumentWriter.encode(tree, format: format, to: &out)
+                        try out.finish()
+                    } catch {
+                        throw FormatError(file: path, message: error.message)
+                    }
+                    (total, over, held) = (out.total, out.isOverLimit, out.bytes.count)
+                }
+                let written = try AtomicFile.read(path)
+                #expect(total == whole.count, "\(format) \(keep) \(limit)")
+                if limit == Int.max {
+                    #expect(!over && written == whole, "\(format) \(keep)")
+                } else {
+                    #expect(over && written.count <= limit && written == Array(whole.prefix(written.count)), "\(format)")
+                    #expect(held < 2 * WriterOutput.chunk + 100_000, "\(format): counting held \(held) bytes")
                 }
             }
-            #expect(try AtomicFile.read(path) == whole, "\(format)")
         }
     }
 

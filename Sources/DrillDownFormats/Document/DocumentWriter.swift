@@ -10,9 +10,9 @@ import DrillDownCore
 /// try DocumentWriter.write(tree, to: "Data.plist", format: .plistBinary)
 /// ```
 public enum DocumentWriter {
-    /// Outputs up to this size are kept in memory while they are measured and written at once;
-    /// larger ones are measured, then written again a chunk at a time.
-    static let keptInMemory = 64 << 20
+    /// Outputs up to this size are kept in memory and written at once; larger ones are written a
+    /// chunk at a time as they are made.
+    static let keptInMemory = 16 << 20
 
     /// The document's bytes in `format`.
     /// - Complexity: O(n) in the size of the tree.
@@ -29,34 +29,21 @@ public enum DocumentWriter {
     /// Writes the document to `path` atomically: the original file is replaced only once the new
     /// one is complete on disk, and is left untouched by any failure.
     ///
-    /// With a `limit`, the output is measured first (counted, not kept, past ``keptInMemory``), and
-    /// one over the limit is refused before anything is written, naming the size it would have had.
-    /// Memory holds at most ``keptInMemory`` bytes of output and a chunk at a time beyond that.
-    /// - Complexity: O(n) in the size of the tree, twice for an output over ``keptInMemory`` within a limit.
+    /// Memory holds at most ``keptInMemory`` bytes of the output: a larger one goes to the
+    /// temporary file a chunk at a time. One over `limit` stops being written when it reaches it and
+    /// is only counted on: it is refused with the size it would have had, and the temporary file is
+    /// removed, so the file at `path` is never created or changed.
+    /// - Complexity: O(n) in the size of the tree.
     public static func write(_ tree: TreeStore, to path: String, format: DocumentFormat, limit: OutputLimit = .unlimited) throws(FormatError) {
-        if limit.bytes < Int.max {
-            var measured = WriterOutput(.measure(keep: min(limit.bytes, keptInMemory)))
-            do throws(WriteFailure) {
-                try encode(tree, format: format, to: &measured)
-            } catch {
-                throw FormatError(file: path, message: error.message)
-            }
-            guard measured.total <= limit.bytes else {
-                throw FormatError(file: path, message: limit.refusal(size: measured.total, format: format))
-            }
-            if measured.isWhole {
-                try AtomicFile.write(measured.bytes, to: path)
-                return
-            }
-        }
         try AtomicFile.write(to: path) { fd throws(FormatError) in
-            var out = WriterOutput(.stream(fd))
+            var out = WriterOutput(.file(fd, keep: min(limit.bytes, keptInMemory), limit: limit.bytes))
             do throws(WriteFailure) {
                 try encode(tree, format: format, to: &out)
                 try out.finish()
             } catch {
                 throw FormatError(file: path, message: error.message)
             }
+            if out.isOverLimit { throw FormatError(file: path, message: limit.refusal(size: out.total, format: format)) }
         }
     }
 

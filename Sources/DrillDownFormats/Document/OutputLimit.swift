@@ -5,7 +5,7 @@ import DrillDownCore
 /// Text formats indent each line by its depth, so a deep tree writes far more than it reads: 40 KB
 /// of JSON nesting 10 000 arrays around 10 000 numbers is 400 MB written back as pretty JSON, 200 MB
 /// as YAML or an XML property list, 800 MB in OpenStep's four-space indent. A write over the limit
-/// is refused before anything reaches the disk, with the size it would have had.
+/// is refused with the size it would have had, and the file is left as it was.
 ///
 /// ```swift
 /// let limit = OutputLimit.default(inputBytes: 40_000)   // 256 MiB, or less on a small machine

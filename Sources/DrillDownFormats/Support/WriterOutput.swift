@@ -6,27 +6,28 @@ import Musl
 import Darwin
 #endif
 
-/// Where a writer's bytes go, in bounded memory: kept whole (``Mode/collect``), kept up to a size
-/// and past it only counted (``Mode/measure(keep:)``, so an output's size is known before any of it
-/// is written), or written to a file a chunk at a time (``Mode/stream(_:)``).
+/// Where a writer's bytes go, in bounded memory: kept whole (``Mode/collect``), or bound for a file
+/// (``Mode/file(_:keep:limit:)``): kept in memory up to a size, then written a chunk at a time, and
+/// past a limit only counted, so an output over the limit is known with its size without being
+/// held or written whole.
 ///
 /// Writers append to it as to an array and call ``checkpoint()`` once per node; only there is a
-/// full buffer passed on, so a write holds one chunk and one node's bytes however large its
+/// full buffer passed on, so a write holds at most `keep` bytes and one node's however large its
 /// output, and the check costs one comparison per node.
 ///
 /// ```swift
-/// var out = WriterOutput(.measure(keep: 64 << 20))
+/// var out = WriterOutput(.file(fd, keep: 16 << 20, limit: 256 << 20))
 /// try JSONWriter.write(tree, to: &out)
-/// out.total   // the output's size; out.isWhole: out.bytes is all of it
+/// try out.finish()
+/// out.isOverLimit   // true: out.total is the size it would have had; the file holds a part of it
 /// ```
 struct WriterOutput: ByteSink {
     enum Mode {
         /// Keep every byte: ``bytes`` is the output.
         case collect
-        /// Keep the first `keep` bytes or so; past them drop what arrives and only count it.
-        case measure(keep: Int)
-        /// Write to the file descriptor whenever a chunk is waiting (``finish()`` writes the rest).
-        case stream(Int32)
+        /// Keep up to `keep` bytes; past them write to the file descriptor a chunk at a time
+        /// (``finish()`` writes the rest); past `limit` bytes in all, write nothing more and count.
+        case file(Int32, keep: Int, limit: Int)
     }
 
     /// Bytes gathered before a checkpoint passes them on.
@@ -37,7 +38,9 @@ struct WriterOutput: ByteSink {
     /// Bytes written to the file or counted and dropped.
     private(set) var passed = 0
     let mode: Mode
-    /// Whether what arrives is only counted (``Mode/measure(keep:)`` past its size).
+    /// Whether bytes go to the file as they come (past `keep`).
+    private var streaming = false
+    /// Whether what arrives is only counted (past `limit`).
     private var counting = false
 
     init(_ mode: Mode) { self.mode = mode }
@@ -45,8 +48,11 @@ struct WriterOutput: ByteSink {
     /// The output's size so far.
     var total: Int { passed + bytes.count }
 
-    /// Whether ``bytes`` holds all of the output so far.
-    var isWhole: Bool { passed == 0 }
+    /// Whether the output went past its limit: nothing more was written, ``total`` kept counting.
+    var isOverLimit: Bool {
+        guard case .file(_, _, let limit) = mode else { return false }
+        return total > limit
+    }
 
     @inline(__always) mutating func append(_ byte: UInt8) { bytes.append(byte) }
 
@@ -56,8 +62,7 @@ struct WriterOutput: ByteSink {
     mutating func reserve(_ count: Int) {
         switch mode {
         case .collect: bytes.reserveCapacity(count)
-        case .measure(let keep): bytes.reserveCapacity(min(count, keep))
-        case .stream: bytes.reserveCapacity(min(count, 2 * Self.chunk))
+        case .file(_, let keep, let limit): bytes.reserveCapacity(min(count, max(keep, 2 * Self.chunk), limit))
         }
     }
 
@@ -97,27 +102,24 @@ struct WriterOutput: ByteSink {
         try passOn()
     }
 
-    /// Writes what is left (``Mode/stream(_:)``); the output is complete.
+    /// Writes what is left, unless the output went past its limit.
     mutating func finish() throws(WriteFailure) {
-        if case .stream(let fd) = mode { try write(to: fd) }
+        guard case .file(let fd, _, _) = mode, !isOverLimit else { return }
+        try write(to: fd)
     }
 
     private mutating func passOn() throws(WriteFailure) {
-        switch mode {
-        case .collect:
-            return
-        case .measure(let keep):
-            guard counting || bytes.count > keep else { return }
-            if !counting {
-                counting = true
-                passed += bytes.count
-                bytes = []
-                bytes.reserveCapacity(2 * Self.chunk)
-                return
-            }
+        guard case .file(let fd, let keep, let limit) = mode else { return }
+        if counting {
             passed += bytes.count
             bytes.removeAll(keepingCapacity: true)
-        case .stream(let fd):
+        } else if total > limit {
+            counting = true
+            passed += bytes.count
+            bytes = []
+            bytes.reserveCapacity(2 * Self.chunk)
+        } else if streaming || bytes.count > keep {
+            streaming = true
             try write(to: fd)
         }
     }
