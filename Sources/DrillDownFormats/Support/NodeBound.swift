@@ -1,3 +1,5 @@
+import DrillDownCore
+
 /// Tighter bounds of a document's node count than its size gives, for a reader whose arrays for
 /// the size-based bound cannot be reserved (``TreeBuilder/nodeCapacity(atMost:textCapacity:counted:)``):
 /// each costs one pass over the input, counting the bytes that can start a node.
@@ -5,6 +7,18 @@
 /// A 200 MB YAML file of deep indentation holds some 20 000 nodes; reserving a node per two bytes
 /// would take 2.5 GB of address space for them.
 enum NodeBound {
+    /// The node and text capacities of a YAML read without aliases: from the input's size (a node
+    /// per two bytes, text twice the input: `y` is stored as `true`) when the system can give that
+    /// much, else a counted node bound (``yaml(_:)``) and the text it allows: the input, a quarter
+    /// more (a long hexadecimal integer's decimal digits) and 8 bytes per node (`n` is `false`).
+    /// Text past a capacity makes the reader give up, never read wrong.
+    static func yamlCapacities(_ buffer: UnsafeBufferPointer<UInt8>) -> (nodes: Int, text: Int) {
+        let generous = (nodes: buffer.count / 2 + 16, text: 2 * buffer.count + 64)
+        let nodes = TreeBuilder.nodeCapacity(atMost: generous.nodes, textCapacity: generous.text) { yaml(buffer) }
+        guard nodes < generous.nodes else { return generous }
+        return (nodes, min(generous.text, buffer.count + buffer.count / 4 + 8 * nodes + 64))
+    }
+
     /// YAML read without aliases: every node but the root follows a `-` (a sequence entry), a `:`
     /// (a mapping's value), a `?` (an explicit key without a value), or a `[`, `{` or `,` (a flow
     /// collection's entry), so their count plus one bounds the nodes (plus slack).

@@ -74,8 +74,7 @@ struct YAMLBlockReader {
         // stored text (keys as written, values as stored) can be longer than the input.
         let maxNodes = limit.maxNodes(inputBytes: buffer.count)
         let maxText = limit.maxTextBytes(inputBytes: buffer.count)
-        let text = 2 * buffer.count + 64
-        let nodes = TreeBuilder.nodeCapacity(atMost: buffer.count / 2 + 16, textCapacity: text) { NodeBound.yaml(buffer) }
+        let (nodes, text) = NodeBound.yamlCapacities(buffer)
         return try TreeBuilder.build(nodeCapacity: nodes, textCapacity: text) { out in
             reader.fill(into: &out) && reader.nodes <= maxNodes && out.textCount <= maxText
         }

@@ -43,11 +43,11 @@ struct YAMLStreamReader {
         reader.frames.reserveCapacity(64)
         // Every node takes at least two bytes of input (`[]`, `a,`, `- `) but the root; text is
         // keys as written plus values as stored, which can be longer (`y` is stored as `true`).
-        // More than that gives up to the composer; pages never written cost no memory.
+        // More than that gives up to the composer; pages never written cost no memory (and under
+        // an address-space limit the nodes are counted instead, see NodeBound.yamlCapacities).
         let maxNodes = limit.maxNodes(inputBytes: buffer.count)
         let maxText = limit.maxTextBytes(inputBytes: buffer.count)
-        let text = 2 * buffer.count + 64
-        let nodes = TreeBuilder.nodeCapacity(atMost: buffer.count / 2 + 16, textCapacity: text) { NodeBound.yaml(buffer) }
+        let (nodes, text) = NodeBound.yamlCapacities(buffer)
         return try TreeBuilder.build(nodeCapacity: nodes, textCapacity: text) { out in
             reader.fill(&parser, into: &out) && reader.nodes <= maxNodes && out.textCount <= maxText
         }
