@@ -264,3 +264,22 @@ def test_duplicate_keys_are_refused_by_every_conversion_and_the_reference_readin
     else:
         clean.write_bytes(plistlib.dumps(reference, fmt=plistlib.FMT_BINARY, sort_keys=False))
     every_writer_reads_back_equal(drilldown, tmp_path, index, family, reference, clean)
+
+
+def test_a_table_with_a_duplicate_key_is_refused_by_every_writer(drilldown, tmp_path):
+    """An SQLite tree table can hold two members with one key (written before the rule, or by hand):
+    every document writer refuses it, naming both TreePaths, and writes nothing (before, YAML was
+    written and could not be read back)."""
+    import sqlite3
+
+    source = tmp_path / "source.json"
+    source.write_text(json.dumps({"x": {"a": 1, "b": 2}}))
+    table = tmp_path / "t.sqlite"
+    drilldown("convert", source, table, check=0)
+    with sqlite3.connect(table) as db:
+        db.execute("UPDATE nodes SET key = 'a' WHERE key = 'b'")
+    for fmt, ext in EXTENSIONS.items():
+        out = tmp_path / f"out.{ext}"
+        proc = drilldown("convert", table, out, "--to", fmt, check=1)
+        assert "duplicate key 'a' at TreePath 0.1 (x/a) (also at TreePath 0.0 (x/a))" in proc.stderr, proc.stderr
+        assert not out.exists()
