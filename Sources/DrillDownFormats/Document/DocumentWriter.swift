@@ -4,7 +4,8 @@ import DrillDownCore
 ///
 /// Kinds a format lacks are mapped where the mapping is lossless to read back as text (dates
 /// and data become strings in JSON; every scalar is a string in OpenStep) and refused where it
-/// is not: property lists have no null, so a null node is a ``FormatError`` naming its path.
+/// is not: property lists have no null, so a null node is a ``FormatError`` naming its path, and
+/// an object with a duplicate key is refused in every format (see ``DuplicateKeys``).
 ///
 /// ```swift
 /// try DocumentWriter.write(tree, to: "Data.plist", format: .plistBinary)
