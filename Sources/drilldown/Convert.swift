@@ -15,6 +15,7 @@ struct Convert: ParsableCommand {
             written in one transaction); an SQLite input is read back losslessly. \
             An output postgres://user@host:port/db?table=NAME is a PostgreSQL tree table (the table is \
             replaced in one transaction and every serving instance is told); such an input is read back losslessly.
+            A document output larger than --max-output is refused, and the output file is left as it was.
             """)
 
     @Argument(help: "The input file.", completion: .file()) var input: String
@@ -23,6 +24,8 @@ struct Convert: ParsableCommand {
     @Option(name: .long, help: "The output format: json, yaml, plist, bplist, openstep.") var to: DocumentFormat?
     @Option(name: .long, help: ArgumentHelp(ExpansionLimitOption.help, valueName: "factor"))
     var expansionLimit: Int = ExpansionLimit.default.factor
+    @Option(name: .long, help: ArgumentHelp(OutputLimitOption.help, valueName: "size"))
+    var maxOutput: OutputLimit?
 
     /// Whether the output is an SQLite tree table.
     var writesDatabase: Bool { to == nil && SQLiteFile.hasDatabaseExtension(output) }
@@ -68,9 +71,27 @@ struct Convert: ParsableCommand {
             written = "sqlite"
         } else {
             let format = to ?? DocumentFormat(fileExtension: URL(fileURLWithPath: output).pathExtension)!
-            do { try DocumentWriter.write(read.tree, to: output, format: format) } catch { throw BadInput(error.description) }
+            let limit = maxOutput ?? OutputLimit.default(inputBytes: inputSize)
+            do { try DocumentWriter.write(read.tree, to: output, format: format, limit: limit) } catch { throw BadInput(error.description) }
             written = format.rawValue
         }
         FileHandle.standardError.write(Data("wrote \(output) (\(written), \(read.tree.count) nodes)\n".utf8))
     }
+
+    /// The input's size in bytes (0 when it is not a file), which the default output limit scales.
+    var inputSize: Int {
+        ((try? FileManager.default.attributesOfItem(atPath: input))?[.size] as? NSNumber)?.intValue ?? 0
+    }
+}
+
+extension OutputLimit: ExpressibleByArgument {
+    public init?(argument: String) { self.init(parsing: argument) }
+}
+
+enum OutputLimitOption {
+    static let help = """
+        The largest document output to write, e.g. 500M or 2G (K, M, G, T: powers of 1024); a larger one is refused \
+        with its size and the output file left as it was. Default: \(OutputLimit.inputFactor) × the input's size, at least \
+        \(ByteCount(OutputLimit.floor).rounded), at most half the memory available.
+        """
 }

@@ -13,7 +13,7 @@ struct BinaryPropertyListDifferentialTests {
     @discardableResult
     static func compare(_ bytes: [UInt8], limit: ExpansionLimit = .default, sourceLocation: Testing.SourceLocation = #_sourceLocation) -> Verdict {
         bytes.withUnsafeBufferPointer { buffer in
-            let fast = BinaryPropertyListFastParser.read(buffer, limit: limit)
+            let fast = (try? BinaryPropertyListFastParser.read(buffer, limit: limit)) ?? nil
             var full: TreeStore?
             var failure: ParseFailure?
             do throws(ParseFailure) {
@@ -77,9 +77,10 @@ struct BinaryPropertyListDifferentialTests {
             (0 ..< width).map { UInt8(truncatingIfNeeded: v >> UInt64(8 * (width - 1 - $0))) }
         }
 
-        mutating func string() -> [UInt8] {
+        /// A random string object; `suffix` ends its text (common documents' keys, which must differ).
+        mutating func string(suffix: String = "") -> [UInt8] {
             let pieces = ["a", "Row 1.2", "title", "", " ", "0123456789abcdefghij"]
-            let text = (0 ..< Int.random(in: 0 ..< 4, using: &rng)).map { _ in pieces.randomElement(using: &rng)! }.joined()
+            let text = (0 ..< Int.random(in: 0 ..< 4, using: &rng)).map { _ in pieces.randomElement(using: &rng)! }.joined() + suffix
             switch Int.random(in: 0 ..< (common ? 3 : 5), using: &rng) {
             case 0:
                 return header(0x5, text.utf8.count) + Array(text.utf8)
@@ -147,11 +148,17 @@ struct BinaryPropertyListDifferentialTests {
             var refs: [Int] = []
             if nibble == 0xD {
                 var keys: [Int] = []
-                for _ in 0 ..< n {
-                    if !done.isEmpty && Bool.random(using: &rng), case .scalar(let s) = objects[done.last!], s[0] >> 4 == 5 || common == false {
+                // In common documents a key may appear once per dictionary: one shared key at
+                // most, and new keys end with `#` and their position (no value holds a `#`).
+                var shared = false
+                for i in 0 ..< n {
+                    if !done.isEmpty && !(common && shared) && Bool.random(using: &rng), case .scalar(let s) = objects[done.last!],
+                        s[0] >> 4 == 5 || common == false
+                    {
                         keys.append(done.last!)
+                        shared = true
                     } else {
-                        keys.append(add(.scalar(string())))
+                        keys.append(add(.scalar(string(suffix: common ? "#\(i)" : ""))))
                     }
                     refs.append(value(depth + 1))
                 }

@@ -36,10 +36,12 @@ struct JSONReaderTests {
         #expect(try read(#""x""#, as: .json) == .string("x"))
     }
 
-    @Test("object keys become titles and keep duplicates")
+    @Test("object keys become titles; a key repeated in one object is refused (see DuplicateKeyTests)")
     func keys() throws {
-        let tree = try DocumentReader.read(bytes: Array(#"{"a": 1, "a": 2, "": 3}"#.utf8), file: "k.json").tree
-        #expect(tree.children(of: tree.root).map { tree.title(of: $0) } == ["a", "a", ""])
+        let tree = try DocumentReader.read(bytes: Array(#"{"a": 1, "A": 2, "": 3}"#.utf8), file: "k.json").tree
+        #expect(tree.children(of: tree.root).map { tree.title(of: $0) } == ["a", "A", ""])
+        let error = readError(#"{"a": 1, "a": 2, "": 3}"#, file: "k.json")
+        #expect(error?.description == "k.json:1:10: error: duplicate key 'a' in object (first at 1:2); a key may appear once per object")
     }
 
     @Test("a long string with many escapes and multi-byte characters reads exactly")

@@ -22,7 +22,7 @@ struct LentTextTests {
     static func document(_ seed: UInt64) -> [UInt8] {
         var rng = SeededGenerator(seed: seed)
         let keys = ["title", "", "é", "a\\\"b", "\\\\", "k\\u00e9y", "x y"]
-        var members: [String] = []
+        var members: [(key: String, text: String)] = []
         var size = 0
         while size < MappedFile.threshold + 4096 {
             let key = "\"" + keys.randomElement(using: &rng)! + "\""
@@ -32,15 +32,20 @@ struct LentTextTests {
                 ? JSONScanDifferentialTests.value(0, &rng)
                 : ["\"plain\"", "\"\"", "\"tab\\there\"", "12", "-0.5e3", "true", "null", "\"😀é\"", "[1, \"a\", \"b\\n\"]"].randomElement(using: &rng)!
             let member = key + before + ":" + after + value
-            members.append(member)
+            members.append((key, member))
             size += member.utf8.count + 2
         }
         var rows: [String] = []
         var i = 0
         while i < members.count {
+            // Up to n members, ending early rather than repeating a key in one object.
             let n = Int.random(in: 1 ... 6, using: &rng)
-            rows.append("{" + members[i ..< min(i + n, members.count)].joined(separator: ", ") + "}")
-            i += n
+            var row: [(key: String, text: String)] = []
+            while i < members.count, row.count < n, !row.contains(where: { $0.key == members[i].key }) {
+                row.append(members[i])
+                i += 1
+            }
+            rows.append("{" + row.map(\.text).joined(separator: ", ") + "}")
         }
         return Array(("[" + rows.joined(separator: ",\n") + "]").utf8)
     }

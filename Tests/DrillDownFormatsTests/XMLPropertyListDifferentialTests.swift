@@ -15,7 +15,7 @@ struct XMLPropertyListDifferentialTests {
     static func compare(_ bytes: [UInt8], sourceLocation: Testing.SourceLocation = #_sourceLocation) -> Verdict {
         bytes.withUnsafeBufferPointer { buffer in
             guard let base = buffer.baseAddress, !buffer.isEmpty, UTF8Validation.firstInvalidOffset(in: buffer) == nil else { return .invalid }
-            let fast = XMLPropertyListFastParser.read(buffer)
+            let fast = (try? XMLPropertyListFastParser.read(buffer)) ?? nil
             var full: TreeStore?
             var failure: ParseFailure?
             var parser = XMLPropertyListParser(base: base, count: buffer.count)
@@ -62,8 +62,12 @@ struct XMLPropertyListDifferentialTests {
             let items = (0 ..< Int.random(in: 0 ..< 5, using: &rng)).map { _ in ws() + value(depth + 1, common: common, &rng) }
             return "<array>" + items.joined() + ws() + "</array>"
         default:
-            let members = (0 ..< Int.random(in: 0 ..< 5, using: &rng)).map { _ in
-                ws() + (Bool.random(using: &rng) ? "<key>\(text())</key>" : "<key/>") + ws() + value(depth + 1, common: common, &rng)
+            // A key may appear once per dictionary: keys after the first end with `#` and their
+            // position (no decoded text holds a `#`).
+            let members = (0 ..< Int.random(in: 0 ..< 5, using: &rng)).map { i in
+                let suffix = i > 0 ? "#\(i)" : ""
+                return ws() + (Bool.random(using: &rng) ? "<key>\(text())\(suffix)</key>" : i > 0 ? "<key>\(suffix)</key>" : "<key/>") + ws()
+                    + value(depth + 1, common: common, &rng)
             }
             return "<dict>" + members.joined() + ws() + "</dict>"
         }

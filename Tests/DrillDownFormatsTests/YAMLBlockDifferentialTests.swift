@@ -13,7 +13,7 @@ struct YAMLBlockDifferentialTests {
 
     /// libyaml's tree of `buffer`, or its failure.
     static func libyaml(_ buffer: UnsafeBufferPointer<UInt8>, limit: ExpansionLimit) -> Result<TreeStore, ParseFailure> {
-        if let tree = YAMLStreamReader.read(buffer, limit: limit) { return .success(tree) }
+        if let tree = (try? YAMLStreamReader.read(buffer, limit: limit)) ?? nil { return .success(tree) }
         var composer = YAMLComposer(inputBytes: buffer.count, limit: limit)
         do throws(ParseFailure) {
             let root = try composer.compose(buffer)
@@ -28,7 +28,7 @@ struct YAMLBlockDifferentialTests {
     static func compare(_ bytes: [UInt8], limit: ExpansionLimit = .default, sourceLocation: Testing.SourceLocation = #_sourceLocation) -> Outcome {
         bytes.withUnsafeBufferPointer { buffer in
             guard UTF8Validation.firstInvalidOffset(in: buffer) == nil else { return .invalid }
-            let fast = YAMLBlockReader.read(buffer, limit: limit)
+            let fast = (try? YAMLBlockReader.read(buffer, limit: limit)) ?? nil
             let shown = String(decoding: bytes.prefix(300), as: UTF8.self).debugDescription
             switch (fast, libyaml(buffer, limit: limit)) {
             case (let f?, .success(let l)):

@@ -13,7 +13,7 @@ struct YAMLStreamDifferentialTests {
     @discardableResult
     static func compare(_ text: String, limit: ExpansionLimit = .default, sourceLocation: Testing.SourceLocation = #_sourceLocation) -> Outcome {
         Array(text.utf8).withUnsafeBufferPointer { buffer in
-            let fast = YAMLStreamReader.read(buffer, limit: limit)
+            let fast = (try? YAMLStreamReader.read(buffer, limit: limit)) ?? nil
             var composed: TreeStore?
             var failure: ParseFailure?
             var composer = YAMLComposer(inputBytes: buffer.count, limit: limit)

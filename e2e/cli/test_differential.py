@@ -157,6 +157,10 @@ def test_every_writer_reads_back_equal(drilldown, tmp_path, index, family, root)
         source.write_text(json.dumps(root, ensure_ascii=False), encoding="utf-8")
     else:
         source.write_bytes(plistlib.dumps(root, fmt=plistlib.FMT_BINARY, sort_keys=False))
+    every_writer_reads_back_equal(drilldown, tmp_path, index, family, root, source)
+
+
+def every_writer_reads_back_equal(drilldown, tmp_path, index, family, root, source):
     has_null = contains(root, lambda v: v is None)
     has_big = contains(root, lambda v: isinstance(v, int) and not isinstance(v, bool) and not -(2**63) <= v < 2**63)
     not_xml = contains(root, lambda v: isinstance(v, str) and any(c in NOT_XML for c in v))
@@ -180,3 +184,102 @@ def test_every_writer_reads_back_equal(drilldown, tmp_path, index, family, root)
         read = reference_read(fmt, out)
         if read is not None:
             same(expected, read, f"{fmt}")
+
+
+# Duplicate keys (issue 28, item 6). The reference readers keep the last value of a repeated key
+# silently (at the first one's place); DrillDown's rule is to refuse the document, naming the key
+# and where it is, so no writer is ever handed a tree that some reader would read differently
+# (before, a JSON or binary plist with a duplicate key converted to YAML could not be read back).
+DUPLICATES = 6
+FIRST, SECOND = "DUPKEY1", "DUPKEY2"  # no random string can hold these (see EDGE_CHARS)
+
+
+def objects_of(value, found):
+    if isinstance(value, dict):
+        found.append(value)
+        for v in value.values():
+            objects_of(v, found)
+    elif isinstance(value, list):
+        for v in value:
+            objects_of(v, found)
+    return found
+
+
+def documents_with_duplicates():
+    """Random documents in which one object (the root or a nested one) holds FIRST and SECOND;
+    the source file then names both FIRST (SECOND's bytes are rewritten)."""
+    rng = random.Random(SEED + 1)
+    docs = []
+    for i in range(DUPLICATES):
+        family = "json" if i % 2 == 0 else "plist"
+        root = {f"k{j}": random_value(rng, family, i % 4 != 1, 1) for j in range(6)}
+        target = rng.choice(objects_of(root, []))
+        items = list(target.items())
+        p = rng.randint(0, len(items))
+        q = rng.randint(p, len(items))
+        items.insert(q, (SECOND, random_scalar(rng, family, False)))
+        items.insert(p, (FIRST, random_scalar(rng, family, False)))
+        target.clear()
+        target.update(items)
+        docs.append((i, family, root))
+    return docs
+
+
+@pytest.mark.parametrize("index,family,root", documents_with_duplicates(), ids=lambda v: str(v) if isinstance(v, int) else None)
+def test_duplicate_keys_are_refused_by_every_conversion_and_the_reference_reading_converts(drilldown, tmp_path, index, family, root):
+    source = tmp_path / ("dup.json" if family == "json" else "dup.plist")
+    if family == "json":
+        text = json.dumps(root, ensure_ascii=False)
+        assert text.count(f'"{SECOND}"') == 1
+        text = text.replace(f'"{SECOND}"', f'"{FIRST}"')
+        source.write_text(text, encoding="utf-8")
+        reference = json.loads(text)
+        first, second = text.index(f'"{FIRST}"'), text.rindex(f'"{FIRST}"')
+        where = [f"{source}:1:{second + 1}: error: duplicate key '{FIRST}' in object (first at 1:{first + 1})"]
+    else:
+        data = plistlib.dumps(root, fmt=plistlib.FMT_BINARY, sort_keys=False)
+        assert data.count(SECOND.encode()) == 1
+        data = data.replace(SECOND.encode(), FIRST.encode())
+        source.write_bytes(data)
+        reference = plistlib.loads(data)
+        members = [k for k in objects_of(root, []) if SECOND in k][0]
+        keys = list(members)
+        where = [f"{source}: error: duplicate key '{FIRST}' in the dictionary at byte offset",
+                 f"(its members {keys.index(FIRST)} and {keys.index(SECOND)})"]
+    # The reference readers take it, keeping one value: the document means different things to
+    # different readers, so DrillDown refuses it, whatever the output format.
+    assert FIRST in json.dumps(reference, default=str) and SECOND not in json.dumps(reference, default=str)
+    for fmt, ext in EXTENSIONS.items():
+        out = tmp_path / f"out.{ext}"
+        proc = drilldown("convert", source, out, "--to", fmt, timeout=20)
+        assert proc.returncode == 1, f"{fmt}: a duplicate key was converted\n{proc.stderr}"
+        for part in where:
+            assert part in proc.stderr, proc.stderr
+        assert not out.exists()
+    # What the reference readers read (the last value kept) is a document without duplicates:
+    # every writer writes it and it reads back equal everywhere.
+    clean = tmp_path / ("clean.json" if family == "json" else "clean.plist")
+    if family == "json":
+        clean.write_text(json.dumps(reference, ensure_ascii=False), encoding="utf-8")
+    else:
+        clean.write_bytes(plistlib.dumps(reference, fmt=plistlib.FMT_BINARY, sort_keys=False))
+    every_writer_reads_back_equal(drilldown, tmp_path, index, family, reference, clean)
+
+
+def test_a_table_with_a_duplicate_key_is_refused_by_every_writer(drilldown, tmp_path):
+    """An SQLite tree table can hold two members with one key (written before the rule, or by hand):
+    every document writer refuses it, naming both TreePaths, and writes nothing (before, YAML was
+    written and could not be read back)."""
+    import sqlite3
+
+    source = tmp_path / "source.json"
+    source.write_text(json.dumps({"x": {"a": 1, "b": 2}}))
+    table = tmp_path / "t.sqlite"
+    drilldown("convert", source, table, check=0)
+    with sqlite3.connect(table) as db:
+        db.execute("UPDATE nodes SET key = 'a' WHERE key = 'b'")
+    for fmt, ext in EXTENSIONS.items():
+        out = tmp_path / f"out.{ext}"
+        proc = drilldown("convert", table, out, "--to", fmt, check=1)
+        assert "duplicate key 'a' at TreePath 0.1 (x/a) (also at TreePath 0.0 (x/a))" in proc.stderr, proc.stderr
+        assert not out.exists()

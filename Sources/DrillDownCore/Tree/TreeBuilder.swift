@@ -48,8 +48,18 @@ public struct TreeBuilder: Sendable {
     @usableFromInline var frames: [Int] = []
     @usableFromInline var current = Pending(textStart: 0)
 
-    /// Creates a builder; `expectedNodes` and `expectedTextBytes` pre-size the arrays.
+    /// Bytes of the node arrays per node: a kind byte and six 32-bit fields.
+    public static let bytesPerNode = 1 + 6 * 4
+
+    /// Creates a builder; `expectedNodes` and `expectedTextBytes` pre-size the arrays, when the system
+    /// can give that much memory now (the arrays grow as they fill otherwise).
     public init(expectedNodes: Int = 0, expectedTextBytes: Int = 0) {
+        let expected = max(0, expectedNodes).multipliedReportingOverflow(by: Self.bytesPerNode)
+        guard !expected.overflow, SystemMemory.canReserve(expected.partialValue + max(0, expectedTextBytes)) else {
+            pending.reserveCapacity(256)
+            frames.reserveCapacity(64)
+            return
+        }
         if expectedNodes > 0 {
             kinds.reserveCapacity(expectedNodes)
             parents.reserveCapacity(expectedNodes)
@@ -141,6 +151,32 @@ public struct TreeBuilder: Sendable {
     /// Whether a complete top-level value has been read.
     @inlinable public var isComplete: Bool { frames.isEmpty && pending.count == 1 }
 
+    /// The first member of the innermost open container whose key an earlier member has, and that
+    /// earlier member, as positions in the container; `nil` when all keys differ. Readers call it
+    /// before closing an object, to refuse it with the key and where it is (see ``DuplicateKeys``).
+    /// - Complexity: O(k log k) for k members.
+    @inlinable public func duplicateKeyInOpenContainer() -> (later: Int, earlier: Int)? {
+        guard let mark = frames.last, pending.count - mark > 1 else { return nil }
+        return pending.withUnsafeBufferPointer { members in
+            text.withUnsafeBufferPointer { bytes in
+                func key(_ i: Int) -> UnsafeRawBufferPointer {
+                    let m = members[mark &+ i]
+                    return UnsafeRawBufferPointer(start: bytes.baseAddress.map { $0 + Int(m.textStart) }, count: Int(m.titleLength))
+                }
+                // Two members (the common object) are compared in place.
+                if members.count - mark == 2 { return DuplicateKeys.same(key(0), key(1)) ? (1, 0) : nil }
+                return DuplicateKeys.first(count: members.count - mark, key: key)
+            }
+        }
+    }
+
+    /// The key of member `position` of the innermost open container, for messages.
+    public func keyInOpenContainer(_ position: Int) -> String {
+        guard let mark = frames.last, mark + position < pending.count else { return "" }
+        let p = pending[mark + position]
+        return String(decoding: text[Int(p.textStart) ..< Int(p.textStart) + Int(p.titleLength)], as: UTF8.self)
+    }
+
     /// Produces the store. Requires exactly one complete top-level value.
     public mutating func build() -> TreeStore {
         precondition(isComplete, "TreeBuilder.build() needs exactly one complete top-level value")
@@ -155,9 +191,10 @@ public struct TreeBuilder: Sendable {
         for c in lo ..< lo + Int(root.childCount) { parents[c] = 0 }
         pending.removeAll()
         // Pre-sizing is a guess from the input's size. Reserved pages that were never written cost
-        // no memory, so only a gross over-reservation (over half unused) is worth a copy.
+        // no memory, so only a gross over-reservation (over half unused) is worth a copy, when the
+        // copy can have its memory.
         func fitted<T>(_ a: [T]) -> [T] {
-            guard a.capacity > 2 * a.count + 64 else { return a }
+            guard a.capacity > 2 * a.count + 64, SystemMemory.canReserve(a.count * MemoryLayout<T>.stride) else { return a }
             return [T](unsafeUninitializedCapacity: a.count) { buffer, count in
                 _ = a.withUnsafeBufferPointer { buffer.initialize(fromContentsOf: $0) }
                 count = a.count
@@ -215,6 +252,9 @@ extension TreeBuilder {
         public let lendsInput: Bool
         /// Set when more nodes arrived than the capacity: the result is then discarded.
         @usableFromInline var overflowed = false
+        /// Set when two members of an object share a key (``DuplicateKeys``): the result is then
+        /// discarded, and the reader's full parser reports where.
+        @usableFromInline var repeatedKey = false
         /// Set by ``finishPlaced()``: every node was written at its id, there is no pending root.
         @usableFromInline var placedAll = false
         /// The greatest depth of a placed node (children are one deeper than their container).
@@ -439,6 +479,7 @@ extension TreeBuilder {
                 widest = max(widest, n)
                 pending[mark - 1].firstChild = Int32(truncatingIfNeeded: first)
                 pending[mark - 1].childCount = Int32(truncatingIfNeeded: n)
+                if n > 1 && pending[mark - 1].kind == ValueKind.object.rawValue { checkKeys(first, n) }
                 return
             }
             let n = pendingCount - mark
@@ -471,6 +512,40 @@ extension TreeBuilder {
             pendingCount = mark
             pending[mark - 1].firstChild = Int32(truncatingIfNeeded: first)
             pending[mark - 1].childCount = Int32(truncatingIfNeeded: n)
+            if n > 1 && pending[mark - 1].kind == ValueKind.object.rawValue { checkKeys(first, n) }
+        }
+
+        /// Fails the build when two of the `count` members placed from id `first` share a key.
+        @inlinable @inline(__always) mutating func checkKeys(_ first: Int, _ count: Int) {
+            if Self.keysMayRepeat(text, textStarts, titleLengths, first, count) { repeatedKey = true }
+        }
+
+        /// Whether two of the `count` placed nodes from id `first` (an object's members) may share a
+        /// key (see ``DuplicateKeys/mayRepeat(count:key:)``); for readers that place nodes themselves.
+        @inlinable @inline(__always) public func keysMayRepeat(first: Int, count: Int) -> Bool {
+            Self.keysMayRepeat(text, textStarts, titleLengths, first, count)
+        }
+
+        /// ``keysMayRepeat(first:count:)`` on the columns' pointers, not on `self`: a method of this
+        /// large struct called in the parse loop had it copied (a `memcpy` per object, 10% of a JSON
+        /// load). Two keys (the common object) are compared in place.
+        @inlinable @inline(__always) static func keysMayRepeat(
+            _ text: UnsafeMutablePointer<UInt8>, _ starts: UnsafeMutablePointer<UInt32>, _ lengths: UnsafeMutablePointer<UInt32>,
+            _ first: Int, _ count: Int
+        ) -> Bool {
+            if count == 2 {
+                return DuplicateKeys.same(
+                    UnsafeRawBufferPointer(start: text + Int(starts[first]), count: Int(lengths[first])),
+                    UnsafeRawBufferPointer(start: text + Int(starts[first &+ 1]), count: Int(lengths[first &+ 1])))
+            }
+            return keysMayRepeatAmongMany(text, starts, lengths, first, count)
+        }
+
+        @usableFromInline static func keysMayRepeatAmongMany(
+            _ text: UnsafeMutablePointer<UInt8>, _ starts: UnsafeMutablePointer<UInt32>, _ lengths: UnsafeMutablePointer<UInt32>,
+            _ first: Int, _ count: Int
+        ) -> Bool {
+            DuplicateKeys.mayRepeat(count: count) { UnsafeRawBufferPointer(start: text + Int(starts[first &+ $0]), count: Int(lengths[first &+ $0])) }
         }
 
         /// Writes node `id` whole, for readers that know every node's final id before they read it
@@ -502,7 +577,7 @@ extension TreeBuilder {
         }
 
         /// Whether exactly one complete top-level value has been read and everything fitted.
-        @inlinable public var isComplete: Bool { (placedAll || (frameCount == 0 && pendingCount == 1)) && !overflowed }
+        @inlinable public var isComplete: Bool { (placedAll || (frameCount == 0 && pendingCount == 1)) && !overflowed && !repeatedKey }
 
         /// Places the root at id 0.
         @usableFromInline mutating func finish() {
@@ -523,13 +598,17 @@ extension TreeBuilder {
     /// not leave exactly one complete top-level value.
     ///
     /// The arrays are allocated once at their capacity; pages never written are never backed by
-    /// memory, so a generous bound costs address space, not resident memory.
+    /// memory, so a generous bound costs address space, not resident memory. When the system cannot
+    /// give that much now (an address-space limit), the build throws ``ReservationFailure`` instead
+    /// of letting the allocation abort the process; ``nodeCapacity(atMost:textCapacity:counted:)``
+    /// picks a bound that fits.
     /// The first `expectedNodes` nodes and `expectedTextBytes` text bytes, when the reader knows
     /// them, are faulted in on a second thread while `fill` runs (see ``PageWarmer``).
     /// - Complexity: O(nodes + text bytes) beyond `fill` itself.
     public static func build(
         nodeCapacity: Int, textCapacity: Int, expectedNodes: Int = 0, expectedTextBytes: Int = 0, _ fill: (inout Columns) -> Bool
-    ) -> TreeStore? {
+    ) throws(ReservationFailure) -> TreeStore? {
+        try reserve(nodes: nodeCapacity, text: textCapacity)
         var columns: FilledColumns?
         let text = [UInt8](unsafeUninitializedCapacity: max(textCapacity, 1)) { t, textCount in
             HugePages.advise(t)
@@ -547,14 +626,37 @@ extension TreeBuilder {
     /// appends. The tree keeps `region` alive.
     public static func build(
         nodeCapacity: Int, lending region: TextRegion, appendFrom: Int, expectedNodes: Int = 0, _ fill: (inout Columns) -> Bool
-    ) -> TreeStore? {
+    ) throws(ReservationFailure) -> TreeStore? {
         precondition(appendFrom > 0 && appendFrom <= region.count, "appendFrom must be inside the region")
+        try reserve(nodes: nodeCapacity, text: 0)
         guard
             let columns = fillColumns(
                 nodeCapacity: nodeCapacity, text: UnsafeMutablePointer(mutating: region.base), textCapacity: region.count,
                 appendFrom: appendFrom, warm: (expectedNodes, 0), fill)
         else { return nil }
         return TreeStore(columns, text: TreeText(region, count: columns.textCount))
+    }
+
+    /// Throws unless the node arrays for `nodes` nodes and `text` bytes of text can be reserved now.
+    static func reserve(nodes: Int, text: Int) throws(ReservationFailure) {
+        try SystemMemory.reserve(arrayBytes(nodes: nodes, text: text), for: "the tree's arrays (\(nodes) nodes at most, \(text) bytes of text)")
+    }
+
+    /// A node capacity for a ``build(nodeCapacity:textCapacity:expectedNodes:expectedTextBytes:_:)``:
+    /// `generous` (a bound from the input's size alone, free to compute) when its arrays and
+    /// `textCapacity` bytes can be reserved now, else what `counted` returns (a tighter bound that
+    /// costs a pass over the input). A large input under an address-space limit then reserves what
+    /// its nodes need rather than what its bytes could hold.
+    public static func nodeCapacity(atMost generous: Int, textCapacity: Int, counted: () -> Int) -> Int {
+        if SystemMemory.canReserve(arrayBytes(nodes: generous, text: textCapacity)) { return generous }
+        return min(generous, counted())
+    }
+
+    /// Bytes of the arrays for `nodes` nodes and `text` bytes of text (`Int.max` past it).
+    static func arrayBytes(nodes: Int, text: Int) -> Int {
+        let (arrays, overflow) = max(nodes, 1).multipliedReportingOverflow(by: bytesPerNode)
+        let (total, past) = arrays.addingReportingOverflow(max(text, 1))
+        return overflow || past ? Int.max : total
     }
 
     /// The node arrays ``Columns`` filled, and the text bytes written.
@@ -610,6 +712,7 @@ extension TreeBuilder {
                                         textCapacity: textCapacity, appendFrom: appendFrom)
                                     ok = fill(&columns) && columns.isComplete
                                     warmer.finish()
+
                                     if ok {
                                         if !columns.placedAll {
                                             columns.finish()

@@ -67,6 +67,9 @@ enum AtomicFile {
         }
         let expected = Int(info.st_size)
         guard expected <= maxReadSize else { throw failure(path, "file too large (\(expected) bytes; the limit is 4 GiB)") }
+        guard SystemMemory.canReserve(expected) else {
+            throw failure(path, ReservationFailure(bytes: expected, purpose: "the file's contents").description)
+        }
         var readError: Int32 = 0
         var result = [UInt8](unsafeUninitializedCapacity: expected) { buffer, count in
             count = 0
@@ -113,6 +116,26 @@ enum AtomicFile {
     /// `afterRename` runs right after the rename (tests use it to stand for another writer that
     /// arrives just then).
     static func write(_ bytes: [UInt8], to path: String, afterRename: () -> Void = {}) throws(FormatError) -> FileStamp? {
+        try write(to: path, afterRename: afterRename) { fd throws(FormatError) in
+            var written = 0
+            while written < bytes.count {
+                let n = bytes.withUnsafeBytes { posixWrite(fd, $0.baseAddress! + written, bytes.count - written) }
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    throw failure(path, "cannot write: \(systemMessage(errno))")
+                }
+                written += n
+            }
+        }
+    }
+
+    /// ``write(_:to:afterRename:)`` with the contents written by `contents` to the temporary file's
+    /// descriptor (a writer streaming its output, see ``WriterOutput``); when it throws, the
+    /// temporary file is removed and the original left untouched.
+    @discardableResult
+    static func write(
+        to path: String, afterRename: () -> Void = {}, contents: (Int32) throws(FormatError) -> Void
+    ) throws(FormatError) -> FileStamp? {
         let target = try writeTarget(path)
         let directory: String
         let name: String
@@ -150,15 +173,7 @@ enum AtomicFile {
                         "not written: it belongs to user \(existing.st_uid), group \(existing.st_gid), and replacing it would make it yours (\(systemMessage(errno)))")
                 }
             }
-            var written = 0
-            while written < bytes.count {
-                let n = bytes.withUnsafeBytes { posixWrite(fd, $0.baseAddress! + written, bytes.count - written) }
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    throw failure(path, "cannot write: \(systemMessage(errno))")
-                }
-                written += n
-            }
+            try contents(fd)
             // After fchown, which clears set-user-ID and set-group-ID bits.
             guard fchmod(fd, mode) == 0 else { throw failure(path, "cannot write: \(systemMessage(errno))") }
             guard fsync(fd) == 0 else { throw failure(path, "cannot write: flushing to disk failed: \(systemMessage(errno))") }

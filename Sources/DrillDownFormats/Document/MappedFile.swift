@@ -24,7 +24,8 @@ import DrillDownCore
 /// access fault again, so other crashes behave as before. A file whose stamp (size, time, inode)
 /// changed during the read is read again the same way.
 ///
-/// The mapping is followed by as many bytes of writable memory, and offered to the reader as an
+/// The mapping is followed by as many bytes of writable memory (when the address space has room
+/// for both; else the file is mapped alone and lent to nobody), and offered to the reader as an
 /// ``InputLoan``: the JSON reader keeps the mapping as its store's text (slices of the file, the
 /// text it decodes after it) instead of copying 25 MB out of a 47.7 MB file. The mapping then
 /// lives, guarded, as long as the tree does; a file truncated meanwhile reads as zeros there.
@@ -82,12 +83,17 @@ enum MappedFile {
         guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
         let size = Int(info.st_size)
         guard size >= threshold, size <= AtomicFile.maxReadSize else { return nil }
-        // One reservation: the file, then (from the next page) room for as many bytes again.
+        // One reservation: the file, then (from the next page) room for as many bytes again; the
+        // file alone, lent to nobody, when an address-space limit leaves no room for both.
         let fileSpan = (size + pageSize - 1) & ~(pageSize - 1)
-        let total = fileSpan + size + pageSize
+        var total = fileSpan + size + pageSize
         let failed = UnsafeMutableRawPointer(bitPattern: -1)
-        guard let area = mmap(nil, total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0), area != failed
-        else { return nil }
+        var reserved = mmap(nil, total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0)
+        if reserved == nil || reserved == failed {
+            total = fileSpan
+            reserved = mmap(nil, total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0)
+        }
+        guard let area = reserved, area != failed else { return nil }
         guard mmap(area, size, PROT_READ, MAP_PRIVATE | MAP_FIXED, fd, 0) == area,
             let slot = claim(Int(bitPattern: area), Int(bitPattern: area) + size)
         else {
@@ -98,7 +104,7 @@ enum MappedFile {
         // Held to the end: its slot must not be freed (and claimed again) before the checks below.
         defer { withExtendedLifetime(mapping) {} }
         let base = UnsafePointer(area.assumingMemoryBound(to: UInt8.self))
-        let loan = InputLoan(base: base, appendFrom: fileSpan, capacity: total, keeper: mapping)
+        let loan = total > fileSpan ? InputLoan(base: base, appendFrom: fileSpan, capacity: total, keeper: mapping) : nil
         let stamp = FileStamp.of(descriptor: fd)
         let result: Result<R, FormatError>
         do throws(FormatError) {

@@ -30,16 +30,26 @@ struct JSONIndexedParser {
     /// input itself: plain keys and values are not copied. Stage 1 runs on a second thread
     /// (``JSONThreadedFeed``) when `threaded` says so, or by default when the input is large
     /// enough and there is a second core.
-    static func read(_ input: UnsafeBufferPointer<UInt8>, lending loan: InputLoan? = nil, threaded: Bool? = nil) -> TreeStore? {
-        withScanner(input) { scanner, source, open -> TreeStore? in
+    /// Throws when the store's arrays cannot be reserved.
+    static func read(
+        _ input: UnsafeBufferPointer<UInt8>, lending loan: InputLoan? = nil, threaded: Bool? = nil
+    ) throws(ReservationFailure) -> TreeStore? {
+        var refused: ReservationFailure?
+        let tree = withScanner(input) { scanner, source, open -> TreeStore? in
             func build(_ counts: dd_json_counts, _ fill: (inout TreeBuilder.Columns) -> Bool) -> TreeStore? {
                 let (bound, textBytes) = sizes(counts, input.count)
                 guard bound < Int(Int32.max) else { return nil }
-                if let loan, loan.base == input.baseAddress, loan.appendFrom >= input.count, loan.capacity < Int(UInt32.max) {
-                    return TreeBuilder.build(nodeCapacity: bound, lending: loan.region(), appendFrom: loan.appendFrom, expectedNodes: bound, fill)
+                do throws(ReservationFailure) {
+                    if let loan, loan.base == input.baseAddress, loan.appendFrom >= input.count, loan.capacity < Int(UInt32.max) {
+                        return try TreeBuilder.build(
+                            nodeCapacity: bound, lending: loan.region(), appendFrom: loan.appendFrom, expectedNodes: bound, fill)
+                    }
+                    return try TreeBuilder.build(
+                        nodeCapacity: bound, textCapacity: input.count, expectedNodes: bound, expectedTextBytes: textBytes, fill)
+                } catch {
+                    refused = error
+                    return nil
                 }
-                return TreeBuilder.build(
-                    nodeCapacity: bound, textCapacity: input.count, expectedNodes: bound, expectedTextBytes: textBytes, fill)
             }
             if threaded ?? JSONThreadedFeed.worthIt(input.count), var feed = JSONThreadedFeed.started(scanner, countFrom: input.count / 2) {
                 let tree = build(feed.inputCounts()) { columns in
@@ -53,6 +63,8 @@ struct JSONIndexedParser {
                 return feed.finish() && parsed
             }
         } ?? nil
+        if let refused { throw refused }
+        return tree
     }
 
     /// Reads the whole input into `sink` (a search, which keeps only what it looks for) with both

@@ -8,6 +8,10 @@ struct JSONParser {
     var builder: TreeBuilder
     /// Open containers, innermost last: `offset << 1 | isObject`.
     var open: [Int] = []
+    /// Where the keys of the open objects start, innermost object's last; and per open container,
+    /// where its keys start in this list.
+    var keyOffsets: [Int] = []
+    var keyMarks: [Int] = []
 
     init(base: UnsafePointer<UInt8>, count: Int) {
         self.base = base
@@ -15,6 +19,7 @@ struct JSONParser {
         p = base
         builder = TreeBuilder(expectedNodes: count / 10 + 16, expectedTextBytes: count / 2 + 16)
         open.reserveCapacity(64)
+        keyMarks.reserveCapacity(64)
     }
 
     mutating func parse() throws(ParseFailure) -> TreeStore {
@@ -38,7 +43,7 @@ struct JSONParser {
                 skipWhitespace()
                 if p < end && p.pointee == 0x7D {
                     p += 1
-                    inObject = pop()
+                    inObject = try pop()
                 } else {
                     inObject = true
                     try scanKey(afterComma: false)
@@ -51,7 +56,7 @@ struct JSONParser {
                 skipWhitespace()
                 if p < end && p.pointee == 0x5D {
                     p += 1
-                    inObject = pop()
+                    inObject = try pop()
                 } else {
                     inObject = false
                     builder.beginNode()
@@ -89,7 +94,7 @@ struct JSONParser {
                 }
                 if c == (inObject ? 0x7D : 0x5D) {
                     p += 1
-                    inObject = pop()
+                    inObject = try pop()
                     continue
                 }
                 let expected = inObject ? "',' or '}' after object member" : "',' or ']' after array element"
@@ -115,12 +120,21 @@ struct JSONParser {
             throw failure(at: p, "nesting deeper than \(JSONReader.maxDepth) levels")
         }
         open.append((p - base) << 1 | (isObject ? 1 : 0))
+        keyMarks.append(keyOffsets.count)
     }
 
-    /// Closes the innermost container; returns whether the new innermost one is an object.
+    /// Closes the innermost container (refusing an object with a duplicate key); returns whether
+    /// the new innermost one is an object.
     @inline(__always)
-    mutating func pop() -> Bool {
-        open.removeLast()
+    mutating func pop() throws(ParseFailure) -> Bool {
+        let closed = open.removeLast()
+        let mark = keyMarks.removeLast()
+        if closed & 1 == 1, keyOffsets.count - mark > 1, let (later, earlier) = builder.duplicateKeyInOpenContainer() {
+            throw ParseFailure.duplicateKey(
+                builder.keyInOpenContainer(later), at: keyOffsets[mark + later], earlier: keyOffsets[mark + earlier], in: "object",
+                bytes: UnsafeBufferPointer(start: base, count: end - base))
+        }
+        keyOffsets.removeSubrange(mark...)
         builder.closeContainer()
         return (open.last ?? 0) & 1 == 1
     }
@@ -148,6 +162,7 @@ struct JSONParser {
             let note = afterComma && p < end && p.pointee == 0x7D ? " (trailing commas are not allowed)" : ""
             throw failure(at: p, "expected '\"' to begin an object key, found \(found(p))" + (p == end ? openNote() : note))
         }
+        keyOffsets.append(p - base)
         p += 1
         builder.beginNode()
         try scanString()

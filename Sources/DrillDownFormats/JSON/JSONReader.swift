@@ -24,7 +24,11 @@ enum JSONReader {
         guard let base = input.baseAddress, !input.isEmpty else {
             throw ParseFailure(offset: 0, "empty document; expected a JSON value")
         }
-        if let tree = JSONIndexedParser.read(input, lending: loan) { return tree }
+        do throws(ReservationFailure) {
+            if let tree = try JSONIndexedParser.read(input, lending: loan) { return tree }
+        } catch {
+            throw ParseFailure(error)
+        }
         var parser = JSONParser(base: base, count: input.count)
         return try parser.parse()
     }

@@ -7,10 +7,18 @@ import DrillDownCore
 ///
 /// - Complexity: O(n) in the size of the tree; no recursion.
 enum JSONWriter {
+    /// The document's bytes.
     static func data(_ tree: TreeStore) throws(WriteFailure) -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(tree.count * 24)
+        var out = WriterOutput(.collect)
+        try write(tree, to: &out)
+        return out.bytes
+    }
+
+    /// Writes the document to `out`, passing it on a chunk at a time (see ``WriterOutput``).
+    static func write(_ tree: TreeStore, to out: inout WriterOutput) throws(WriteFailure) {
+        out.reserve(tree.count * 24)
         for event in TreeWalk(tree) {
+            try out.checkpoint()
             switch event {
             case .scalar(let id, let depth), .open(let id, let depth):
                 if depth > 0 {
@@ -31,10 +39,9 @@ enum JSONWriter {
             }
         }
         out.append(0x0A)
-        return out
     }
 
-    private static func writeValue(_ id: NodeID, of tree: TreeStore, to out: inout [UInt8]) throws(WriteFailure) {
+    private static func writeValue(_ id: NodeID, of tree: TreeStore, to out: inout WriterOutput) throws(WriteFailure) {
         let kind = tree.kind(of: id)
         let value = tree.valueBytes(of: id)
         switch kind {
@@ -57,10 +64,10 @@ enum JSONWriter {
     }
 
     /// ``writeString(_:to:)`` through a pointer, not ``TextBytes``' subscript.
-    static func writeString(_ bytes: TextBytes, to out: inout [UInt8]) { bytes.withUnsafeBufferPointer { writeString($0, to: &out) } }
+    static func writeString(_ bytes: TextBytes, to out: inout some ByteSink) { bytes.withUnsafeBufferPointer { writeString($0, to: &out) } }
 
     /// Appends `bytes` as a quoted JSON string, escaping quotes, backslashes and control characters.
-    static func writeString(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+    static func writeString(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout some ByteSink) {
         out.append(0x22)
         var runStart = bytes.startIndex
         for i in bytes.indices {

@@ -177,13 +177,21 @@ public struct LazyJSONSource: FallibleSource {
     }
 
     /// Scans and checks the container at `open` (see ``JSONLevel/scan(_:open:)``): each member's
-    /// key and colon, each scalar child and what follows it.
+    /// key and colon (no key twice, as the full read refuses), each scalar child and what follows it.
     func checkedScan(_ open: Int) throws(ParseFailure) -> JSONLevel {
         let level = try JSONLevel.scan(mapping.bytes, open: open)
         let b = bytes
+        var keys: [[UInt8]] = []
+        var keyStarts: [Int] = []
         for i in 0 ..< level.count {
             var start = b.skipWhitespace(from: level.separator(i) + 1)
-            if level.isObject { start = try b.valueOffset(ofMemberAt: start, afterComma: i > 0) }
+            if level.isObject {
+                keyStarts.append(start)
+                start = try b.withMember(at: start, afterComma: i > 0) { key, value throws(ParseFailure) in
+                    keys.append(Array(key))
+                    return value
+                }
+            }
             let next = i + 1 < level.count ? level.separator(i + 1) : level.close
             switch b.roughKind(at: start) {
             case .object, .array: try expectNext(afterContainer: start, at: next, inObject: level.isObject)
@@ -191,6 +199,10 @@ public struct LazyJSONSource: FallibleSource {
             }
         }
         if mapping.isDamaged { throw ParseFailure(offset: open, "the file was truncated while it was read; open it again") }
+        if let (later, earlier) = DuplicateKeys.first(keys) {
+            throw ParseFailure.duplicateKey(
+                String(decoding: keys[later], as: UTF8.self), at: keyStarts[later], earlier: keyStarts[earlier], in: "object", bytes: mapping.bytes)
+        }
         return level
     }
 

@@ -87,7 +87,7 @@ struct BinaryPropertyListFastParser {
     let summaries: UnsafeMutablePointer<Stored>
 
     /// The tree of `bytes`, or `nil` when the input needs ``BinaryPropertyListParser``.
-    static func read(_ bytes: UnsafeBufferPointer<UInt8>, limit: ExpansionLimit) -> TreeStore? {
+    static func read(_ bytes: UnsafeBufferPointer<UInt8>, limit: ExpansionLimit) throws(ReservationFailure) -> TreeStore? {
         guard let base = bytes.baseAddress, let trailer = try? BinaryPropertyListTrailer(bytes) else { return nil }
         let count = trailer.objectCount
         guard let memory = calloc(count, MemoryLayout<Stored>.stride) else { return nil }
@@ -100,7 +100,7 @@ struct BinaryPropertyListFastParser {
             maxTextBytes: min(limit.maxTextBytes(inputBytes: bytes.count), Int(UInt32.max) - 1),
             summaries: memory.bindMemory(to: Stored.self, capacity: count))
         guard let total = try? parser.measure() else { return nil }
-        return TreeBuilder.build(nodeCapacity: total.nodes, textCapacity: total.text) { columns in
+        return try TreeBuilder.build(nodeCapacity: total.nodes, textCapacity: total.text) { columns in
             do throws(Decline) {
                 try parser.write(total.nodes, &columns)
                 return columns.textCount <= parser.maxTextBytes
@@ -192,6 +192,8 @@ struct BinaryPropertyListFastParser {
             let t = stack.count - 1
             let frame = stack[t]
             if frame.next == frame.count {
+                // A duplicate key is left to BinaryPropertyListParser, which names it.
+                if frame.isDict && frame.count > 1 && c.keysMayRepeat(first: frame.first, count: frame.count) { throw Decline() }
                 placed += frame.count
                 stack.removeLast()
                 continue

@@ -54,6 +54,12 @@ struct BinaryPropertyListParser {
             let frame = stack[top]
             if frame.next == frame.count {
                 onPath[frame.object] = false
+                if frame.isDict, frame.count > 1, let (later, earlier) = builder.duplicateKeyInOpenContainer() {
+                    let at = offset(of: frame.object)
+                    throw Self.failure(
+                        at, "duplicate key '\(ParseFailure.shown(builder.keyInOpenContainer(later)))' in the dictionary at byte offset \(at) "
+                            + "(its members \(earlier) and \(later)); a key may appear once per dictionary")
+                }
                 builder.closeContainer()
                 stack.removeLast()
                 continue

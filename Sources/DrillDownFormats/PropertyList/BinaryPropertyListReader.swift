@@ -19,7 +19,11 @@ enum BinaryPropertyListReader {
 
     /// Reads `input`; shared references are copied per use, up to `limit`.
     static func read(_ input: UnsafeBufferPointer<UInt8>, limit: ExpansionLimit = .default) throws(ParseFailure) -> TreeStore {
-        if let tree = BinaryPropertyListFastParser.read(input, limit: limit) { return tree }
+        do throws(ReservationFailure) {
+            if let tree = try BinaryPropertyListFastParser.read(input, limit: limit) { return tree }
+        } catch {
+            throw ParseFailure(error)
+        }
         var parser = try BinaryPropertyListParser(input, limit: limit)
         return try parser.parse()
     }

@@ -10,7 +10,15 @@ import DrillDownCore
 ///
 /// - Complexity: O(n) in the size of the tree.
 enum BinaryPropertyListWriter {
-    static func data(_ edited: TreeStore) throws(WriteFailure) -> [UInt8] {
+    /// The document's bytes.
+    static func data(_ tree: TreeStore) throws(WriteFailure) -> [UInt8] {
+        var out = WriterOutput(.collect)
+        try write(tree, to: &out)
+        return out.bytes
+    }
+
+    /// Writes the document to `out`, passing it on a chunk at a time (see ``WriterOutput``).
+    static func write(_ edited: TreeStore, to out: inout WriterOutput) throws(WriteFailure) {
         // Object numbers are node ids, so they must be dense: an edited tree is compacted first.
         let tree = edited.compacted()
         let n = tree.count
@@ -34,12 +42,13 @@ enum BinaryPropertyListWriter {
         }
         let objectCount = n + keys.count
         let refSize = byteWidth(UInt64(objectCount - 1))
-        var out: [UInt8] = Array("bplist00".utf8)
-        out.reserveCapacity(n * 16)
+        out.reserve(8 + n * 16)
+        out.append(ascii: "bplist00")
         var offsets: [Int] = []
         offsets.reserveCapacity(objectCount)
         for i in 0 ..< n {
-            offsets.append(out.count)
+            try out.checkpoint()
+            offsets.append(out.total)
             let id = NodeID(i)
             let value = tree.valueBytes(of: id)
             switch tree.kind(of: id) {
@@ -91,17 +100,20 @@ enum BinaryPropertyListWriter {
             }
         }
         for key in keys {
-            offsets.append(out.count)
+            try out.checkpoint()
+            offsets.append(out.total)
             appendString(tree.keyBytes(of: key), to: &out)
         }
-        let tableOffset = out.count
+        let tableOffset = out.total
         let offsetSize = byteWidth(UInt64(tableOffset))
-        for offset in offsets { appendSized(UInt64(offset), width: offsetSize, to: &out) }
+        for offset in offsets {
+            try out.checkpoint()
+            appendSized(UInt64(offset), width: offsetSize, to: &out)
+        }
         out.append(contentsOf: [0, 0, 0, 0, 0, 0, UInt8(offsetSize), UInt8(refSize)])
         appendSized(UInt64(objectCount), width: 8, to: &out)
         appendSized(0, width: 8, to: &out)
         appendSized(UInt64(tableOffset), width: 8, to: &out)
-        return out
     }
 
     /// The fewest bytes (1, 2, 4 or 8) that hold `value`.
@@ -109,7 +121,7 @@ enum BinaryPropertyListWriter {
         value <= 0xFF ? 1 : value <= 0xFFFF ? 2 : value <= 0xFFFF_FFFF ? 4 : 8
     }
 
-    static func appendSized(_ value: UInt64, width: Int, to out: inout [UInt8]) {
+    static func appendSized(_ value: UInt64, width: Int, to out: inout some ByteSink) {
         var shift = (width - 1) * 8
         while shift >= 0 {
             out.append(UInt8(truncatingIfNeeded: value >> UInt64(shift)))
@@ -118,7 +130,7 @@ enum BinaryPropertyListWriter {
     }
 
     /// A marker with its element count, inline below 15 or as a following integer object.
-    static func appendHeader(_ marker: UInt8, count: Int, to out: inout [UInt8]) {
+    static func appendHeader(_ marker: UInt8, count: Int, to out: inout some ByteSink) {
         if count < 15 {
             out.append(marker | UInt8(count))
         } else {
@@ -127,7 +139,7 @@ enum BinaryPropertyListWriter {
         }
     }
 
-    static func appendInteger(_ value: Int64, to out: inout [UInt8]) {
+    static func appendInteger(_ value: Int64, to out: inout some ByteSink) {
         if value < 0 {
             out.append(0x13)
             appendSized(UInt64(bitPattern: value), width: 8, to: &out)
@@ -139,9 +151,9 @@ enum BinaryPropertyListWriter {
     }
 
     /// ``appendString(_:to:)`` through a pointer, not ``TextBytes``' subscript.
-    static func appendString(_ bytes: TextBytes, to out: inout [UInt8]) { bytes.withUnsafeBufferPointer { appendString($0, to: &out) } }
+    static func appendString(_ bytes: TextBytes, to out: inout some ByteSink) { bytes.withUnsafeBufferPointer { appendString($0, to: &out) } }
 
-    static func appendString(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+    static func appendString(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout some ByteSink) {
         if bytes.allSatisfy({ $0 < 0x80 }) {
             appendHeader(0x50, count: bytes.count, to: &out)
             out.append(contentsOf: bytes)

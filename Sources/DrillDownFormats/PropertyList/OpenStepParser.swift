@@ -10,6 +10,8 @@ struct OpenStepParser {
         var isImplicit: Bool
         /// A value was read and its `;` (dictionary) or `,` (array) is due.
         var needsSeparator: Bool
+        /// Where its keys start in ``keyOffsets``.
+        var keysStart: Int
     }
 
     let base: UnsafePointer<UInt8>
@@ -17,6 +19,8 @@ struct OpenStepParser {
     var p: UnsafePointer<UInt8>
     var builder: TreeBuilder
     var open: [Frame] = []
+    /// Where the keys of the open dictionaries start, innermost dictionary's last.
+    var keyOffsets: [Int] = []
 
     init(base: UnsafePointer<UInt8>, count: Int) {
         self.base = base
@@ -33,7 +37,7 @@ struct OpenStepParser {
         builder.endKey()
         if try isStringsFile() {
             builder.openContainer(.object)
-            open.append(Frame(offset: p - base, isDict: true, isImplicit: true, needsSeparator: false))
+            open.append(Frame(offset: p - base, isDict: true, isImplicit: true, needsSeparator: false, keysStart: 0))
         } else {
             try value()
         }
@@ -65,16 +69,17 @@ struct OpenStepParser {
         }
         if p == end {
             guard top.isImplicit else { throw failure(at: p, "expected a key or '}', found end of input" + unclosedNote(top)) }
-            close()
+            try close()
             return
         }
         if p.pointee == 0x7D {
             if top.isImplicit { throw failure(at: p, "unexpected '}' with no '{' open") }
             p += 1
-            close()
+            try close()
             return
         }
         builder.beginNode()
+        keyOffsets.append(p - base)
         let keyStart = builder.text.count
         guard try string() else {
             throw failure(at: p, "expected a dictionary key (a string) or '}', found \(found(p))")
@@ -101,7 +106,7 @@ struct OpenStepParser {
     mutating func arrayStep(_ top: Frame) throws(ParseFailure) {
         if p < end && p.pointee == 0x29 {
             p += 1
-            close()
+            try close()
             return
         }
         if top.needsSeparator {
@@ -129,7 +134,7 @@ struct OpenStepParser {
             guard open.count < OpenStepReader.maxDepth else {
                 throw failure(at: p, "nesting deeper than \(OpenStepReader.maxDepth) levels")
             }
-            open.append(Frame(offset: p - base, isDict: isDict, isImplicit: false, needsSeparator: false))
+            open.append(Frame(offset: p - base, isDict: isDict, isImplicit: false, needsSeparator: false, keysStart: keyOffsets.count))
             builder.openContainer(isDict ? .object : .array)
             p += 1
         case 0x3C:
@@ -143,8 +148,17 @@ struct OpenStepParser {
         }
     }
 
-    mutating func close() {
-        open.removeLast()
+    /// Closes the innermost container, refusing a dictionary with a duplicate key.
+    mutating func close() throws(ParseFailure) {
+        let frame = open.removeLast()
+        if frame.isDict {
+            if keyOffsets.count - frame.keysStart > 1, let (later, earlier) = builder.duplicateKeyInOpenContainer() {
+                throw ParseFailure.duplicateKey(
+                    builder.keyInOpenContainer(later), at: keyOffsets[frame.keysStart + later],
+                    earlier: keyOffsets[frame.keysStart + earlier], in: "dictionary", bytes: UnsafeBufferPointer(start: base, count: end - base))
+            }
+            keyOffsets.removeSubrange(frame.keysStart...)
+        }
         builder.closeContainer()
     }
 

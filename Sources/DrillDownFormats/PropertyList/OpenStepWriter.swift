@@ -9,10 +9,18 @@ import DrillDownCore
 ///
 /// - Complexity: O(n) in the size of the tree; no recursion.
 enum OpenStepWriter {
+    /// The document's bytes.
     static func data(_ tree: TreeStore) throws(WriteFailure) -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(tree.count * 32)
+        var out = WriterOutput(.collect)
+        try write(tree, to: &out)
+        return out.bytes
+    }
+
+    /// Writes the document to `out`, passing it on a chunk at a time (see ``WriterOutput``).
+    static func write(_ tree: TreeStore, to out: inout WriterOutput) throws(WriteFailure) {
+        out.reserve(tree.count * 32)
         for event in TreeWalk(tree) {
+            try out.checkpoint()
             switch event {
             case .scalar(let id, let depth), .open(let id, let depth):
                 let parentKind = tree.parent(of: id).map { tree.kind(of: $0) }
@@ -37,10 +45,9 @@ enum OpenStepWriter {
             }
         }
         out.append(0x0A)
-        return out
     }
 
-    private static func writeValue(_ id: NodeID, of tree: TreeStore, to out: inout [UInt8]) throws(WriteFailure) {
+    private static func writeValue(_ id: NodeID, of tree: TreeStore, to out: inout WriterOutput) throws(WriteFailure) {
         let value = tree.valueBytes(of: id)
         switch tree.kind(of: id) {
         case .object: out.append(ascii: tree.childCount(of: id) == 0 ? "{}" : "{")
@@ -61,10 +68,10 @@ enum OpenStepWriter {
     }
 
     /// ``writeString(_:to:)`` through a pointer, not ``TextBytes``' subscript.
-    static func writeString(_ bytes: TextBytes, to out: inout [UInt8]) { bytes.withUnsafeBufferPointer { writeString($0, to: &out) } }
+    static func writeString(_ bytes: TextBytes, to out: inout some ByteSink) { bytes.withUnsafeBufferPointer { writeString($0, to: &out) } }
 
     /// Appends `bytes` unquoted when every byte may appear in an unquoted string, else quoted.
-    static func writeString(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+    static func writeString(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout some ByteSink) {
         if !bytes.isEmpty && bytes.allSatisfy({ isWordByte($0) && $0 != 0x2F }) {
             out.append(contentsOf: bytes)
             return

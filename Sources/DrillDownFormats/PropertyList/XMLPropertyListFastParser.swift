@@ -53,14 +53,15 @@ struct XMLPropertyListFastParser {
     var depth = 0
 
     /// The tree of `buffer` (valid UTF-8), or `nil` when the input needs the full parser.
-    static func read(_ buffer: UnsafeBufferPointer<UInt8>) -> TreeStore? {
+    static func read(_ buffer: UnsafeBufferPointer<UInt8>) throws(ReservationFailure) -> TreeStore? {
         guard let base = buffer.baseAddress, !buffer.isEmpty else { return nil }
         let count = buffer.count
         let isDict = UnsafeMutablePointer<Bool>.allocate(capacity: XMLPropertyListReader.maxDepth)
         defer { isDict.deallocate() }
         // Every node but the root starts with a tag of at least 7 bytes (`<true/>`), and no
         // element's text is longer than the element; an input past either bound is declined.
-        return TreeBuilder.build(nodeCapacity: count / 7 + 2, textCapacity: count + 64) { columns in
+        let nodes = TreeBuilder.nodeCapacity(atMost: count / 7 + 2, textCapacity: count + 64) { NodeBound.xml(buffer) }
+        return try TreeBuilder.build(nodeCapacity: nodes, textCapacity: count + 64) { columns in
             var parser = XMLPropertyListFastParser(end: base + count, p: base, isDict: isDict)
             do throws(Decline) {
                 try parser.parse(&columns)

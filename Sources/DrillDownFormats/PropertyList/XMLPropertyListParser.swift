@@ -8,6 +8,10 @@ struct XMLPropertyListParser {
     var builder: TreeBuilder
     /// Open `<dict>`/`<array>` elements, innermost last: `offset << 1 | isDict`.
     var open: [Int] = []
+    /// Where the `<key>` tags of the open dicts start, innermost dict's last; and per open
+    /// element, where its keys start in this list.
+    var keyOffsets: [Int] = []
+    var keyMarks: [Int] = []
 
     init(base: UnsafePointer<UInt8>, count: Int) {
         self.base = base
@@ -46,6 +50,13 @@ struct XMLPropertyListParser {
                     throw failure(at: tag.offset, "expected </\(expected)> to close <\(expected)> opened at \(location(top >> 1)), found \(tag.display)")
                 }
                 open.removeLast()
+                let mark = keyMarks.removeLast()
+                if top & 1 == 1, keyOffsets.count - mark > 1, let (later, earlier) = builder.duplicateKeyInOpenContainer() {
+                    throw ParseFailure.duplicateKey(
+                        builder.keyInOpenContainer(later), at: keyOffsets[mark + later], earlier: keyOffsets[mark + earlier],
+                        in: "<dict>", bytes: UnsafeBufferPointer(start: base, count: end - base))
+                }
+                keyOffsets.removeSubrange(mark...)
                 builder.closeContainer()
                 continue
             }
@@ -54,6 +65,7 @@ struct XMLPropertyListParser {
                 guard tag.is("key") else {
                     throw failure(at: tag.offset, "expected <key> in <dict>, found \(tag.display)")
                 }
+                keyOffsets.append(tag.offset)
                 let keyStart = builder.text.count
                 if !tag.isEmpty { try text(of: tag) }
                 builder.endKey()
@@ -98,6 +110,7 @@ struct XMLPropertyListParser {
                     throw failure(at: tag.offset, "nesting deeper than \(XMLPropertyListReader.maxDepth) levels")
                 }
                 open.append(tag.offset << 1 | (isDict ? 1 : 0))
+                keyMarks.append(keyOffsets.count)
             }
             return
         }

@@ -24,7 +24,11 @@ enum XMLPropertyListReader {
             guard let base = buffer.baseAddress, !buffer.isEmpty else {
                 throw ParseFailure(offset: 0, "empty document; expected an XML property list")
             }
-            if let tree = XMLPropertyListFastParser.read(buffer) { return tree }
+            do throws(ReservationFailure) {
+                if let tree = try XMLPropertyListFastParser.read(buffer) { return tree }
+            } catch {
+                throw ParseFailure(error)
+            }
             var parser = XMLPropertyListParser(base: base, count: buffer.count)
             return try parser.parse()
         }

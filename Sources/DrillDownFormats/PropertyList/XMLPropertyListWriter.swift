@@ -17,10 +17,19 @@ enum XMLPropertyListWriter {
 
         """
 
+    /// The document's bytes.
     static func data(_ tree: TreeStore) throws(WriteFailure) -> [UInt8] {
-        var out: [UInt8] = Array(header.utf8)
-        out.reserveCapacity(tree.count * 40)
+        var out = WriterOutput(.collect)
+        try write(tree, to: &out)
+        return out.bytes
+    }
+
+    /// Writes the document to `out`, passing it on a chunk at a time (see ``WriterOutput``).
+    static func write(_ tree: TreeStore, to out: inout WriterOutput) throws(WriteFailure) {
+        out.reserve(header.utf8.count + tree.count * 40)
+        out.append(contentsOf: header.utf8)
         for event in TreeWalk(tree) {
+            try out.checkpoint()
             switch event {
             case .scalar(let id, let depth), .open(let id, let depth):
                 if let parent = tree.parent(of: id), tree.kind(of: parent) == .object {
@@ -39,10 +48,9 @@ enum XMLPropertyListWriter {
             }
         }
         out.append(ascii: "</plist>\n")
-        return out
     }
 
-    private static func element(_ id: NodeID, of tree: TreeStore, to out: inout [UInt8]) throws(WriteFailure) {
+    private static func element(_ id: NodeID, of tree: TreeStore, to out: inout WriterOutput) throws(WriteFailure) {
         let value = tree.valueBytes(of: id)
         switch tree.kind(of: id) {
         case .object: out.append(ascii: tree.childCount(of: id) == 0 ? "<dict/>" : "<dict>")
@@ -90,7 +98,7 @@ enum XMLPropertyListWriter {
     }
 
     /// ``escape(_:to:at:of:what:)`` through a pointer, not ``TextBytes``' subscript.
-    static func escape(_ bytes: TextBytes, to out: inout [UInt8], at id: NodeID, of tree: TreeStore, what: String) throws(WriteFailure) {
+    static func escape(_ bytes: TextBytes, to out: inout some ByteSink, at id: NodeID, of tree: TreeStore, what: String) throws(WriteFailure) {
         let failure: WriteFailure? = bytes.withUnsafeBufferPointer { buffer in
             do throws(WriteFailure) {
                 try escape(buffer, to: &out, at: id, of: tree, what: what)
@@ -103,7 +111,7 @@ enum XMLPropertyListWriter {
     /// Appends `bytes` as XML character data; a character XML 1.0 cannot hold is an error naming
     /// the node (`what` is "key" or "string").
     static func escape(
-        _ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8], at id: NodeID, of tree: TreeStore, what: String
+        _ bytes: UnsafeBufferPointer<UInt8>, to out: inout some ByteSink, at id: NodeID, of tree: TreeStore, what: String
     ) throws(WriteFailure) {
         var runStart = bytes.startIndex
         for i in bytes.indices {

@@ -1,21 +1,32 @@
 import DrillDownCore
 
-extension Array where Element == UInt8 {
+/// What the writers append bytes to: an array (the patchers' fragments) or a ``WriterOutput``,
+/// which passes them on in bounded chunks and can count them without keeping them.
+protocol ByteSink {
+    mutating func append(_ byte: UInt8)
+    mutating func append<S: Sequence<UInt8>>(contentsOf bytes: S)
+    /// Appends `count` copies of `byte` (indentation: the part of an output that grows with depth).
+    mutating func append(repeating byte: UInt8, count: Int)
+}
+
+extension ByteSink {
     /// Appends an ASCII literal.
     @inline(__always)
     mutating func append(ascii literal: StaticString) {
         literal.withUTF8Buffer { append(contentsOf: $0) }
     }
 
+    /// Appends the decimal digits of `value`.
+    mutating func append(decimal value: Int) {
+        append(contentsOf: String(value).utf8)
+    }
+}
+
+extension Array: ByteSink where Element == UInt8 {
     /// Appends `count` copies of `byte`.
     @inline(__always)
     mutating func append(repeating byte: UInt8, count: Int) {
         append(contentsOf: repeatElement(byte, count: count))
-    }
-
-    /// Appends the decimal digits of `value`.
-    mutating func append(decimal value: Int) {
-        append(contentsOf: String(value).utf8)
     }
 }
 

@@ -1,3 +1,5 @@
+import DrillDownCore
+
 /// A reader's failure at a byte offset of its input; turned into a ``FormatError`` with a line
 /// and column (or a byte offset) only once, when it is reported.
 struct ParseFailure: Error, Sendable {
@@ -15,6 +17,26 @@ struct ParseFailure: Error, Sendable {
         self.message = message
         self.hasLines = hasLines
     }
+
+    /// A reservation the system refused: no place in the input to name.
+    init(_ refused: ReservationFailure) {
+        self.init(offset: 0, refused.description, hasLines: false)
+    }
+
+    /// The refusal of an object member whose key an earlier member has (see ``DuplicateKeys``): at
+    /// byte `offset`, the earlier one at `earlier` (both where their keys start), `container` naming
+    /// the object as the format does ("object", "<dict>", "dictionary").
+    static func duplicateKey(
+        _ key: String, at offset: Int, earlier: Int, in container: String, bytes: UnsafeBufferPointer<UInt8>
+    ) -> ParseFailure {
+        ParseFailure(
+            offset: offset,
+            "duplicate key '\(shown(key))' in \(container) (first at \(SourceLocation.text(of: earlier, in: bytes))); "
+                + "a key may appear once per \(container)")
+    }
+
+    /// A key for messages, cut after 60 characters.
+    static func shown(_ key: String) -> String { key.count > 60 ? String(key.prefix(60)) + "…" : key }
 
     /// The error for `file`, with the line and column computed from `bytes`.
     func formatError(file: String, bytes: UnsafeBufferPointer<UInt8>) -> FormatError {

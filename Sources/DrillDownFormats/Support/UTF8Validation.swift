@@ -70,7 +70,7 @@ enum UTF8Validation {
 
     /// Appends the UTF-8 encoding of `scalar` to `out`.
     @inline(__always)
-    static func append(_ scalar: UInt32, to out: inout [UInt8]) {
+    static func append(_ scalar: UInt32, to out: inout some ByteSink) {
         if scalar < 0x80 {
             out.append(UInt8(scalar))
         } else if scalar < 0x800 {

@@ -22,22 +22,20 @@ import DrillDownCore
 /// documents, tabs outside quotes and comments, characters libyaml refuses or treats as line
 /// breaks (C0 and C1 controls, DEL, U+2028, U+2029, U+FEFF, U+FFFE, U+FFFF), a lone `\r`, keys
 /// longer than 1000 bytes (libyaml's limit for simple keys is 1024 characters), merge keys,
-/// duplicate keys (equal key hashes), any indentation that does not match an open level, and
+/// duplicate keys (found as each mapping closes, ``DuplicateKeys``), any indentation that does not match an open level, and
 /// documents past the nesting or ``ExpansionLimit`` limits.
 ///
 /// ```swift
 /// let tree = YAMLBlockReader.read(buffer, limit: .default)   // nil: read it with libyaml
 /// ```
-/// - Complexity: O(n) in the input size; duplicate keys are found by sorting each large
-///   mapping's key hashes, O(k log k) for k keys.
+/// - Complexity: O(n) in the input size; duplicate keys are found as each mapping closes
+///   (``TreeBuilder/Columns``, ``DuplicateKeys``), O(k log k) for k keys.
 struct YAMLBlockReader {
     /// An open block mapping or sequence.
     struct Frame {
         var isMapping: Bool
         /// The column of its keys or dashes.
         var indent: Int
-        /// Where this mapping's key hashes start in ``keyHashes``.
-        var keysStart: Int
     }
 
     /// A scalar as written: its bytes between the quotes (or all of it, plain).
@@ -62,24 +60,22 @@ struct YAMLBlockReader {
     /// Where the cursor's line starts (columns are counted from it; indentation is spaces only).
     var lineStart = 0
     var frames: [Frame] = []
-    /// The hashes of the keys of every open mapping, innermost last.
-    var keyHashes: [UInt64] = []
     var nodes = 0
     var awaiting = Awaiting.root
     /// For ``Awaiting/key`` and ``Awaiting/item``: the indentation of the mapping or sequence.
     var awaitingIndent = 0
 
     /// The tree of `buffer` (valid UTF-8), or `nil` when it must be read with libyaml.
-    static func read(_ buffer: UnsafeBufferPointer<UInt8>, limit: ExpansionLimit) -> TreeStore? {
+    static func read(_ buffer: UnsafeBufferPointer<UInt8>, limit: ExpansionLimit) throws(ReservationFailure) -> TreeStore? {
         guard let base = buffer.baseAddress, !buffer.isEmpty else { return nil }
         var reader = YAMLBlockReader(base: base, count: buffer.count, table: classes)
         reader.frames.reserveCapacity(64)
-        reader.keyHashes.reserveCapacity(256)
         // As in YAMLStreamReader: every node takes at least two bytes of input but the root, and
         // stored text (keys as written, values as stored) can be longer than the input.
         let maxNodes = limit.maxNodes(inputBytes: buffer.count)
         let maxText = limit.maxTextBytes(inputBytes: buffer.count)
-        return TreeBuilder.build(nodeCapacity: buffer.count / 2 + 16, textCapacity: 2 * buffer.count + 64) { out in
+        let (nodes, text) = NodeBound.yamlCapacities(buffer)
+        return try TreeBuilder.build(nodeCapacity: nodes, textCapacity: text) { out in
             reader.fill(into: &out) && reader.nodes <= maxNodes && out.textCount <= maxText
         }
     }
@@ -424,17 +420,13 @@ struct YAMLBlockReader {
         guard frames.count < YAMLReader.maxDepth else { return false }
         awaiting = .none
         out.openContainer(mapping ? .object : .array)
-        frames.append(Frame(isMapping: mapping, indent: indent, keysStart: keyHashes.count))
+        frames.append(Frame(isMapping: mapping, indent: indent))
         return true
     }
 
-    /// Closes the innermost mapping or sequence; `false` for a mapping with duplicate keys.
+    /// Closes the innermost mapping or sequence (a mapping with duplicate keys fails the build there).
     mutating func close(into out: inout TreeBuilder.Columns) -> Bool {
-        let frame = frames.removeLast()
-        if frame.isMapping {
-            guard YAMLStreamReader.distinct(&keyHashes, from: frame.keysStart) else { return false }
-            keyHashes.removeSubrange(frame.keysStart...)
-        }
+        frames.removeLast()
         out.closeContainer()
         return true
     }
@@ -453,7 +445,6 @@ struct YAMLBlockReader {
         if scalar.style == .plain, let first = key.first, first == 0x3C || (first >= 0x2B && first <= 0x39 && first != 0x2C && first != 0x2F) {
             guard let typed = try? YAMLScalar(key, tag: nil, style: YAML_PLAIN_SCALAR_STYLE), !typed.isMergeKey else { return false }
         }
-        keyHashes.append(YAMLStreamReader.hash(key))
         return true
     }
 

@@ -60,8 +60,11 @@ struct YAMLComposer {
         self.limit = limit
         maxNodes = limit.maxNodes(inputBytes: inputBytes)
         maxTextBytes = limit.maxTextBytes(inputBytes: inputBytes)
-        items.reserveCapacity(inputBytes / 8 + 16)
-        texts.reserveCapacity(inputBytes + 16)
+        // Pre-sized from the input when the system can give that much now; grown as they fill otherwise.
+        if SystemMemory.canReserve((inputBytes / 8 + 16) * MemoryLayout<Item>.stride + inputBytes + 16) {
+            items.reserveCapacity(inputBytes / 8 + 16)
+            texts.reserveCapacity(inputBytes + 16)
+        }
     }
 
     // MARK: Composing

@@ -13,9 +13,9 @@ package enum YAMLPathAgreement {
     /// reader declines it or builds the tree libyaml's path builds; otherwise what differs.
     /// - Complexity: O(n) in the input size plus the size of the trees.
     package static func disagreement(_ input: UnsafeBufferPointer<UInt8>, limit: ExpansionLimit = .default) -> String? {
-        guard UTF8Validation.firstInvalidOffset(in: input) == nil, let fast = YAMLBlockReader.read(input, limit: limit) else { return nil }
+        guard UTF8Validation.firstInvalidOffset(in: input) == nil, let fast = (try? YAMLBlockReader.read(input, limit: limit)) ?? nil else { return nil }
         let slow: TreeStore
-        if let tree = YAMLStreamReader.read(input, limit: limit) {
+        if let tree = (try? YAMLStreamReader.read(input, limit: limit)) ?? nil {
             slow = tree
         } else {
             var composer = YAMLComposer(inputBytes: input.count, limit: limit)

@@ -33,8 +33,12 @@ enum YAMLReader {
             if let bad = UTF8Validation.firstInvalidOffset(in: buffer) {
                 throw ParseFailure(offset: bad, "invalid UTF-8 byte 0x\(String(buffer[bad], radix: 16, uppercase: true)); YAML documents must be UTF-8")
             }
-            if let tree = YAMLBlockReader.read(buffer, limit: limit) { return tree }
-            if let tree = YAMLStreamReader.read(buffer, limit: limit) { return tree }
+            do throws(ReservationFailure) {
+                if let tree = try YAMLBlockReader.read(buffer, limit: limit) { return tree }
+                if let tree = try YAMLStreamReader.read(buffer, limit: limit) { return tree }
+            } catch {
+                throw ParseFailure(error)
+            }
             var composer = YAMLComposer(inputBytes: buffer.count, limit: limit)
             let root = try composer.compose(buffer)
             return composer.build(root)

@@ -16,26 +16,22 @@ import DrillDownCore
 /// ```swift
 /// let tree = YAMLStreamReader.read(buffer, limit: .default)   // nil: use YAMLComposer
 /// ```
-/// - Complexity: O(n) in the input size; duplicate keys are found by sorting each large
-///   mapping's key hashes, O(k log k) for k keys.
+/// - Complexity: O(n) in the input size; duplicate keys are found as each mapping closes
+///   (``TreeBuilder/Columns``, ``DuplicateKeys``), O(k log k) for k keys.
 struct YAMLStreamReader {
     /// An open sequence or mapping.
     struct Frame {
         var isMapping: Bool
         /// In a mapping: the next scalar or collection is a key.
         var expectsKey: Bool
-        /// Where this mapping's key hashes start in ``keyHashes``.
-        var keysStart: Int
     }
 
     var frames: [Frame] = []
-    /// The hashes of the keys of every open mapping, innermost last.
-    var keyHashes: [UInt64] = []
     var nodes = 0
     var hasRoot = false
 
     /// The tree of `buffer`'s single document, or `nil` when ``YAMLComposer`` must read it.
-    static func read(_ buffer: UnsafeBufferPointer<UInt8>, limit: ExpansionLimit) -> TreeStore? {
+    static func read(_ buffer: UnsafeBufferPointer<UInt8>, limit: ExpansionLimit) throws(ReservationFailure) -> TreeStore? {
         _ = YAMLReader.libyamlNesting
         guard let base = buffer.baseAddress, !buffer.isEmpty else { return nil }
         var parser = yaml_parser_t()
@@ -45,13 +41,14 @@ struct YAMLStreamReader {
         yaml_parser_set_input_string(&parser, base, buffer.count)
         var reader = YAMLStreamReader()
         reader.frames.reserveCapacity(64)
-        reader.keyHashes.reserveCapacity(256)
         // Every node takes at least two bytes of input (`[]`, `a,`, `- `) but the root; text is
         // keys as written plus values as stored, which can be longer (`y` is stored as `true`).
-        // More than that gives up to the composer; pages never written cost no memory.
+        // More than that gives up to the composer; pages never written cost no memory (and under
+        // an address-space limit the nodes are counted instead, see NodeBound.yamlCapacities).
         let maxNodes = limit.maxNodes(inputBytes: buffer.count)
         let maxText = limit.maxTextBytes(inputBytes: buffer.count)
-        return TreeBuilder.build(nodeCapacity: buffer.count / 2 + 16, textCapacity: 2 * buffer.count + 64) { out in
+        let (nodes, text) = NodeBound.yamlCapacities(buffer)
+        return try TreeBuilder.build(nodeCapacity: nodes, textCapacity: text) { out in
             reader.fill(&parser, into: &out) && reader.nodes <= maxNodes && out.textCount <= maxText
         }
     }
@@ -72,13 +69,9 @@ struct YAMLStreamReader {
                 guard frames.count < YAMLReader.maxDepth, beginValue(into: &out) else { return false }
                 let isMapping = event.type == YAML_MAPPING_START_EVENT
                 out.openContainer(isMapping ? .object : .array)
-                frames.append(Frame(isMapping: isMapping, expectsKey: true, keysStart: keyHashes.count))
+                frames.append(Frame(isMapping: isMapping, expectsKey: true))
             case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
-                let frame = frames.removeLast()
-                if frame.isMapping {
-                    guard Self.distinct(&keyHashes, from: frame.keysStart) else { return false }
-                    keyHashes.removeSubrange(frame.keysStart...)
-                }
+                frames.removeLast()
                 out.closeContainer()
                 endValue()
             case YAML_DOCUMENT_START_EVENT:
@@ -104,7 +97,6 @@ struct YAMLStreamReader {
             out.beginNode()
             if let base = text.baseAddress, !out.appendText(base, text.count) { return false }
             out.endKey()
-            keyHashes.append(Self.hash(text))
             frames[last].expectsKey = false
             return true
         }
@@ -144,29 +136,5 @@ struct YAMLStreamReader {
         } else {
             hasRoot = true
         }
-    }
-
-    /// Whether the key hashes from `start` on are all different (equal hashes count as a
-    /// duplicate: the composer then compares the keys themselves). Sorts them in place.
-    static func distinct(_ hashes: inout [UInt64], from start: Int) -> Bool {
-        let count = hashes.count - start
-        guard count > 1 else { return true }
-        return hashes.withUnsafeMutableBufferPointer { all in
-            var keys = UnsafeMutableBufferPointer(rebasing: all[start...])
-            if count <= 8 {
-                for i in 1 ..< count { for j in 0 ..< i where keys[i] == keys[j] { return false } }
-                return true
-            }
-            keys.sort()
-            for i in 1 ..< count where keys[i] == keys[i - 1] { return false }
-            return true
-        }
-    }
-
-    /// FNV-1a of a key's bytes.
-    static func hash(_ text: UnsafeBufferPointer<UInt8>) -> UInt64 {
-        var h: UInt64 = 0xCBF2_9CE4_8422_2325
-        for byte in text { h = (h ^ UInt64(byte)) &* 0x100_0000_01B3 }
-        return h
     }
 }

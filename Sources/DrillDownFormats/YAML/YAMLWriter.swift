@@ -13,11 +13,19 @@ import DrillDownCore
 ///
 /// - Complexity: O(n) in the size of the tree; no recursion.
 enum YAMLWriter {
+    /// The document's bytes.
     static func data(_ tree: TreeStore) throws(WriteFailure) -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(tree.count * 24)
+        var out = WriterOutput(.collect)
+        try write(tree, to: &out)
+        return out.bytes
+    }
+
+    /// Writes the document to `out`, passing it on a chunk at a time (see ``WriterOutput``).
+    static func write(_ tree: TreeStore, to out: inout WriterOutput) throws(WriteFailure) {
+        out.reserve(tree.count * 24)
         var inline = false
         for event in TreeWalk(tree) {
+            try out.checkpoint()
             let id: NodeID
             let depth: Int
             switch event {
@@ -65,11 +73,10 @@ enum YAMLWriter {
             writeScalar(id, of: tree, to: &out)
             out.append(0x0A)
         }
-        return out
     }
 
     /// Appends a scalar (or an empty container as `{}` / `[]`).
-    private static func writeScalar(_ id: NodeID, of tree: TreeStore, to out: inout [UInt8]) {
+    private static func writeScalar(_ id: NodeID, of tree: TreeStore, to out: inout WriterOutput) {
         let value = tree.valueBytes(of: id)
         switch tree.kind(of: id) {
         case .object: out.append(ascii: "{}")
@@ -96,7 +103,7 @@ enum YAMLWriter {
 
     /// Appends a real as YAML 1.1 (and so PyYAML) reads a float: a mantissa with a `.` and a
     /// signed exponent (`1e5` is a string there; `1.0e+5` a float).
-    static func writeReal(_ value: some ByteText, to out: inout [UInt8]) {
+    static func writeReal(_ value: some ByteText, to out: inout some ByteSink) {
         let e = value.firstIndex { $0 == 0x65 || $0 == 0x45 } ?? value.endIndex
         let mantissa = value[..<e]
         out.append(contentsOf: mantissa)
@@ -141,10 +148,10 @@ enum YAMLWriter {
     }
 
     /// ``writeString(_:to:)`` through a pointer, not ``TextBytes``' subscript.
-    static func writeString(_ bytes: TextBytes, to out: inout [UInt8]) { bytes.withUnsafeBufferPointer { writeString($0, to: &out) } }
+    static func writeString(_ bytes: TextBytes, to out: inout some ByteSink) { bytes.withUnsafeBufferPointer { writeString($0, to: &out) } }
 
     /// Appends `bytes` plain when that is safe, else as a double-quoted scalar with escapes.
-    static func writeString(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+    static func writeString(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout some ByteSink) {
         if isPlainSafe(bytes) {
             out.append(contentsOf: bytes)
             return
