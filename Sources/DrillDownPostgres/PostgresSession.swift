@@ -35,7 +35,7 @@ final class PostgresSession: Sendable {
     /// How many connections it opens at most.
     let size: Int
     /// The connections not in use (`nil`: a slot not connected yet, or dropped).
-    private let idle: NIOLockedValueBox<[PostgresConnection?]>
+    private let idle: NIOLockedValueBox<[Pooled?]>
     /// One permit per connection.
     private let permits: DispatchSemaphore
     /// The last failed connection attempt: when, and why. For ``retryPause`` after it, calls fail
@@ -47,6 +47,14 @@ final class PostgresSession: Sendable {
 
     /// The deadline of the call running on this thread (task), read by every wait inside it.
     @TaskLocal static var deadline: DispatchTime?
+    /// The connection the running call uses, watched for closing (see ``ConnectionWatch``).
+    @TaskLocal static var watch: ConnectionWatch?
+
+    /// A connection and its watch.
+    struct Pooled {
+        let connection: PostgresConnection
+        let watch: ConnectionWatch
+    }
 
     init(_ location: PostgresLocation, connections: Int = 1) throws(PostgresStoreError) {
         self.location = location
@@ -99,21 +107,24 @@ final class PostgresSession: Sendable {
             throw PostgresStoreError(location, "no connection to PostgreSQL was free in time (every one is waiting for the server)", unavailable: true)
         }
         defer { permits.signal() }
-        var connection = idle.withLockedValue { $0.popLast() } ?? nil
-        defer { idle.withLockedValue { [connection] in $0.append(connection) } }
+        var pooled = idle.withLockedValue { $0.popLast() } ?? nil
+        defer { idle.withLockedValue { [pooled] in $0.append(pooled) } }
         do {
             return try Self.$deadline.withValue(deadline) {
-                if connection == nil || connection?.isClosed == true {
+                if pooled == nil || pooled?.connection.isClosed == true || pooled?.watch.isClosed == true {
+                    pooled?.connection.closeSoon()
+                    pooled = nil
                     if let recent = lastFailure.withLockedValue({ $0 }), ContinuousClock.now - recent.at < Self.retryPause {
                         throw recent.error
                     }
                     let eventLoop = MultiThreadedEventLoopGroup.singleton.next()
                     let connecting = PostgresConnection.connect(on: eventLoop, configuration: configuration, id: 1, logger: logger)
                     do {
-                        connection = try connecting.wait(until: deadline) {
+                        let connection = try connecting.wait(until: deadline) {
                             // A connection made after the deadline is closed as soon as it exists.
                             connecting.whenSuccess { late in late.closeSoon() }
                         }
+                        pooled = Pooled(connection: connection, watch: ConnectionWatch(connection))
                         lastFailure.withLockedValue { $0 = nil }
                     } catch {
                         let failure = PostgresStoreError(location, error)
@@ -121,14 +132,15 @@ final class PostgresSession: Sendable {
                         throw failure
                     }
                 }
-                return try body(connection!)
+                let current = pooled!
+                return try Self.$watch.withValue(current.watch) { try body(current.connection) }
             }
         } catch {
             let failure = PostgresStoreError(location, error)
             if failure.unavailable || error is CallTimedOut {
                 // Fails whatever is still in flight on it; the next call connects again.
-                connection?.closeSoon()
-                connection = nil
+                pooled?.connection.closeSoon()
+                pooled = nil
             }
             throw failure
         }
@@ -174,7 +186,7 @@ final class PostgresSession: Sendable {
     func close() {
         let open = idle.withLockedValue { slots -> [PostgresConnection] in
             defer { slots = slots.map { _ in nil } }
-            return slots.compactMap { $0 }
+            return slots.compactMap { $0?.connection }
         }
         for connection in open { connection.closeSoon() }
     }
@@ -204,7 +216,43 @@ extension PostgresConnection {
     /// `future`'s value, waiting at most until the running call's deadline; when it passes, this
     /// connection is closed (failing what it had in flight) and the wait throws ``CallTimedOut``.
     func bounded<T: Sendable>(_ future: EventLoopFuture<T>) throws -> T {
-        try future.wait(until: PostgresSession.deadline) { self.closeSoon() }
+        try future.wait(until: PostgresSession.deadline, watching: PostgresSession.watch) { self.closeSoon() }
+    }
+}
+
+/// A call whose connection closed before its answer came.
+struct ConnectionLost: Error, CustomStringConvertible {
+    var description: String { "the connection to PostgreSQL closed" }
+}
+
+/// Whether a connection has closed, and the wait to wake when it does (one call at a time uses a
+/// connection, so one waiter at most).
+final class ConnectionWatch: Sendable {
+    private let state = NIOLockedValueBox<(closed: Bool, waiter: DispatchSemaphore?)>((false, nil))
+
+    init(_ connection: PostgresConnection) {
+        connection.closeFuture.whenComplete { [weak self] _ in self?.markClosed() }
+    }
+
+    var isClosed: Bool { state.withLockedValue { $0.closed } }
+
+    /// Wakes `waiter` when the connection closes (at once when it has).
+    func begin(_ waiter: DispatchSemaphore) {
+        let closed = state.withLockedValue { s -> Bool in
+            s.waiter = waiter
+            return s.closed
+        }
+        if closed { waiter.signal() }
+    }
+
+    func end() { state.withLockedValue { $0.waiter = nil } }
+
+    private func markClosed() {
+        let waiter = state.withLockedValue { s -> DispatchSemaphore? in
+            s.closed = true
+            return s.waiter
+        }
+        waiter?.signal()
     }
 }
 
@@ -216,7 +264,12 @@ struct CallTimedOut: Error, CustomStringConvertible {
 extension EventLoopFuture where Value: Sendable {
     /// The value, waiting at most until `deadline` (forever when `nil`); when it passes, `abandon`
     /// runs and the wait throws ``CallTimedOut``. The future may still complete later, unobserved.
-    func wait(until deadline: DispatchTime?, abandon: () -> Void) throws -> Value {
+    ///
+    /// With a `watch`, the wait also ends when the connection closes: a query sent in the moment
+    /// the server went away (`pg_ctl stop -m immediate`) could otherwise wait for its deadline
+    /// although the connection is gone (seen: about one such query per kill, each holding the
+    /// model for the whole `--db-timeout`).
+    func wait(until deadline: DispatchTime?, watching watch: ConnectionWatch? = nil, abandon: () -> Void) throws -> Value {
         guard let deadline else { return try wait() }
         let done = DispatchSemaphore(value: 0)
         let outcome = NIOLockedValueBox<Result<Value, any Error>?>(nil)
@@ -224,10 +277,12 @@ extension EventLoopFuture where Value: Sendable {
             outcome.withLockedValue { $0 = result }
             done.signal()
         }
-        guard done.wait(timeout: deadline) == .success, let result = outcome.withLockedValue({ $0 }) else {
-            abandon()
-            throw CallTimedOut()
-        }
-        return try result.get()
+        watch?.begin(done)
+        defer { watch?.end() }
+        let ended = done.wait(timeout: deadline) == .success
+        if let result = outcome.withLockedValue({ $0 }) { return try result.get() }
+        abandon()
+        if ended, watch?.isClosed == true { throw ConnectionLost() }
+        throw CallTimedOut()
     }
 }
