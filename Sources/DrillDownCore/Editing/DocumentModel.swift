@@ -166,20 +166,9 @@ public actor DocumentModel {
         if save == nil {
             // In place: every store's apply is all or nothing, and nothing can fail after it here.
             // (A copy would share the store's undo history and copy it on the next append.)
-            store.stepKey = key
-            do {
-                (changes, paths) = try write(&store)
-                store.stepKey = nil
-            } catch {
-                store.stepKey = nil
-                // A conflict: the store found its data stale and read it again; every page follows.
-                if error.reason == .conflict { publish(.external, [], []) }
-                throw error
-            }
-            if let key, let replay = store.replayed {
-                remember(try replay.checked(for: key), for: key)
-                return replay.paths
-            }
+            let (done, replay) = try inPlace(key: key, write)
+            if let replay { return replay }
+            (changes, paths) = done
             publish(.apply, changes, paths)
         } else {
             var next = store
@@ -188,6 +177,25 @@ public actor DocumentModel {
         }
         try await written(changes, key: key, paths: paths)
         return paths
+    }
+
+    /// Runs `write` on the store in place, with `key` set for its step. Returns its result, and the
+    /// paths recorded earlier under the key when the store found it there (nothing was applied).
+    /// A conflict is published as an external change: the store read its data again, and every
+    /// page follows.
+    func inPlace<T>(key: StepKey?, _ write: (inout any EditingStore) throws(EditError) -> T) throws(EditError) -> (T, replay: [TreePath]?) {
+        store.stepKey = key
+        defer { store.stepKey = nil }
+        let result: T
+        do {
+            result = try write(&store)
+        } catch {
+            if error.reason == .conflict { publish(.external, [], []) }
+            throw error
+        }
+        guard let key, let replay = store.replayed else { return (result, nil) }
+        remember(try replay.checked(for: key), for: key)
+        return (result, replay.paths)
     }
 
     /// Undoes the latest step; returns it, or `nil` when there is nothing to undo. With a `key`, a
@@ -208,19 +216,8 @@ public actor DocumentModel {
         if let key, let earlier = try outcome(of: key) { return EditStep(changes: [], paths: earlier.paths) }
         let step: EditStep
         if save == nil {
-            store.stepKey = key
-            let done: EditStep?
-            do {
-                done = try move(&store)
-                store.stepKey = nil
-            } catch {
-                store.stepKey = nil
-                throw error
-            }
-            if let key, let replay = store.replayed {
-                remember(try replay.checked(for: key), for: key)
-                return EditStep(changes: [], paths: replay.paths)
-            }
+            let (done, replay) = try inPlace(key: key, move)
+            if let replay { return EditStep(changes: [], paths: replay) }
             guard let done else { return nil }
             step = done
             publish(origin, step.changes, step.paths)
