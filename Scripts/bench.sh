@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Benchmarks (not tests): generates large inputs, builds a release binary, and compares DrillDown
-# with its peers on the same file in the same run. Prints numbers; the README quotes them.
+# with its peers on the same file in the same run. Prints numbers, and writes the run (date, machine,
+# commit and what it printed) into Docs/benchmarks.md between its generated-section markers; the
+# rest of that file (the history of before/after measurements) is left as it is.
 #
 #   Scripts/bench.sh                 the 3M-node outline JSON (1000 x 1000 rows, 47.7 MB), then
 #                                    the same outline as XML and binary plists (against plistlib)
@@ -8,6 +10,10 @@
 #   BENCH_RUNS=5 Scripts/bench.sh    repetitions per peer (default 3; the best and all runs print)
 #   BENCH_BIN=path Scripts/bench.sh  measure that drilldown binary (e.g. main's, for before/after)
 #   BENCH_YAML=0 Scripts/bench.sh    skip the YAML comparison (1M nodes as JSON and as YAML)
+#   Scripts/bench.sh --quick         a smoke run on a small outline (20 x 100 rows), one run per peer,
+#                                    the debug binary unless BENCH_BIN is set: checks the script and the
+#                                    report, measures nothing worth keeping
+#   BENCH_REPORT=path Scripts/bench.sh   write the report there instead (BENCH_REPORT= : nowhere)
 #   Scripts/bench.sh --huge          only the 2 GB outline (42 000 x 1 000 rows, generated when missing):
 #                                    time to the first screen of the web app and the terminal UI and
 #                                    peak RSS against the file size (Scripts/bench-huge.py), then
@@ -25,9 +31,18 @@
 # machine compare only numbers from one run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+mode=${1:-}
+case $mode in
+  "" | --big | --huge | --quick) ;;
+  *) echo "usage: Scripts/bench.sh [--big | --huge | --quick]" >&2; exit 2 ;;
+esac
+report=${BENCH_REPORT-Docs/benchmarks.md}
 data=bench-data
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+
 mkdir -p "$data"
-runs=${BENCH_RUNS:-3}
+runs=${BENCH_RUNS:-$([ "$mode" = --quick ] && echo 1 || echo 3)}
 command -v jq >/dev/null || { apt-get update -qq && apt-get install -y -qq jq >/dev/null; }
 if [ ! -x .venv-bench/bin/python ]; then python3 -m venv .venv-bench; fi
 .venv-bench/bin/python -c 'import simdjson, orjson, yaml' 2>/dev/null || .venv-bench/bin/pip install -q pysimdjson orjson pyyaml
@@ -35,22 +50,37 @@ py=.venv-bench/bin/python
 
 if [ -n "${BENCH_BIN:-}" ]; then
   bin=$BENCH_BIN
+elif [ "$mode" = --quick ]; then
+  swift build --product drilldown >/dev/null
+  bin=.build/debug/drilldown
 else
   swift build -c release --product drilldown --scratch-path .build-release >/dev/null
   bin=.build-release/release/drilldown
 fi
 
-if [ "${1:-}" = "--huge" ]; then
+# The inputs: the 3M-node outline (47.7 MB) and, for YAML, a 1M-node one; in a quick run one small
+# outline stands for both.
+if [ "$mode" = --quick ]; then
+  main_json=$data/outline-quick.json
+  [ -f "$main_json" ] || python3 Scripts/gen-outline.py --groups 20 --rows 100 "$main_json" >/dev/null
+  yaml_json=$main_json
+else
+  main_json=$data/outline-3m.json
+  yaml_json=$data/outline-1m.json
+fi
+
+run_benchmarks() {
+if [ "$mode" = "--huge" ]; then
   huge="$data/outline-2g.json"
   [ -f "$huge" ] || python3 Scripts/gen-outline.py --groups 42000 --rows 1000 "$huge" >/dev/null
   python3 Scripts/bench-huge.py "$huge" --bin "$bin" --runs "$runs"
   "$bin" stats "$huge"
-  exit 0
+  return 0
 fi
 
-files=("$data/outline-3m.json")
-[ -f "$data/outline-3m.json" ] || python3 Scripts/gen-outline.py --groups 1000 --rows 1000 "$data/outline-3m.json" >/dev/null
-if [ "${1:-}" = "--big" ]; then
+files=("$main_json")
+[ -f "$main_json" ] || python3 Scripts/gen-outline.py --groups 1000 --rows 1000 "$main_json" >/dev/null
+if [ "$mode" = "--big" ]; then
   [ -f "$data/outline-10m.json" ] || python3 Scripts/gen-outline.py --nodes 10000000 "$data/outline-10m.json" >/dev/null
   files+=("$data/outline-10m.json")
 fi
@@ -130,11 +160,11 @@ done
 # Property lists: the same 3M-node outline as an XML and a binary plist (written by plistlib),
 # DrillDown's in-process load against python's plistlib.loads on the same bytes.
 for kind in xml binary; do
-  f="$data/outline-3m.$([ "$kind" = xml ] && echo plist || echo bplist)"
+  f="${main_json%.json}.$([ "$kind" = xml ] && echo plist || echo bplist)"
   [ -f "$f" ] || python3 -c '
 import json, plistlib, sys
 fmt = plistlib.FMT_XML if sys.argv[1] == "xml" else plistlib.FMT_BINARY
-open(sys.argv[3], "wb").write(plistlib.dumps(json.load(open(sys.argv[2])), fmt=fmt))' "$kind" "$data/outline-3m.json" "$f"
+open(sys.argv[3], "wb").write(plistlib.dumps(json.load(open(sys.argv[2])), fmt=fmt))' "$kind" "$main_json" "$f"
   size=$(stat -c %s "$f")
   echo "== $f ($(( size / 1000 )) kB, $kind plist)"
   cat "$f" >/dev/null
@@ -158,11 +188,11 @@ PY
 done
 
 if [ "${BENCH_YAML:-1}" = 1 ]; then
-  json1m=$data/outline-1m.json
-  yaml1m=$data/outline-1m.yaml
+  json1m=$yaml_json
+  yaml1m=${yaml_json%.json}.yaml
   [ -f "$json1m" ] || python3 Scripts/gen-outline.py --groups 333 --rows 1000 "$json1m" >/dev/null
   [ -f "$yaml1m" ] || "$bin" convert "$json1m" "$yaml1m" >/dev/null
-  echo "== YAML: the same 1M-node tree as $json1m ($(( $(stat -c %s "$json1m") / 1000 )) kB) and $yaml1m ($(( $(stat -c %s "$yaml1m") / 1000 )) kB)"
+  echo "== YAML: the same tree as $json1m ($(( $(stat -c %s "$json1m") / 1000 )) kB) and $yaml1m ($(( $(stat -c %s "$yaml1m") / 1000 )) kB)"
   for f in "$json1m" "$yaml1m"; do
     cat "$f" >/dev/null
     for i in $(seq "$runs"); do
@@ -178,3 +208,45 @@ print(f"PyYAML yaml.load(Loader=CSafeLoader) (in-process, libyaml): {1000 * (tim
 PY
 fi
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
+}
+
+# The report: this run's date, machine, commit and output, between the markers of $report's
+# generated section (the rest of the file, the history, is kept as it is).
+write_report() {
+  [ -n "$report" ] || return 0
+  local commit
+  commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
+  git diff --quiet HEAD 2>/dev/null || commit="$commit (with uncommitted changes)"
+  python3 - "$report" "$log" "$commit" "$bin" "$runs" "bench.sh${mode:+ $mode}" "$(uname -a)" "$(nproc)" <<'PY'
+import datetime, pathlib, re, sys
+report, log, commit, binary, runs, command, uname, cores = sys.argv[1:9]
+start, end = "<!-- bench.sh: generated section start -->", "<!-- bench.sh: generated section end -->"
+cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "unknown processor")
+output = re.sub(r"\x1b\[[0-9;]*[A-Za-z]", "", open(log, errors="replace").read()).rstrip()
+quick = "--quick" in command
+section = "\n".join([
+    start,
+    f"`Scripts/{command}`, {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC"
+    + (" — a quick smoke run on small inputs, not a measurement to compare." if quick else "."),
+    "",
+    f"- machine: `{uname}`, {cores} cores ({cpu})",
+    f"- commit: {commit}; binary: `{binary}`; {runs} run(s) per peer",
+    "",
+    "```text",
+    output,
+    "```",
+    end,
+])
+path = pathlib.Path(report)
+text = path.read_text() if path.exists() else "# Benchmarks\n"
+if start in text and end in text:
+    text = text[: text.index(start)] + section + text[text.index(end) + len(end):]
+else:
+    text = text.rstrip("\n") + "\n\n## The latest run of Scripts/bench.sh\n\n" + section + "\n"
+path.write_text(text)
+print(f"wrote this run into {report}")
+PY
+}
+
+run_benchmarks 2>&1 | tee "$log"
+write_report

@@ -1,7 +1,7 @@
 import DrillDownFormats
 
 /// A document file whose lock was taken before it was read and is held until the value goes away,
-/// as the storage of a ``DocumentModel``: a one-off edit (read, change, write) is then never
+/// as the storage of a `DocumentModel`: a one-off edit (read, change, write) is then never
 /// interleaved with another DrillDown writer, and an action counts every earlier writer's step.
 struct LockedDocumentFile: DocumentStorage {
     var file: DocumentFile

@@ -22,7 +22,7 @@ extension OpenedData {
     /// The store every editor goes through: a database's tables or tree table (each step committed
     /// row by row by the store), else the document in memory (written by its ``model(listen:readOnly:)``).
     /// - Parameters:
-    ///   - listen: (PostgreSQL) hear other instances' commits at once, through ``EditingStore/news``.
+    ///   - listen: (PostgreSQL) hear other instances' commits at once, through `EditingStore/news`.
     ///   - readOnly: (PostgreSQL) a store that is only read, which never upgrades the table.
     public func editingStore(listen: Bool = false, readOnly: Bool = false) throws(OpenError) -> any EditingStore {
         switch database {
@@ -67,7 +67,7 @@ extension OpenedData {
 
     /// The model every view edits through, over ``editingStore(listen:readOnly:)``: a document
     /// file commits in groups (patched under its lock, never over a newer version: see
-    /// ``DocumentFile``); a database store commits each step itself.
+    /// `DocumentFile`); a database store commits each step itself.
     ///
     /// ```swift
     /// let model = try data.model()

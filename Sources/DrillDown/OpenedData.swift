@@ -3,7 +3,7 @@ import DrillDownPostgres
 import DrillDownStore
 import Foundation
 
-/// Data opened by ``DrillDown/open(_:options:)``: its ``Source`` and ``Presenter``, where it
+/// Data opened by ``DrillDown/open(_:options:)``: its `Source` and `Presenter`, where it
 /// lives (a document file or a database), and the way to edit it (``editingStore(listen:readOnly:)``,
 /// ``model(listen:readOnly:)``).
 ///
@@ -37,14 +37,14 @@ public struct OpenedData: Sendable {
 
     /// A database as data: read lazily, edited row by row.
     public enum Database: Sendable {
-        /// An SQLite tree table (opened read-only), read through a ``TreeTableSource``; edited
-        /// through a ``TreeTableStore``.
+        /// An SQLite tree table (opened read-only), read through a `TreeTableSource`; edited
+        /// through a `TreeTableStore`.
         case treeTable(SQLiteTreeStore)
-        /// SQLite tables mapped by the schema's `levels:`; edited through a ``RelationalStore``.
+        /// SQLite tables mapped by the schema's `levels:`; edited through a `RelationalStore`.
         case relational(RelationalSource)
-        /// A PostgreSQL tree table, read through a ``TreeTableSource``; edited through a ``PostgresTreeStore``.
+        /// A PostgreSQL tree table, read through a `TreeTableSource`; edited through a `PostgresTreeStore`.
         case postgres(PostgresTreeTable)
-        /// PostgreSQL tables mapped by the schema's `levels:`; edited through a ``RelationalStore``,
+        /// PostgreSQL tables mapped by the schema's `levels:`; edited through a `RelationalStore`,
         /// followed across instances through revision triggers.
         case postgresLevels(PostgresLevels)
     }
