@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs the tests in layers: Swift unit/server tests, then end-to-end tests that drive the real
+# Runs the tests in layers: Swift unit/server tests, the documentation build, then end-to-end tests that drive the real
 # `drilldown` binary (CLI), a real browser (Playwright + Debian's Chromium), a real terminal (tmux)
 # and a real PostgreSQL, then a bounded fuzzing run. Installs what the chosen layers need when
 # missing; safe to run twice.
@@ -7,7 +7,9 @@
 #   Scripts/test.sh                 # every layer (what CI runs)
 #   Scripts/test.sh cli terminal    # only these layers, in the usual order
 #
-# Layers: swift (the Swift suites but the PostgreSQL ones), cli (e2e/cli), web (e2e/web), terminal
+# Layers: swift (the Swift suites but the PostgreSQL ones), docs (the DocC catalogue of the DrillDown
+# library, Sources/DrillDown/Documentation.docc, built by the toolchain's docc with warnings as
+# errors), cli (e2e/cli), web (e2e/web), terminal
 # (e2e/terminal), postgres (what needs a PostgreSQL server, on a throwaway cluster: the Swift
 # PostgreSQL suites, e2e/web/test_postgres*.py and test_faults.py, and the `postgres` cases of the
 # CLI and editing tests, which the cli and web layers leave out), fuzz (every reader for 15 s). Every chosen layer runs even when an earlier one fails; a summary
@@ -18,7 +20,7 @@ root=$(pwd)
 
 log() { printf '\n==> %s\n' "$*"; }
 
-all_layers=(swift cli web terminal postgres fuzz)
+all_layers=(swift docs cli web terminal postgres fuzz)
 chosen=()
 for arg in "$@"; do
   case " ${all_layers[*]} " in
@@ -106,6 +108,10 @@ pytest_e2e() { "$venv/bin/python" -m pytest -q -p no:cacheprovider "$@"; }
 pg_swift_tests='DrillDownPostgresTests\.|PostgresRelationalTests|TreeTableStoreTests/postgresProperty'
 
 layer_swift() { swift test --skip "$pg_swift_tests"; }
+# The catalogue and every public symbol's doc comment, through swift-docc-plugin: a broken link, an
+# unknown symbol or a malformed article fails the layer. The archive is left in
+# .build/plugins/Swift-DocC/outputs/DrillDown.doccarchive.
+layer_docs() { swift package generate-documentation --target DrillDown --warnings-as-errors; }
 # The end-to-end tests on PostgreSQL: test_postgres*.py, test_faults.py, and the cases named
 # `postgres` (`[postgres]` of the tests run on every store, the CLI on a table).
 pg_e2e='postgres or test_faults'
@@ -148,7 +154,7 @@ fi
 
 for layer in "${all_layers[@]}"; do
   wants "$layer" || continue
-  if [ "$layer" != swift ] && [ "$layer" != fuzz ] && [ $built -eq 0 ]; then
+  if [ "$layer" != swift ] && [ "$layer" != docs ] && [ "$layer" != fuzz ] && [ $built -eq 0 ]; then
     skip_step "$layer" "the build failed"
     continue
   fi
