@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Builds Examples/Music/music.sqlite, the music example as a relational database (seed 001),
+"""Builds Examples/Music/music.sqlite, the music example as a relational database,
 from Examples/Music/library.yaml: real tables with foreign keys, NOT NULL columns and a track
 column that orders each album's songs. Examples/Music/music.schema.yaml maps it with `levels:`.
 

@@ -5,7 +5,7 @@ import GRDB
 import NIOConcurrencyHelpers
 import PostgresNIO
 
-/// Existing PostgreSQL tables shown and edited through a schema's `levels:` mapping (seed 001),
+/// Existing PostgreSQL tables shown and edited through a schema's `levels:` mapping (such as `Examples/Music/music.schema.yaml`),
 /// by several `drilldown serve` instances at once: the same ``DrillDownStore/RelationalSource``
 /// (levels read a page at a time by keyset) and ``DrillDownStore/RelationalStore`` (each change
 /// as row writes, undo checked against other writers) as SQLite's, on PostgreSQL.

@@ -2,7 +2,7 @@ import ArgumentParser
 import DrillDown
 import Foundation
 
-/// `drilldown bench FILE`: in-process timings of the operations SPEC.md sets targets for.
+/// `drilldown bench FILE`: in-process timings of the operations the Performance article sets targets for.
 ///
 /// With `--edits N` it also applies N random changes (rename, set attribute, insert, delete,
 /// move at random places) through an ``EditableDocument``, times each one, and measures the

@@ -1,7 +1,7 @@
 import ArgumentParser
 import DrillDown
 
-/// `drilldown run FILE PATH ACTION --schema S`: run a schema action (seed 004's play, ping) on a node.
+/// `drilldown run FILE PATH ACTION --schema S`: run a schema action (the Sounds example's play, ping) on a node.
 struct Run: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",

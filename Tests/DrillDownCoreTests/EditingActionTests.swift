@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import DrillDownCore
 
-@Suite("Editing: schema actions, code actions and row controls (seed 004)")
+@Suite("Editing: schema actions, code actions and row controls (the Sounds example)")
 struct EditingActionTests {
     func sounds() -> DocumentSource { DocumentSource(tree: soundsDoc.tree) }
 

@@ -17,7 +17,7 @@ func dump(_ tree: TreeStore, _ id: NodeID? = nil) -> String {
     }
 }
 
-/// The Sounds example (seed 004) as a document literal, like `Examples/Sounds/sounds.plist`.
+/// The Sounds example as a document literal, like `Examples/Sounds/sounds.plist`.
 let soundsDoc: Doc = .object([
     ("Title", .string("Settings")),
     ("Rows", .array([

@@ -1,7 +1,7 @@
 import Testing
 @testable import DrillDownCore
 
-@Suite("Navigator: seed 000's drill-down rules")
+@Suite("Navigator: the drill-down rules of Examples/Data.plist")
 struct NavigatorTests {
     let presenter = Presenter(source: seedSource())
 

@@ -16,7 +16,7 @@ struct SeedAndRoundTripTests {
         """
 
     static let seedYAML = """
-        # Seed 000
+        # Examples/Data.plist
         Rows:
         - Title: Item 1
           Children:
@@ -56,13 +56,13 @@ struct SeedAndRoundTripTests {
         }
         """
 
-    /// Seed 000 as Foundation writes it, in `format`.
+    /// `Examples/Data.plist` as Foundation writes it, in `format`.
     static func foundationSeed(_ format: PropertyListSerialization.PropertyListFormat) throws -> [UInt8] {
         let object = try JSONSerialization.jsonObject(with: Data(seedJSON.utf8))
         return Array(try PropertyListSerialization.data(fromPropertyList: object, format: format, options: 0))
     }
 
-    @Test("seed 000's data reads to the same tree in every format")
+    @Test("Examples/Data.plist reads to the same tree in every format")
     func seedInEveryFormat() throws {
         let inputs: [(String, [UInt8])] = [
             ("Data.json", Array(Self.seedJSON.utf8)),
@@ -84,7 +84,7 @@ struct SeedAndRoundTripTests {
         }
     }
 
-    @Test("seed 000's data round-trips through every writer", arguments: DocumentFormat.allCases)
+    @Test("Examples/Data.plist round-trips through every writer", arguments: DocumentFormat.allCases)
     func seedRoundTrip(_ format: DocumentFormat) throws {
         #expect(try roundTrip(TreeValue.seed, format) == TreeValue.seed)
     }

@@ -109,7 +109,7 @@ indirect enum TreeValue: Equatable, CustomStringConvertible {
 }
 
 extension TreeValue {
-    /// Seed 000's data: a root dictionary with `Rows`, Item 1–4, Screen A–J.
+    /// The data of `Examples/Data.plist`: a root dictionary with `Rows`, Item 1–4, Screen A–J.
     static let seed: TreeValue = {
         func row(_ title: String, _ children: [TreeValue] = []) -> TreeValue {
             var members: [(String, TreeValue)] = [("Title", .string(title))]

@@ -11,7 +11,7 @@ extension TreeLiteral {
     static func integer(_ s: String) -> TreeLiteral { .scalar(.integer, s) }
 }
 
-/// Seed 000's outline: Item 1–4 under "Root", Item 4 › Screen G › H › I › J.
+/// The outline of `Examples/Data.plist`: Item 1–4 under "Root", Item 4 › Screen G › H › I › J.
 let seedTree: TreeStore = {
     func row(_ title: String, _ children: [Doc] = []) -> Doc { .row(title, children) }
     return Doc.object([

@@ -4,7 +4,7 @@ import GRDB
 import Testing
 @testable import DrillDownStore
 
-/// Editing an existing database through its `levels:` mapping (seed 001, issue 10 item 3).
+/// Editing an existing database through its `levels:` mapping (the music example's, issue 10 item 3).
 @Suite("Relational store")
 struct RelationalStoreTests {
     /// A music database in a temp folder, a store over it, and a connection for checking the tables.

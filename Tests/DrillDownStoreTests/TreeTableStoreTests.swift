@@ -210,7 +210,7 @@ struct TreeTableStoreTests {
         }
     }
 
-    @Test("seed 000: opening reads no level; a level's count is one row; pages are read as shown")
+    @Test("Examples/Data.plist: opening reads no level; a level's count is one row; pages are read as shown")
     func lazyOpen() throws {
         let folder = try TempFolder()
         defer { folder.cleanUp() }

@@ -15,7 +15,7 @@ struct TreeTableTests {
         return try SQLiteTreeStore(path: folder.path("t.sqlite"), readOnly: true).read()
     }
 
-    @Test("seed 000's outline survives document → SQLite → document")
+    @Test("Examples/Data.plist's outline survives document → SQLite → document")
     func seedRoundTrip() throws {
         let back = try roundTrip(seedTree)
         #expect(back.isStructurallyEqual(to: seedTree))

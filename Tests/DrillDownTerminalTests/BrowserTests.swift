@@ -5,7 +5,7 @@ import Testing
 
 @Suite("Drill-down mode")
 struct DrillDownModeTests {
-    @Test("seed 000: Item 4 › Screen G › H › I › J › detail and back, with titles and breadcrumbs on every screen")
+    @Test("Examples/Data.plist: Item 4 › Screen G › H › I › J › detail and back, with titles and breadcrumbs on every screen")
     func seedPath() throws {
         var b = try browser()
         #expect(b.screen[0].contains("Root"))

@@ -2,7 +2,7 @@ import DrillDownCore
 import Testing
 @testable import DrillDownTerminal
 
-/// Settings › Sounds (seed 004) with its schema: switches, a slider, rows with Play and Ping buttons.
+/// Settings › Sounds (the Sounds example) with its schema: switches, a slider, rows with Play and Ping buttons.
 let sounds: Doc = .object([
     ("Title", .string("Settings")),
     ("Rows", .array([

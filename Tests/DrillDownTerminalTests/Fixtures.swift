@@ -7,7 +7,7 @@ typealias Doc = TreeLiteral
 /// A row dictionary of the outline convention.
 func row(_ title: String, _ children: [Doc] = [], _ extra: [(String, Doc)] = []) -> Doc { .row(title, children, extra) }
 
-/// Seed 000's Data.plist.
+/// `Examples/Data.plist`.
 let seed000: Doc = .object([
     (
         "Rows",

@@ -11,7 +11,7 @@ import Testing
 /// schema of their status.
 @Suite("OpenAPI document")
 struct APIDocumentTests {
-    /// Requests answered by the seed 000 app, per documented GET operation, with the status each gets.
+    /// Requests answered by the `Examples/Data.plist` app, per documented GET operation, with the status each gets.
     static let seedRequests: [String: [(uri: String, status: Int)]] = [
         "/api/level": [("/api/level", 200), ("/api/level?offset=2&limit=1", 200), ("/api/level?offset=x", 400)],
         "/api/level/{path}": [

@@ -6,7 +6,7 @@ import HTTPTypes
 import HummingbirdTesting
 import Testing
 
-/// A settings document with a switch, a slider and a Play button (seed 004), served editable.
+/// A settings document with a switch, a slider and a Play button (the Sounds example), served editable.
 func editableApp() async throws -> (app: some ApplicationProtocol, model: DocumentModel) {
     let doc: Doc = .object([
         ("Title", .string("Settings")),

@@ -10,7 +10,7 @@ typealias Doc = TreeLiteral
 /// A row dictionary of the outline convention.
 func row(_ title: String, _ children: [Doc] = [], _ extra: [(String, Doc)] = []) -> Doc { .row(title, children, extra) }
 
-/// Seed 000's Data.plist, plus a row whose title is a script and a level of 1000 rows.
+/// `Examples/Data.plist`, plus a row whose title is a script and a level of 1000 rows.
 let seed000: Doc = .object([
     ("Rows", .array([
         row("Item 1", [row("Screen A")]),
@@ -56,7 +56,7 @@ let musicSchema: Doc = .object([
     ])),
 ])
 
-/// The seed 000 app (no data folder).
+/// The `Examples/Data.plist` app (no data folder).
 func seedApp() throws -> some ApplicationProtocol {
     let presenter = Presenter(source: DocumentSource(tree: seed000.tree))
     return Application(router: try WebServer(presenter: presenter, dataFolder: nil).makeRouter())

@@ -9,7 +9,7 @@ from conftest import EXAMPLES
 
 SEED = EXAMPLES / "Data.plist"
 
-OPENSTEP_SEED = """// seed 000 in OpenStep text form
+OPENSTEP_SEED = """// Examples/Data.plist in OpenStep text form
 {
     Rows = (
         { Title = "Item 1"; Children = ( { Title = "Screen A"; } ); },
@@ -25,7 +25,7 @@ OPENSTEP_SEED = """// seed 000 in OpenStep text form
 
 @pytest.fixture(scope="module")
 def seed_files(tmp_path_factory, drilldown):
-    """Seed 000's data in every format: XML plist (the example), JSON, YAML, binary and OpenStep plists,
+    """The data of Examples/Data.plist in every format: XML plist (the example), JSON, YAML, binary and OpenStep plists,
     and a PostgreSQL tree table imported from it (when Scripts/test.sh started a server)."""
     d = tmp_path_factory.mktemp("seed")
     files = {"plist": SEED}

@@ -16,7 +16,7 @@ SEED = EXAMPLES / "Data.plist"
 
 @pytest.fixture
 def seed(tmp_path):
-    """A copy of seed 000's Data.plist (XML)."""
+    """A copy of Examples/Data.plist (XML)."""
     dst = tmp_path / "Data.plist"
     shutil.copy(SEED, dst)
     return dst
@@ -24,7 +24,7 @@ def seed(tmp_path):
 
 @pytest.fixture
 def sounds(tmp_path):
-    """A copy of the Sounds example (seed 004) with its schema."""
+    """A copy of the Sounds example with its schema."""
     for name in ["sounds.plist", "schema.yaml"]:
         shutil.copy(EXAMPLES / "Sounds" / name, tmp_path / name)
     return tmp_path / "sounds.plist", tmp_path / "schema.yaml"

@@ -1,5 +1,5 @@
 """Fixtures for the browser tests: Debian's chromium driven by Playwright, and real `drilldown serve`
-processes on free loopback ports (seed 000, the bundled music library, a generated 100 000-row level)."""
+processes on free loopback ports (Examples/Data.plist, the bundled music library, a generated 100 000-row level)."""
 import json
 import os
 import pathlib

@@ -1,5 +1,5 @@
 """Editing in the browser: `drilldown serve FILE --editable` on a copy of the Sounds example
-(seed 002's Add modal, rename, delete with confirmation, reorder, undo; seed 004's controls),
+(the Add dialog, rename, delete with confirmation, reorder, undo; the Sounds example's controls),
 with live updates between two pages and persistence across a restart."""
 import json
 import pathlib
@@ -136,7 +136,7 @@ def test_a_switch_flipped_in_one_page_appears_in_another_without_reload(page, so
     print(f"\nswitch shown in a second page after {(time.monotonic() - start) * 1000:.0f} ms")
     assert other.evaluate("window.__notReloaded") is True
     shot("edit-switch-live")
-    # A Play button counts plays (seed 004), visible in the detail.
+    # A Play button counts plays (the Sounds example), visible in the detail.
     row(page, "Ringtone").get_by_role("button", name="Play").click()
     row(page, "Ringtone").get_by_role("button", name="Play").click()
     # Poll for the exact count (not a sleep, and not "2" inside "12").

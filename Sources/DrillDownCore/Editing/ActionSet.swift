@@ -1,6 +1,6 @@
 import Foundation
 
-/// Code that computes an action's changes for the node at `path` in `document` (seed 004's
+/// Code that computes an action's changes for the node at `path` in `document` (the Sounds example's
 /// row buttons): return the changes, or throw to refuse.
 public typealias ActionHandler = @Sendable (_ path: TreePath, _ document: any Source) throws -> [Change]
 

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The shared, observable document behind every open view (seed 004's model objects): one
+/// The shared, observable document behind every open view: one
 /// actor that applies changes, runs actions and controls, saves, and tells every subscriber.
 ///
 /// Views read a ``source`` snapshot (immutable, so safe to keep and read on any thread) and

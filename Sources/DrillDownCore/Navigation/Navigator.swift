@@ -1,4 +1,4 @@
-/// The drill-down stack of seed 000: push a level per selected row, pop back, pop to root, deep link.
+/// The drill-down stack: push a level per selected row, pop back, pop to root, deep link.
 ///
 /// The root screen is titled "Root" (or the document's / schema's title); a pushed level is titled
 /// with the selected row's title; the back label is the previous screen's title; a row without

@@ -1,4 +1,4 @@
-/// The tree shown inside one list (seed 003): which nodes are expanded, and the exact mapping
+/// The tree shown inside one list (the outline): which nodes are expanded, and the exact mapping
 /// between visible row numbers and nodes.
 ///
 /// Every node that has an expanded child keeps a Fenwick tree over its children's row weights

@@ -44,7 +44,7 @@ public enum Accessory: String, Sendable, Equatable {
     case detail
 }
 
-/// A control inside a row (seed 004): a switch, slider, stepper or button bound to the node.
+/// A control inside a row (as in the Sounds example): a switch, slider, stepper or button bound to the node.
 public struct Control: Sendable, Equatable {
     /// The kind of control.
     public enum Kind: String, Sendable, Equatable { case `switch`, slider, stepper, button }

@@ -1,6 +1,6 @@
 /// How a document's values become nodes.
 public enum ReadingMode: Sendable, Equatable {
-    /// Seed 000's outline convention: a root `Rows` array of dictionaries, each with a title
+    /// The outline convention (`Examples/Data.plist`): a root `Rows` array of dictionaries, each with a title
     /// key and an optional children array; other keys are attributes.
     case outline(OutlineKeys)
     /// Any document, browsed like a JSON viewer: entries and elements are children, scalars are leaves.

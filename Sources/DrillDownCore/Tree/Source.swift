@@ -1,4 +1,4 @@
-/// Where nodes come from: the data source every front end reads, shaped like the seeds' table view data sources.
+/// Where nodes come from: the data source every front end reads, shaped like a table view's data source.
 ///
 /// A source answers a few cheap questions about node ids. Children of a node are a
 /// ``NodeRange``: usually a contiguous id range, runs of ids in a level changed by edits.
@@ -58,7 +58,7 @@ extension Source {
         return n
     }
 
-    /// Seed 003's question: how many sub-items has the item at `path` (`nil` = the root)?
+    /// A table view's question: how many sub-items has the item at `path` (`nil` = the root)?
     public func numberOfChildren(of path: TreePath?) -> Int {
         guard let id = node(at: path ?? .root) else { return 0 }
         return childCount(of: id)

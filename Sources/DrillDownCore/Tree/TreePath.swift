@@ -1,4 +1,4 @@
-/// An n-level index path from the root, as in seed 003: `3.0.0` is the first child of the first
+/// An n-level index path from the root, as a table view names a row: `3.0.0` is the first child of the first
 /// child of the fourth row of the root level. The empty path is the root.
 ///
 /// The same string names a node in every front end: the CLI's PATH argument, the web URL,

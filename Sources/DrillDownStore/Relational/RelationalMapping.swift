@@ -1,4 +1,4 @@
-/// How the tables of an existing database become levels (seed 001): each level's rows are a
+/// How the tables of an existing database become levels (`Examples/Music/music.sqlite`): each level's rows are a
 /// table's rows, and below the first level only those whose parent column holds the key of the
 /// row drilled into, chained down the path.
 ///

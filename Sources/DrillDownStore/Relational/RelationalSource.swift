@@ -2,7 +2,7 @@ import DrillDownCore
 import Foundation
 import GRDB
 
-/// A ``Source`` over an existing database, read through a ``RelationalMapping`` (seed 001):
+/// A ``Source`` over an existing database, read through a ``RelationalMapping`` (such as the music example's):
 /// the root lists the first level's rows, and each row's children are the next level's rows
 /// whose parent column holds its key.
 ///

@@ -2,7 +2,7 @@ import DrillDownCore
 import Foundation
 import GRDB
 
-/// An existing database edited through its ``RelationalMapping`` (seed 001): the
+/// An existing database edited through its ``RelationalMapping`` (such as the music example's): the
 /// ``EditingStore`` behind `drilldown serve music.sqlite --editable` and every other editor.
 ///
 /// Each change becomes row writes on the mapped tables, and each step is one transaction

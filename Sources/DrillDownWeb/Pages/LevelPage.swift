@@ -1,7 +1,7 @@
 import DrillDownCore
 import Foundation
 
-/// The level screen (seed 000's one reusable table view): the children of one node.
+/// The level screen (one reusable table view): the children of one node.
 ///
 /// A level of up to `virtualThreshold` rows is rendered whole. A larger one renders one page of
 /// `pageSize` rows from `offset`, with plain pagination links; the script turns it into a

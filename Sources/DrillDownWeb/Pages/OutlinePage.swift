@@ -1,6 +1,6 @@
 import DrillDownCore
 
-/// The outline screen (seed 003's TreeView): the whole tree inside one list, indented by depth,
+/// The outline screen (a tree view): the whole tree inside one list, indented by depth,
 /// with disclosure triangles that are plain links toggling one path in the URL's state.
 ///
 /// Renders one page of `outlinePageSize` visible rows from `offset`; the script turns it into
