@@ -10,7 +10,7 @@
 #   BENCH_RUNS=5 Scripts/bench.sh    repetitions per peer (default 3; the best and all runs print)
 #   BENCH_BIN=path Scripts/bench.sh  measure that drilldown binary (e.g. main's, for before/after)
 #   BENCH_YAML=0 Scripts/bench.sh    skip the YAML comparison (1M nodes as JSON and as YAML)
-#   Scripts/bench.sh --quick         a smoke run on a small outline (20 x 100 rows), one run per peer,
+#   Scripts/bench.sh --quick         a smoke run on a small outline (100 x 100 rows), one run per peer,
 #                                    the debug binary unless BENCH_BIN is set: checks the script and the
 #                                    report, measures nothing worth keeping
 #   BENCH_REPORT=path Scripts/bench.sh   write the report there instead (BENCH_REPORT= : nowhere)
@@ -62,7 +62,7 @@ fi
 # outline stands for both.
 if [ "$mode" = --quick ]; then
   main_json=$data/outline-quick.json
-  [ -f "$main_json" ] || python3 Scripts/gen-outline.py --groups 20 --rows 100 "$main_json" >/dev/null
+  [ -f "$main_json" ] || python3 Scripts/gen-outline.py --groups 100 --rows 100 "$main_json" >/dev/null
   yaml_json=$main_json
 else
   main_json=$data/outline-3m.json
@@ -119,7 +119,7 @@ import sys, time, simdjson
 data = open(sys.argv[1], "rb").read()
 t = time.perf_counter(); simdjson.Parser().parse(data); print("%.1f" % (1000 * (time.perf_counter() - t)))' "$f")
     echo "simdjson tape, cold (fresh process and parser): $sc ms"
-    cold_ratios+=("$(python3 -c 'import sys; print("%.2f" % (float(sys.argv[1]) / float(sys.argv[2])))' "$dc" "$sc")")
+    cold_ratios+=("$(python3 -c 'import sys; a, b = float(sys.argv[1]), float(sys.argv[2]); print("%.2f" % (a / b) if b else "inf")' "$dc" "$sc")")
     echo "  round $i cold: drilldown / simdjson = ${cold_ratios[-1]}"
     # Warm: loads repeated in one process, the later ones in memory the earlier ones freed (glibc is
     # told to keep freed memory rather than give it back, as simdjson's reused parser keeps its
@@ -134,7 +134,7 @@ for _ in range(9):
 print("%.1f %s" % (min(t[1:]), ", ".join("%.0f" % x for x in t)))' "$f")
     echo "drilldown in-process load, warm (repeated in one process): ${dw%% *} ms  (runs: ${dw#* }; the first is cold)"
     echo "simdjson tape, warm (parser reused): ${sw%% *} ms  (runs: ${sw#* })"
-    warm_ratios+=("$(python3 -c 'import sys; print("%.2f" % (float(sys.argv[1]) / float(sys.argv[2])))' "${dw%% *}" "${sw%% *}")")
+    warm_ratios+=("$(python3 -c 'import sys; a, b = float(sys.argv[1]), float(sys.argv[2]); print("%.2f" % (a / b) if b else "inf")' "${dw%% *}" "${sw%% *}")")
     echo "  round $i warm: drilldown / simdjson = ${warm_ratios[-1]}"
   done
   echo "drilldown / simdjson, median of $runs rounds: cold $(printf '%s\n' "${cold_ratios[@]}" | sort -n | sed -n "$(( (runs + 1) / 2 ))p"), warm $(printf '%s\n' "${warm_ratios[@]}" | sort -n | sed -n "$(( (runs + 1) / 2 ))p")"
