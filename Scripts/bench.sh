@@ -69,6 +69,7 @@ else
   yaml_json=$data/outline-1m.json
 fi
 
+# The measurements; their output goes to the terminal and into the report.
 run_benchmarks() {
 if [ "$mode" = "--huge" ]; then
   huge="$data/outline-2g.json"
