@@ -48,11 +48,8 @@ struct FileSafetyTests {
         let model = try DrillDown.open(path).model()
         try writeElsewhere(path, [.delete([2])])
         let theirs = try Data(contentsOf: URL(fileURLWithPath: path))
-        await #expect {
-            try await model.apply(.updateTitle([2], title: "mine"))
-        } throws: { error in
-            (error as? EditError)?.description.contains("no longer applies") == true
-        }
+        let error = await #expect(throws: EditError.self) { try await model.apply(.updateTitle([2], title: "mine")) }
+        #expect(error?.description.contains("no longer applies") == true, "\(error?.description ?? "")")
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == theirs)
     }
 

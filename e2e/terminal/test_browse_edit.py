@@ -208,5 +208,8 @@ def test_sqlite_tree_table_edits_and_external_changes(tmux_factory, data, tmp_pa
     cli("set", db, "3", "--title", "Set Elsewhere")
     t.wait_for("Set Elsewhere", timeout=2.5)
     assert "2/5" in status(t)
+    # The store keeps its history across other writers' commits (as in the web app): u takes back
+    # the terminal's own add, and the other writer's change stays.
     t.send("u")
-    wait_status(t, "Nothing to undo")
+    wait_status(t, "Undid: insert 'In the Table'")
+    assert settles(lambda: titles(db), ["Item 1", "Item 2", "Set Elsewhere", "Item 4"]) is True
