@@ -252,8 +252,9 @@ struct EditingTests {
         await b.press(.enter, .down, .down, .down, .enter)
         #expect(b.message?.isError == true)
         #expect(b.status.contains("not a number"))
-        #expect(b.saves() == 0)
+        #expect(b.saves() == 1, "the model refused the step")
         #expect(await b.model.store.canUndo == false)
+        #expect(await b.model.revision == 0, "nothing was published")
     }
 
     @Test("without an editor every edit key says read-only and Enter still opens")
