@@ -41,6 +41,10 @@ struct EditingPropertyTests {
         case 2: return .updateTitle(path, title: title)
         case 3, 4: return .setAttribute(path, key: key, value: Int.random(in: 0 ..< 4, using: &rng) == 0 ? nil : randomScalar(&rng))
         case 5, 6: return .delete(path)
+        case 7:
+            let leaves = all.filter { !s.tree.kind(of: $0.0).isContainer }
+            guard let leaf = leaves.randomElement(using: &rng) else { fallthrough }
+            return .setValue(leaf.1, value: randomScalar(&rng))
         default: return .move(path, parent: Bool.random(using: &rng) ? path.parent : other, index: index)
         }
     }
@@ -56,6 +60,8 @@ struct EditingPropertyTests {
             #expect(after.title(of: after.node(at: path)!) == title)
         case .setAttribute(let path, let key, let value):
             #expect(after.attribute(key, of: after.node(at: path)!) == value)
+        case .setValue(let path, let value):
+            #expect(after.tree.value(of: after.node(at: path)!) == value)
         case .delete(let path):
             let id = before.node(at: path)!
             let removed = before.tree.fragment(at: id).tree.count

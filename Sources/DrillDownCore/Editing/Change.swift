@@ -5,6 +5,7 @@
 /// let add = Change.insert(NewNode(title: "Item 5"), parent: .root, index: nil)    // append a row
 /// let rename = Change.updateTitle([0], title: "First")
 /// let count = Change.setAttribute([0, 3], key: "plays", value: Scalar(.integer, "1"))
+/// let port = Change.setValue([0, 2], value: Scalar(.integer, "9090"))   // a scalar leaf's value
 /// let drop = Change.delete([2])
 /// let up = Change.move([3], parent: .root, index: 0)
 /// ```
@@ -20,6 +21,10 @@ public enum Change: Sendable, Equatable, CustomStringConvertible {
     case updateTitle(TreePath, title: String)
     /// Sets (or, with `nil`, removes) the scalar attribute `key` of the node at the path.
     case setAttribute(TreePath, key: String, value: Scalar?)
+    /// Replaces the value of the scalar node at the path (a generic document's leaf, such as a
+    /// config's `port`), keeping its key and place. `Scalar(.null, "")` writes null where the
+    /// format has one. A dictionary or array has no value: set its attributes instead.
+    case setValue(TreePath, value: Scalar)
     /// Removes the node at the path and everything below it.
     case delete(TreePath)
     /// Moves the node at the first path to be the child of `parent` at `index` (`nil` appends),
@@ -30,7 +35,7 @@ public enum Change: Sendable, Equatable, CustomStringConvertible {
     public var path: TreePath {
         switch self {
         case .insert(_, let parent, _): parent
-        case .updateTitle(let p, _), .setAttribute(let p, _, _), .delete(let p), .move(let p, _, _): p
+        case .updateTitle(let p, _), .setAttribute(let p, _, _), .setValue(let p, _), .delete(let p), .move(let p, _, _): p
         }
     }
 
@@ -42,6 +47,7 @@ public enum Change: Sendable, Equatable, CustomStringConvertible {
         case .updateTitle(let p, let title): return "retitle \(show(p)) to '\(title)'"
         case .setAttribute(let p, let key, let value?): return "set \(show(p)) \(key)=\(value.text)"
         case .setAttribute(let p, let key, nil): return "unset \(show(p)) \(key)"
+        case .setValue(let p, let value): return "set \(show(p)) to \(value.kind == .null ? "null" : value.text)"
         case .delete(let p): return "delete \(show(p))"
         case .move(let p, let parent, let index): return "move \(show(p)) into \(show(parent))\(at(index))"
         }

@@ -6,6 +6,8 @@ public struct EditError: Error, Sendable, Equatable, CustomStringConvertible {
     public var message: String
     /// What kind of failure it is, so a front end can answer it fittingly (the web: 400, 409 or 503).
     public var reason: Reason
+    /// The key of the field whose value was refused (a form marks it), when one was.
+    public var field: String?
 
     /// Kinds of failure.
     public enum Reason: Sendable, Equatable {
@@ -23,10 +25,11 @@ public struct EditError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Creates an error.
-    public init(_ message: String, at path: TreePath? = nil, reason: Reason = .invalid) {
+    public init(_ message: String, at path: TreePath? = nil, reason: Reason = .invalid, field: String? = nil) {
         self.path = path
         self.message = message
         self.reason = reason
+        self.field = field
     }
 
     public var description: String {

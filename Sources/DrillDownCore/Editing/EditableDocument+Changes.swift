@@ -18,6 +18,9 @@ extension EditableDocument {
         case .setAttribute(let path, let key, let value):
             try setAttribute(at: path, key: key, value: value, recording: &step)
             return path
+        case .setValue(let path, let value):
+            try setValue(at: path, to: value, recording: &step)
+            return path
         case .delete(let path):
             guard !path.isRoot else { throw EditError("the root cannot be deleted", at: path) }
             let id = try node(at: path)
@@ -136,7 +139,7 @@ extension EditableDocument {
             }
         } else {
             let kind = tree.kind(of: parentID)
-            guard kind.isContainer else { throw EditError("\(name(of: parentID)) is a \(kind) value and cannot have children", at: path) }
+            guard kind.isContainer else { throw EditError("\(name(of: parentID)) is \(kind.withArticle) value and cannot have children", at: path) }
             let count = tree.childCount(of: parentID)
             let i = index ?? count
             try checkIndex(i, count)
@@ -247,7 +250,7 @@ extension EditableDocument {
     mutating func setAttribute(at path: TreePath, key: String, value: Scalar?, recording step: inout EditStep) throws(EditError) {
         let id = try node(at: path)
         guard tree.kind(of: id) == .object else {
-            throw EditError("\(name(of: id)) is a \(tree.kind(of: id)), not a dictionary, and has no attributes", at: path)
+            throw EditError("\(name(of: id)) is \(tree.kind(of: id).withArticle), not a dictionary, and has no attributes; set its value instead", at: path)
         }
         guard !key.isEmpty else { throw EditError("an attribute needs a key", at: path) }
         let lowered = Array(key.lowercased().utf8)
@@ -264,6 +267,7 @@ extension EditableDocument {
         let row = id
         guard let value else {
             guard let existing else { throw EditError("\(name(of: id)) has no attribute '\(key)'", at: path) }
+            try checkSchemaRemoval(of: id, key: key, at: path)
             let pos = tree.position(of: existing)
             splice(Splice(container: row, range: pos ..< pos + 1, fragments: []), recording: &step)
             return
@@ -279,6 +283,23 @@ extension EditableDocument {
             if isOutline, let list = source.childList(of: id), list != id { pos = tree.position(of: list) }
             splice(Splice(container: row, range: pos ..< pos, fragments: [Fragment(key: key, scalar: value)]), recording: &step)
         }
+    }
+
+    // MARK: Values
+
+    mutating func setValue(at path: TreePath, to value: Scalar, recording step: inout EditStep) throws(EditError) {
+        guard !path.isRoot else { throw EditError("the root has no value of its own; set its fields instead", at: path) }
+        let id = try node(at: path)
+        let kind = tree.kind(of: id)
+        guard !kind.isContainer else {
+            throw EditError("\(name(of: id)) is \(kind.withArticle), not a single value; set its fields (attributes) instead", at: path)
+        }
+        try value.validate(at: path, key: source.title(of: id))
+        try checkSchemaType(of: id, key: FieldForm.valueKey, value: value, at: path)
+        let list = tree.parent(of: id)!
+        let pos = tree.position(of: id)
+        let key: [UInt8]? = tree.kind(of: list) == .object ? Array(tree.keyBytes(of: id)) : nil
+        splice(Splice(container: list, range: pos ..< pos + 1, fragments: [Fragment(key: key, scalar: value)]), recording: &step)
     }
 
     // MARK: Move
@@ -297,7 +318,7 @@ extension EditableDocument {
         }
         if !isOutline {
             let kind = tree.kind(of: destination)
-            guard kind.isContainer else { throw EditError("\(name(of: destination)) is a \(kind) value and cannot have children", at: parent) }
+            guard kind.isContainer else { throw EditError("\(name(of: destination)) is \(kind.withArticle) value and cannot have children", at: parent) }
         } else if source.childList(of: destination) == nil, tree.kind(of: destination) != .object {
             throw EditError("\(name(of: destination)) is a plain value and cannot have children", at: parent)
         }

@@ -13,6 +13,9 @@ extension EditableDocument {
     ) throws(EditError) {
         guard !schema.kinds.isEmpty, let template = Presenter(source: source, schema: schema).kind(of: id) else { return }
         let lowered = key.lowercased()
+        if let field = template.fields.first(where: { $0.key.lowercased() == lowered }), !field.isTitleKey {
+            _ = try field.accept(value, at: path)
+        }
         for control in template.controls where control.kind != .button && control.target.lowercased() == lowered {
             switch control.kind {
             case .switch:
@@ -28,6 +31,20 @@ extension EditableDocument {
                 }
             }
         }
+    }
+
+    /// Refuses removing an attribute that the node's kind declares as a required field.
+    func checkSchemaRemoval(of id: NodeID, key: String, at path: TreePath) throws(EditError) {
+        try Self.checkSchemaRemoval(schema, source: source, of: id, key: key, at: path)
+    }
+
+    /// Refuses removing an attribute that the node's kind declares as a required field.
+    /// Shared by every ``EditingStore``.
+    public static func checkSchemaRemoval(_ schema: Schema, source: any Source, of id: NodeID, key: String, at path: TreePath) throws(EditError) {
+        guard !schema.kinds.isEmpty, let template = Presenter(source: source, schema: schema).kind(of: id),
+              let field = template.fields.first(where: { $0.key.lowercased() == key.lowercased() }), field.required
+        else { return }
+        throw EditError("'\(field.label)' is required and cannot be removed", at: path, field: field.key)
     }
 
     /// The schema's rule for a node that gets its first child (and so a children list): its

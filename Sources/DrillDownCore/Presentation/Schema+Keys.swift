@@ -8,8 +8,10 @@ extension Schema {
         /// A kind's template (`kinds.NAME`).
         public static let template = [
             "title", "subtitle", "image", "children", "childKind", "select", "accessory", "match", "formats", "controls",
-            "section", "index",
+            "section", "index", "fields",
         ]
+        /// A field of a kind's form (`kinds.NAME.fields[i]`), see ``Field``.
+        public static let field = ["key", "label", "type", "required", "choices", "min", "max"]
         /// A control (`kinds.NAME.controls[i]`): one of the control kinds, naming the attribute it
         /// edits (a button's label), plus a button's `action` and a slider's or stepper's bounds.
         public static let control = ["switch", "slider", "stepper", "button", "action", "min", "max", "step"]

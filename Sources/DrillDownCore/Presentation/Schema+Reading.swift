@@ -123,6 +123,7 @@ extension Schema {
                         step: try number(member(c, "step"), cf + ".step", 1)))
                 }
             }
+            if let list = member(kindNode, "fields") { t.fields = try Schema.fields(list, in: tree, field: f + ".fields", file: file) }
             kinds.append(t)
         }
         if let rootKind, template(named: rootKind) == nil {

@@ -90,6 +90,9 @@ public struct Template: Sendable, Equatable {
     public var match: [String] = []
     /// Controls shown in the row.
     public var controls: [Control] = []
+    /// The fields a row of this kind is edited with (its form), in order: `fields:` in the schema.
+    /// Empty when the schema declares none; the row's own attributes are its fields then.
+    public var fields: [Field] = []
     /// Per-attribute formatters for the detail view, e.g. `length: duration`.
     public var formats: [String: [Formatter]] = [:]
     /// How a level of this kind's rows is grouped into sections (`section: initial` or

@@ -22,6 +22,17 @@ public protocol Source: Sendable {
     func attributes(of id: NodeID) -> [Attribute]
     /// The attribute named `key` (ASCII case-insensitive), if present.
     func attribute(_ key: String, of id: NodeID) -> Scalar?
+    /// The fields the storage itself gives the row `id` (a relational table's columns, typed and
+    /// constrained by the database), or `nil` (the default) to take them from the schema and the
+    /// row's attributes (see ``FieldForm``).
+    func storedFields(of id: NodeID) -> [Field]?
+    /// The fields the storage gives a new child of `parent`, or `nil` (the default).
+    func storedFields(forNewChildOf parent: NodeID) -> [Field]?
+}
+
+extension Source {
+    public func storedFields(of id: NodeID) -> [Field]? { nil }
+    public func storedFields(forNewChildOf parent: NodeID) -> [Field]? { nil }
 }
 
 extension Source {

@@ -25,6 +25,9 @@ public enum ValueKind: UInt8, Sendable, CaseIterable, CustomStringConvertible {
     /// Whether nodes of this kind hold children rather than a value.
     @inlinable public var isContainer: Bool { self == .object || self == .array }
 
+    /// The kind with its indefinite article, for messages: "an integer", "a string".
+    public var withArticle: String { ([.object, .array, .integer].contains(self) ? "an " : "a ") + description }
+
     public var description: String {
         switch self {
         case .object: "object"

@@ -39,6 +39,9 @@ struct RelationalWriter {
                         at: path)
                 }
                 return try update(path, column: column.name, to: value ?? Scalar(.null, ""), named: key)
+            case .setValue(let path, _):
+                let (_, level, _) = try row(at: path)
+                throw EditError("a row of table '\(level.table)' has columns, not a single value: set its fields (columns) instead", at: path)
             case .delete(let path): return try delete(path)
             case .move(let path, let parent, let index): return try move(path, to: parent, at: index)
             }
@@ -78,7 +81,7 @@ struct RelationalWriter {
             let (path, whole): (TreePath, Bool) =
                 switch change {
                 case .insert(_, let parent, _): (parent, false)
-                case .updateTitle(let path, _), .setAttribute(let path, _, _), .delete(let path): (path, true)
+                case .updateTitle(let path, _), .setAttribute(let path, _, _), .setValue(let path, _), .delete(let path): (path, true)
                 case .move(let path, _, _): (path, true)
                 }
             guard !path.isRoot, let before = shown.cachedRow(at: path) else { continue }

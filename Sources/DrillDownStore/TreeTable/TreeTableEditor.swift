@@ -41,6 +41,9 @@ package struct TreeTableEditor {
         case .setAttribute(let path, let key, let value):
             try setAttribute(at: path, key: key, value: value)
             return path
+        case .setValue(let path, let value):
+            try setValue(at: path, to: value)
+            return path
         case .delete(let path):
             guard !path.isRoot else { throw EditError("the root cannot be deleted", at: path) }
             let (_, row) = try node(at: path)
@@ -216,7 +219,7 @@ package struct TreeTableEditor {
             guard new.attributes.isEmpty else { throw EditError("a new node is either a value or has attributes, not both", at: path) }
             try value.validate(at: path, key: new.title)
         }
-        guard kind.isContainer else { throw EditError("\(name(of: parentID)) is a \(kind) value and cannot have children", at: path) }
+        guard kind.isContainer else { throw EditError("\(name(of: parentID)) is \(kind.withArticle) value and cannot have children", at: path) }
         let count = parent.node.count
         let i = index ?? count
         try checkIndex(i, count)
@@ -289,7 +292,7 @@ package struct TreeTableEditor {
         let (id, row) = try node(at: path)
         touched.append(id)
         guard row.node.kind == .object else {
-            throw EditError("\(name(of: id)) is a \(row.node.kind), not a dictionary, and has no attributes", at: path)
+            throw EditError("\(name(of: id)) is \(row.node.kind.withArticle), not a dictionary, and has no attributes; set its value instead", at: path)
         }
         guard !key.isEmpty else { throw EditError("an attribute needs a key", at: path) }
         let lowered = TreeTableSource.lowered(key)
@@ -305,6 +308,7 @@ package struct TreeTableEditor {
         }
         guard let value else {
             guard let existing else { throw EditError("\(name(of: id)) has no attribute '\(key)'", at: path) }
+            try EditableDocument.checkSchemaRemoval(schema, source: source, of: id, key: key, at: path)
             try run(.delete([try stored(existing.id)]))
             return
         }
@@ -325,6 +329,24 @@ package struct TreeTableEditor {
         let position = try position(in: row.node.id, at: index, count: row.node.count)
         let memberID = try allocate(1)
         try run(.insert([NodeRow(id: memberID, parent: row.node.id, position: position, kind: value.kind, key: key, value: value.text)]))
+    }
+
+    // MARK: Values
+
+    mutating func setValue(at path: TreePath, to value: Scalar) throws {
+        guard !path.isRoot else { throw EditError("the root has no value of its own; set its fields instead", at: path) }
+        let (id, row) = try node(at: path)
+        touched.append(id)
+        guard !row.node.kind.isContainer else {
+            throw EditError("\(name(of: id)) is \(row.node.kind.withArticle), not a single value; set its fields (attributes) instead", at: path)
+        }
+        try value.validate(at: path, key: source.title(of: id))
+        try EditableDocument.checkSchemaType(schema, source: source, of: id, key: FieldForm.valueKey, value: value, at: path)
+        let before = try stored(row.node.id)
+        var after = before
+        after.kind = value.kind
+        after.value = value.text
+        try run(.update(before: before, after: after))
     }
 
     // MARK: Move
@@ -378,7 +400,7 @@ package struct TreeTableEditor {
             after.key = nil
         } else {
             let kind = destinationRow.node.kind
-            guard kind.isContainer else { throw EditError("\(name(of: destination)) is a \(kind) value and cannot have children", at: parent) }
+            guard kind.isContainer else { throw EditError("\(name(of: destination)) is \(kind.withArticle) value and cannot have children", at: parent) }
             list = destinationRow.node.id
             if kind == .object {
                 let key = before.key ?? source.title(of: id)
