@@ -13,7 +13,9 @@ struct Browse: ParsableCommand {
             Keys: ↑/↓ or j/k move, Enter/→/l opens, Backspace/←/h goes back, Home/End/PgUp/PgDn, g/G,
             o outline (Space/→/← expand and collapse, E/C all), c columns, / search (n/N next/previous match),
             : go to a path, y copy the current path, q quits. NO_COLOR turns colour off.
-            With --editable: a add, r rename, d delete (y confirms), J/K move down/up, u undo, U or Ctrl-R redo,
+            With --editable: e edits a value, or a row's fields in a form (Tab moves between fields, Enter saves,
+            Esc cancels; values are read by the field's type: 9090 stays an integer, a bad one is refused naming its field),
+            a add, r rename, d delete (y confirms), J/K move down/up, u undo, U or Ctrl-R redo,
             Space flips a switch, +/- move a slider or stepper, Enter runs a row's action or first button, 1-9 a button.
             Every edit is saved at once. Changes made to the file elsewhere appear while browsing; while the file
             cannot be read (half written elsewhere) edits are refused, and a file changed elsewhere is never
@@ -23,7 +25,7 @@ struct Browse: ParsableCommand {
 
     @OptionGroup var data: DataOptions
 
-    @Flag(name: .long, help: "Allow edits: add, rename, delete, move, undo, switches, sliders and buttons; each is saved at once.")
+    @Flag(name: .long, help: "Allow edits: values and fields, add, rename, delete, move, undo, switches, sliders and buttons; each is saved at once.")
     var editable = false
 
     func run() throws {

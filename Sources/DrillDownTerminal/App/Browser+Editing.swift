@@ -16,9 +16,10 @@ extension Browser {
         let controls = id == source.root ? [] : presenter.row(for: id).controls
         switch key {
         case .character("a"), .character("r"), .character("d"), .character("J"), .character("K"),
-            .character("u"), .character("U"), .control("r"):
+            .character("u"), .character("U"), .control("r"), .character("e"):
             guard requireEditor() else { return true }
             switch key {
+            case .character("e"): startEditingFields(id)
             case .character("a"): startAdding(inDetail: inDetail)
             case .character("r"): startRenaming(id)
             case .character("d"): startDeleting(id)
