@@ -4,11 +4,10 @@ import json
 import shlex
 import shutil
 import subprocess
-import time
 
 import pytest
 
-from tui_driver import EXAMPLES, drilldown_bin
+from tui_driver import EXAMPLES, drilldown_bin, settles
 
 WIDTH, HEIGHT = 100, 30
 
@@ -46,16 +45,6 @@ def titles(path, at=None):
 def field(folder, path, key):
     detail = json.loads(cli("show", folder / "sounds.plist", "--schema", folder / "schema.yaml", path, "--json"))
     return next((f["value"] for f in detail["fields"] if f["key"] == key), None)
-
-
-def settles(read, expected, timeout=3.0):
-    """Whether `read()` comes to equal `expected`: the browser writes the file in the background."""
-    deadline = time.monotonic() + timeout
-    while True:
-        value = read()
-        if value == expected or time.monotonic() > deadline:
-            return value == expected or value
-        time.sleep(0.05)
 
 
 def status(t):

@@ -3,11 +3,10 @@ edited in a form, typed and checked by the core's fields (as the web app and `dr
 checked by reading the file back. Every test works on a file in a temporary folder."""
 import json
 import shlex
-import time
 
 import pytest
 
-from tui_driver import drilldown_bin
+from tui_driver import drilldown_bin, settles
 
 HEIGHT = 30
 
@@ -22,16 +21,6 @@ def status(t):
 
 def wait_status(t, text):
     t.wait_for(lambda s: text in s.split("\n")[HEIGHT - 1], what=f"status line with {text!r}")
-
-
-def settles(read, expected, timeout=5.0):
-    """Whether `read()` comes to equal `expected` (the step is written by the model in the background)."""
-    deadline = time.monotonic() + timeout
-    while True:
-        value = read()
-        if value == expected or time.monotonic() > deadline:
-            return value == expected or value
-        time.sleep(0.05)
 
 
 @pytest.fixture

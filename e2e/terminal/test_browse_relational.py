@@ -3,11 +3,10 @@ terminal UI writes the relational music example's tables, row by row."""
 import shlex
 import shutil
 import sqlite3
-import time
 
 import pytest
 
-from tui_driver import EXAMPLES, drilldown_bin
+from tui_driver import EXAMPLES, drilldown_bin, settles
 
 HEIGHT = 30
 
@@ -22,15 +21,6 @@ def music(tmp_path):
 def query(db, sql):
     with sqlite3.connect(db) as c:
         return c.execute(sql).fetchall()
-
-
-def settles(read, expected, timeout=5.0):
-    deadline = time.monotonic() + timeout
-    while True:
-        value = read()
-        if value == expected or time.monotonic() > deadline:
-            return value == expected or value
-        time.sleep(0.05)
 
 
 def test_add_and_rename_write_the_tables(tmux_factory, music):
