@@ -147,7 +147,8 @@ public struct Browser: Sendable {
     ///
     /// Behind the "Too small" screen only quitting (`q`, Ctrl-C), suspending and redrawing act:
     /// no key may change or open what the user cannot see. A paste goes into an open prompt as
-    /// text and is ignored otherwise.
+    /// text and is ignored otherwise. While an edit is under way (``Editor/pending``) keys wait
+    /// and are handled once it is done (``finish(_:_:source:)``); Ctrl-C is handled at once.
     public mutating func handle(_ key: Key) {
         if isTooSmall {
             switch key {
@@ -159,6 +160,7 @@ public struct Browser: Sendable {
             return
         }
         if editor?.pending != nil, key != .control("c") {
+            // The key acts on the data the edit under way leaves.
             editor?.held.append(key)
             return
         }

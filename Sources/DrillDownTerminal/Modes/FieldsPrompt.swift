@@ -71,8 +71,7 @@ extension Browser {
                 inform("Nothing changed")
                 return
             }
-            let name = form.isValue ? form.fields[0].label : source.node(at: form.path).map { presenter.row(for: $0).title } ?? form.path.description
-            let done = form.isValue ? "\(name) = \(p.inputs[0].text)" : "Saved “\(name)”"
+            let done = form.isValue ? "\(form.fields[0].label) = \(p.inputs[0].text)" : "Saved “\(title(at: form.path))”"
             apply(changes, done: done, focus: form.path)
         } catch {
             var p = p
@@ -82,17 +81,20 @@ extension Browser {
         }
     }
 
+    /// The title of the row at `path`, as lists show it.
+    func title(at path: TreePath) -> String {
+        source.node(at: path).map { presenter.row(for: $0).title } ?? path.description
+    }
+
     /// The form over the body: a heading (or the refusal), then one line per field, its label,
     /// what it holds and, dimmed, its type.
     func drawFields(_ p: FieldsPrompt, in area: Area, frame: inout Frame) {
         let form = p.form
-        let heading: String
         if let message, message.isError {
             frame.put(message.text, row: area.top, column: area.left + 1, width: area.width - 2, style: Style.bold.colored(1))
         } else {
-            let name = source.node(at: form.path).map { presenter.row(for: $0).title } ?? form.path.description
-            heading = form.isValue ? "Edit the value of “\(name)”" : "Edit “\(name)”"
-            frame.put(heading, row: area.top, column: area.left + 1, width: area.width - 2, style: .bold)
+            let name = title(at: form.path)
+            frame.put(form.isValue ? "Edit the value of “\(name)”" : "Edit “\(name)”", row: area.top, column: area.left + 1, width: area.width - 2, style: .bold)
         }
         let labels = form.fields.map { $0.label + ($0.required ? " *" : "") }
         let labelWidth = min(labels.map(DisplayWidth.of).max() ?? 0, max(6, area.width / 3))
