@@ -340,7 +340,7 @@ struct EditingTests {
         var b = try editableBrowser()
         b.browser.handle(.character("K"))
         #expect(b.status.contains("Already the first row"), "decided by the browser, no request")
-        b.browser.finish(EditRequest(serial: 1, kind: .undo, done: "Undid", open: false), .failed("nothing happens"), source: b.source)
+        b.browser.finish(EditRequest(serial: 1, kind: .undo, done: "Undid", open: false), .failed(EditError("nothing happens")), source: b.source)
         #expect(!b.status.contains("nothing happens"), "an outcome for no request under way is ignored")
         b.browser.request(.changes([.delete([7])]), done: "Deleted")
         await b.settle()

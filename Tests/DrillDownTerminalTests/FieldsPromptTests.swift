@@ -88,4 +88,23 @@ struct FieldsPromptTests {
         r.press(.enter, .character("e"))
         #expect(r.status.contains(Browser.readOnlyMessage))
     }
+
+    @Test("when the model refuses the form's step, the form opens again as typed, on the field the refusal names")
+    func storeRefusalReopensTheForm() async throws {
+        var b = try editableBrowser(sounds, schema: soundsSchema)
+        await b.press(.enter, .down, .down, .character("e"))
+        guard case .fields(let opened) = b.prompt else { Issue.record("no form"); return }
+        let plays = try #require(opened.form.fields.firstIndex { $0.key == "plays" })
+        for _ in 0 ..< plays { b.browser.step(.tab) }
+        b.browser.step(.control("u"))
+        for c in "7" { b.browser.step(.character(c)) }
+        b.browser.step(.enter)
+        guard case .edit(let request)? = b.browser.takeEffects().last else { Issue.record("no request"); return }
+        #expect(b.prompt == nil)
+        b.browser.finish(request, .failed(EditError("column 'plays' is CHECKed", field: "plays")), source: b.source)
+        guard case .fields(let again) = b.prompt else { Issue.record("the form did not open again"); return }
+        #expect(again.active == plays)
+        #expect(again.inputs[plays].text == "7")
+        #expect(b.render().text.contains("column 'plays' is CHECKed"))
+    }
 }

@@ -53,7 +53,7 @@ struct FileWatchingTests {
         for (request, outcome) in news.done {
             switch (request.serial, outcome) {
             case (1, .applied(let paths)): #expect(paths == [[0]])
-            case (2, .failed(let text)): #expect(text.contains("9"), "\(text)")
+            case (2, .failed(let error)): #expect(error.description.contains("9"), "\(error)")
             default: Issue.record("unexpected outcome \(outcome) for \(request.serial)")
             }
         }

@@ -189,13 +189,15 @@ extension Browser {
 
     /// Asks the event loop to run `kind` on the model (see ``EditRequest``); keys wait until
     /// ``finish(_:_:source:)``. Refused while the file on disk cannot be read.
-    mutating func request(_ kind: EditRequest.Kind, done: String, focus: TreePath? = nil, reports: String? = nil, open: Bool? = nil) {
+    mutating func request(
+        _ kind: EditRequest.Kind, done: String, focus: TreePath? = nil, reports: String? = nil, open: Bool? = nil, form: FieldsPrompt? = nil
+    ) {
         guard var editor, fileAllowsEdits() else { return }
         editor.serial += 1
         editor.pending = editor.serial
         self.editor = editor
         let detail = open ?? (mode == .outline ? outlineDetail != nil : navigator.top.isDetail)
-        effects.append(.edit(EditRequest(serial: editor.serial, kind: kind, done: done, focus: focus, reports: reports, open: detail)))
+        effects.append(.edit(EditRequest(serial: editor.serial, kind: kind, done: done, focus: focus, reports: reports, open: detail, form: form)))
     }
 
     /// Shows how `request` ended on `source` (the model's data now) with the selection on the
@@ -222,8 +224,9 @@ extension Browser {
             inform("\(request.done): \(step.changes.map(\.description).joined(separator: ", "))" + (undid ? " · U redo" : ""))
         case .moved(nil):
             inform(request.kind == .undo ? "Nothing to undo" : "Nothing to redo")
-        case .failed(let description):
-            inform(description, error: true)
+        case .failed(let error):
+            if let form = request.form { reopen(form, on: error) }
+            inform(error.description, error: true)
         }
         for key in held { handle(key) }
     }

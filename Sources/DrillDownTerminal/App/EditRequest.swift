@@ -32,6 +32,8 @@ public struct EditRequest: Sendable, Equatable {
     var reports: String?
     /// Whether the row's detail stays open.
     var open: Bool
+    /// The form the step came from, opened again (on the refused field) when the model refuses it.
+    var form: FieldsPrompt?
 
     /// How a request ended.
     public enum Outcome: Sendable {
@@ -39,8 +41,8 @@ public struct EditRequest: Sendable, Equatable {
         case applied([TreePath])
         /// Undone or redone (`nil`: there was nothing to undo or redo).
         case moved(EditStep?)
-        /// Refused or not saved, in words (nothing of it is in the data).
-        case failed(String)
+        /// Refused or not saved (nothing of it is in the data).
+        case failed(EditError)
     }
 
     /// Runs the request on `model` and waits until the step is stored (see ``DocumentModel/apply(_:key:)``).
@@ -54,7 +56,7 @@ public struct EditRequest: Sendable, Equatable {
             case .redo: return .moved(try await model.redo())
             }
         } catch {
-            return .failed(error.description)
+            return .failed(error)
         }
     }
 }

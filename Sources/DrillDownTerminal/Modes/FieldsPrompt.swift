@@ -72,13 +72,21 @@ extension Browser {
                 return
             }
             let done = form.isValue ? "\(form.fields[0].label) = \(p.inputs[0].text)" : "Saved “\(title(at: form.path))”"
-            apply(changes, done: done, focus: form.path)
+            request(.changes(changes), done: done, focus: form.path, form: p)
         } catch {
-            var p = p
-            if let key = error.field, let i = form.fields.firstIndex(where: { $0.key.lowercased() == key.lowercased() }) { p.active = i }
-            prompt = .fields(p)
+            reopen(p, on: error)
             inform(error.description, error: true)
         }
+    }
+
+    /// Opens the form again as it was, on the field `error` names (a value the form or the store
+    /// refused), unless the row is gone.
+    mutating func reopen(_ p: FieldsPrompt, on error: EditError) {
+        guard source.node(at: p.form.path) != nil else { return }
+        var p = p
+        let key = error.field?.lowercased()
+        if let i = p.form.fields.firstIndex(where: { $0.key.lowercased() == key }) { p.active = i }
+        prompt = .fields(p)
     }
 
     /// The title of the row at `path`, as lists show it.
