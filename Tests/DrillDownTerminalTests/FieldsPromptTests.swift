@@ -107,4 +107,12 @@ struct FieldsPromptTests {
         #expect(again.inputs[plays].text == "7")
         #expect(b.render().text.contains("column 'plays' is CHECKed"))
     }
+
+    @Test("each field shows what it takes: its type, a choice's choices, a number's bounds")
+    func hints() {
+        #expect(Browser.hint(for: Field(key: "port", type: .integer)) == "integer")
+        #expect(Browser.hint(for: Field(key: "genre", choices: ["Rock", "Jazz"])) == "Rock|Jazz")
+        #expect(Browser.hint(for: Field(key: "rating", type: .integer, min: 0, max: 5)) == "integer 0…5")
+        #expect(Browser.hint(for: Field(key: "id", type: .integer, editable: false)) == "integer, fixed")
+    }
 }

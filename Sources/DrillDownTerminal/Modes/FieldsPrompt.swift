@@ -89,6 +89,15 @@ extension Browser {
         prompt = .fields(p)
     }
 
+    /// What a field takes, shown dimmed beside it: its type, a choice's choices, a number's bounds.
+    static func hint(for field: Field) -> String {
+        func bound(_ b: Double?) -> String { b.map { $0 == $0.rounded() && abs($0) < 1e15 ? String(Int64($0)) : String($0) } ?? "" }
+        var hint = field.type == .choice ? field.choices.joined(separator: "|") : field.type.rawValue
+        if field.min != nil || field.max != nil, field.type != .duration { hint += " \(bound(field.min))…\(bound(field.max))" }
+        if !field.editable { hint += ", fixed" }
+        return hint
+    }
+
     /// The title of the row at `path`, as lists show it.
     func title(at path: TreePath) -> String {
         source.node(at: path).map { presenter.row(for: $0).title } ?? path.description
@@ -112,7 +121,7 @@ extension Browser {
             let y = area.top + 2 + row
             frame.put(labels[i], row: y, column: area.left + 1, width: labelWidth, style: .bold)
             let x = area.left + labelWidth + 3
-            let typeText = field.editable ? field.type.rawValue : "\(field.type.rawValue), fixed"
+            let typeText = Self.hint(for: field)
             let typeWidth = DisplayWidth.of(typeText)
             let room = max(1, area.width - x - typeWidth - 3)
             let end = frame.put(TextFitting.truncateHead(p.inputs[i].text, to: room), row: y, column: x, width: room, style: i == p.active ? .reverse : .plain)
