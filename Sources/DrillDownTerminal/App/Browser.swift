@@ -92,7 +92,7 @@ public struct Browser: Sendable {
         self.height = height
     }
 
-    /// A browser whose keys also edit (`editable`): `a` add, `r` rename, `d` delete, `J`/`K` move,
+    /// A browser whose keys also edit (`editable`): `e` a value or a row's fields, `a` add, `r` rename, `d` delete, `J`/`K` move,
     /// `u`/`U` undo and redo, Space/`+`/`-` operate switches and sliders, Enter and `1`…`9` run
     /// actions. Each edit is an ``Effect/edit(_:)`` for the event loop's ``DocumentModel``.
     public init(presenter: Presenter, width: Int, height: Int, editable: Bool) {
