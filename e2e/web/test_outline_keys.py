@@ -128,6 +128,7 @@ def test_alt_arrows_move_among_siblings(page, outline):
     expect(item(page, "0.1")).to_be_focused()
     page.keyboard.press("Alt+ArrowUp")
     eventually(outline, START)
+    expect(item(page, "0.0")).to_be_focused()
     page.keyboard.press("Alt+ArrowDown")
     eventually(outline, "Alpha(A2 A1 A3) Beta Gamma(G1 G2) Delta")
     undo(page, outline)

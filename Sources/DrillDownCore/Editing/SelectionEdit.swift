@@ -1,5 +1,5 @@
 /// An edit of several nodes at once (an outline's multi-selection), planned as the list of
-/// ``Change``s that ``DocumentModel/apply(_:key:)-([Change],_)`` applies as one undoable step.
+/// ``Change``s that ``DocumentModel``'s `apply(_:key:)` applies as one undoable step.
 ///
 /// The selection's paths all name nodes of the data as the edit sees it. The changes of one step
 /// are applied one after another, each addressed in the data its predecessors left, so the plan

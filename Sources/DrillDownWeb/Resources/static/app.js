@@ -545,7 +545,9 @@
   // The edit tools of the outline and columns screens for the row at `path` (none: the hint).
   function showEditTools(tools, path, title, back, away) {
     var hint = document.getElementById("edit-selection");
-    var links = tools.querySelector(".edit-links");
+    var links = tools.querySelector(".edit-links:not(.selection-links)");
+    var group = tools.querySelector(".selection-links");
+    if (group) group.hidden = true;
     if (!path) { if (links) links.hidden = true; hint.textContent = "Select a row to rename it, add to it, move it or delete it."; return; }
     if (!links) {
       links = document.createElement("div");
@@ -580,7 +582,7 @@
   // Outdent and Delete acting on all of them as one step (Move… opens the selection form page).
   function showSelectionTools(tools, paths, back, state) {
     var hint = document.getElementById("edit-selection");
-    var links = tools.querySelector(".edit-links");
+    var links = tools.querySelector(".edit-links:not(.selection-links)");
     if (links) links.hidden = true;
     hint.textContent = "";
     var strong = document.createElement("strong");
