@@ -62,7 +62,7 @@ public enum SelectionEdit: Sendable, Equatable {
                 tracker.remove(path, from: j + 1)
             case .move(let path, _, _):
                 tracker.move(path, to: results[j], from: j + 1)
-            case .updateTitle, .setAttribute:
+            case .updateTitle, .setAttribute, .setValue:
                 break
             }
         }
