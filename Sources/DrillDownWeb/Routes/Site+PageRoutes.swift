@@ -2,8 +2,9 @@ import Foundation
 import DrillDownCore
 import Hummingbird
 
-/// The HTML screens: `/` and `/l/PATH` levels, `/d/PATH` details, `/outline`, `/columns/PATH`,
-/// `/search?q=`, and `/go?path=` which opens any TreePath or title path.
+/// The HTML screens: `/` and `/l/PATH` levels, `/d/PATH` details, `/outline` (and on an editable
+/// server its selection form `/outline/select`), `/columns/PATH`, `/search?q=`, and `/go?path=`
+/// which opens any TreePath or title path.
 extension Site {
     func addPageRoutes(to router: Router<BasicRequestContext>) {
         router.get("/") { request, _ in

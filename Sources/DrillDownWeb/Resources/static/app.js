@@ -509,14 +509,12 @@
     tree.unselect = function () { if (selected || chosen.size) select(null); };
     // Edit mode's selection for the outline's editing keys (setUpOutlineKeys).
     tree.selection = function () { return Array.from(chosen).sort(comparePaths); };
-    tree.choose = function (paths, primary) { anchor = primary; choose(paths, primary); };
     tree.extend = function (i, delta) {
       var j = Math.max(0, Math.min(total - 1, i + delta));
       if (anchor === null || !chosen.size) anchor = cache.get(i) ? cache.get(i).path : null;
       chooseRange(j);
       focusIndex(j);
     };
-    tree.focusIndex = focusIndex;
     tree.indexOf = indexOfPath;
     tree.rowElement = function (i) { return rendered.get(i) || null; };
     // After a change, before the rows are fetched again: the rows at `paths` are the selection,
