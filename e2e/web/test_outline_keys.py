@@ -235,6 +235,12 @@ def test_without_javascript_the_selection_form_covers_the_keys(browser, outline)
         page.check("input[name=paths][value='4']")
         page.click("#select-up")
         eventually(outline, "Alpha(A1 A3) A2 Beta Delta Gamma(G1 G2)")
+        # Enter's counterpart: a new row just below the ticked one.
+        page.goto(outline.url + "outline/select?all=1")
+        page.check("input[name=paths][value='0.0']")
+        page.fill("#select-title", "A1b")
+        page.click("#select-add")
+        eventually(outline, "Alpha(A1 A1b A3) A2 Beta Delta Gamma(G1 G2)")
     finally:
         context.close()
 

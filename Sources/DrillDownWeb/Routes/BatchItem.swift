@@ -47,14 +47,23 @@ struct BatchItem: Equatable, CustomStringConvertible {
         try self.init(op: try text("op") ?? "", paths: paths, to: try text("to"), index: index, title: try text("title"), direction: try text("direction"), at: "changes[\(k)]")
     }
 
-    /// Reads the one change of a form (`op=delete&paths=0.1&paths=2`).
+    /// Reads the one change of a form (`op=delete&paths=0.1&paths=2`). The form's `op=add-below`
+    /// adds a row titled `title` just after the one ticked row (what Enter does in the outline).
     init(form: [String: String], paths: [String], op: String) throws(WebError) {
         var index: Int?
         if let text = form["index"]?.trimmingCharacters(in: .whitespaces), !text.isEmpty {
             guard let n = Int(text) else { throw .badRequest("index must be a row number (0 = first), not '\(text)'.") }
             index = n
         }
-        try self.init(op: op, paths: paths + (form["path"].map { [$0] } ?? []), to: form["to"], index: index, title: form["title"], direction: form["direction"], at: "the form")
+        var paths = paths + (form["path"].map { [$0] } ?? [])
+        var op = op
+        if op == "add-below" {
+            guard paths.count == 1, let row = TreePath(paths[0]), let last = row.indices.last else {
+                throw .badRequest("Tick the one row the new row goes below.")
+            }
+            (op, paths, index) = ("add", [row.parent.description], last + 1)
+        }
+        try self.init(op: op, paths: paths, to: form["to"], index: index, title: form["title"], direction: form["direction"], at: "the form")
     }
 
     private init(op: String, paths: [String], to: String?, index: Int?, title: String?, direction: String?, at place: String) throws(WebError) {
