@@ -69,6 +69,20 @@ struct SelectionEditTests {
         #expect(throws: EditError.self) { try SelectionEdit.outdent([[1]]).changes() }
     }
 
+    @Test("final paths follow each change's node through the changes after it")
+    func finalPaths() throws {
+        var doc = document(sample)
+        let changes: [Change] = [
+            .insert(NewNode(title: "X"), parent: .root, index: 0),
+            .insert(NewNode(title: "Y"), parent: .root, index: 0),
+        ] + (try SelectionEdit.move([[2, 1], [5, 0]], parent: [3], index: 0).changes())
+        let results = try doc.apply(changes)
+        let final = SelectionEdit.finalPaths(of: changes, results: results)
+        let s = doc.source
+        #expect(final.map { s.node(at: $0).map { s.title(of: $0) } ?? "\($0)" } == ["X", "Y", "a1", "d0"], "\(results) \(changes)")
+        #expect(titles(outline(doc)) == "Y X A(a0 a2 a3) B(a1 d0(e0 e1) b0 b1) C D")
+    }
+
     @Test("a selection edit is one undoable step of the model")
     func oneStep() async throws {
         let model = DocumentModel(document: document(sample))

@@ -53,15 +53,16 @@ public enum SelectionEdit: Sendable, Equatable {
     /// paths the store answered for `changes`, each right after its change; the later changes
     /// move, insert and delete around them. A deleted node keeps the path it had.
     public static func finalPaths(of changes: [Change], results: [TreePath]) -> [TreePath] {
+        // Change j moves the nodes of the changes before it; the later ones are already named after it.
         var tracker = PathTracker(results)
         for (j, change) in changes.enumerated() where j < results.count {
             switch change {
             case .insert:
-                tracker.insert(at: results[j].parent, index: results[j].indices.last ?? 0, from: j + 1)
+                tracker.insert(at: results[j].parent, index: results[j].indices.last ?? 0, before: j)
             case .delete(let path):
-                tracker.remove(path, from: j + 1)
+                tracker.remove(path, before: j)
             case .move(let path, _, _):
-                tracker.move(path, to: results[j], from: j + 1)
+                tracker.move(path, to: results[j], before: j)
             case .updateTitle, .setAttribute, .setValue:
                 break
             }
@@ -162,31 +163,31 @@ struct PathTracker {
     init(_ paths: [TreePath]) { self.paths = paths }
 
     /// After the node at `removed` left: the nodes after it among its siblings (and below them)
-    /// move up one. Paths from `from` on are followed.
-    mutating func remove(_ removed: TreePath, from: Int = 0) {
+    /// move up one. Only the paths before index `before` (all by default) are followed.
+    mutating func remove(_ removed: TreePath, before: Int? = nil) {
         guard !removed.isRoot else { return }
         let level = removed.depth - 1, gone = removed.indices[level]
-        for k in paths.indices.dropFirst(from) where paths[k].depth > level && paths[k].indices.starts(with: removed.indices[..<level]) {
+        for k in paths.indices.prefix(before ?? paths.count) where paths[k].depth > level && paths[k].indices.starts(with: removed.indices[..<level]) {
             if paths[k].indices[level] > gone { paths[k].indices[level] -= 1 }
         }
     }
 
     /// After a node was inserted as child `index` of `parent`: the nodes from there on move down one.
-    mutating func insert(at parent: TreePath, index: Int, from: Int = 0) {
+    mutating func insert(at parent: TreePath, index: Int, before: Int? = nil) {
         let level = parent.depth
-        for k in paths.indices.dropFirst(from) where paths[k].depth > level && paths[k].hasPrefix(parent) {
+        for k in paths.indices.prefix(before ?? paths.count) where paths[k].depth > level && paths[k].hasPrefix(parent) {
             if paths[k].indices[level] >= index { paths[k].indices[level] += 1 }
         }
     }
 
     /// After the node at `old` moved to `new` (its path once moved): the nodes under it follow
     /// it, the others shift as its removal and insertion say.
-    mutating func move(_ old: TreePath, to new: TreePath, from: Int = 0) {
+    mutating func move(_ old: TreePath, to new: TreePath, before: Int? = nil) {
         var inside: [Int: ArraySlice<Int>] = [:]
-        for k in paths.indices.dropFirst(from) where paths[k].hasPrefix(old) && !old.isRoot { inside[k] = paths[k].indices.dropFirst(old.depth) }
-        remove(old, from: from)
+        for k in paths.indices.prefix(before ?? paths.count) where paths[k].hasPrefix(old) && !old.isRoot { inside[k] = paths[k].indices.dropFirst(old.depth) }
+        remove(old, before: before)
         guard !new.isRoot else { return }
-        insert(at: new.parent, index: new.indices.last!, from: from)
+        insert(at: new.parent, index: new.indices.last!, before: before)
         for (k, rest) in inside { paths[k] = TreePath(new.indices + rest) }
     }
 }
