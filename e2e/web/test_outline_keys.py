@@ -85,6 +85,9 @@ def test_enter_adds_a_row_below_typed_in_place(page, outline):
     page.keyboard.press("Escape")
     expect(page.locator("#inline-edit")).to_have_count(0)
     expect(item(page, "0.0")).to_be_focused()
+    # Tab indents inside the tree, so Escape is the keyboard's way out of it.
+    page.keyboard.press("Escape")
+    expect(page.locator("#edit-button")).to_be_focused()
     undo(page, outline)
 
 

@@ -677,6 +677,12 @@
         return true;
       }
       if (event.shiftKey) return false;
+      // Tab indents here, so Escape is the way out of the tree: to the Done button.
+      if (key === "Escape") {
+        var done = document.getElementById("edit-button");
+        if (done) { done.focus(); return true; }
+        return false;
+      }
       if (key === "Enter") {
         var parent = parentPath(row.path), at = lastIndex(row.path) + 1;
         inlineEditor(i, "Title of the new row below " + row.title, "", true, function (title) {
