@@ -41,8 +41,9 @@ struct PostgresRelationalConnection: RelationalConnection {
         }
     }
 
-    /// The server's refusal of a write that breaks a constraint (SQLSTATE class 23), with the
-    /// columns and constraint it names; `nil` for any other error.
+    /// The server's refusal of a write that breaks a NOT NULL, CHECK, UNIQUE or FOREIGN KEY
+    /// constraint (SQLSTATE 23502, 23514, 23505, 23503), with the columns and constraint it
+    /// names; `nil` for any other error.
     static func violation(_ error: PSQLError) -> ConstraintViolation? {
         guard error.code == .server, let info = error.serverInfo, let state = info[.sqlState], state.hasPrefix("23") else { return nil }
         // "Key (a, b)=(1, 2) already exists." / "… is not present in table "x"." / "… is still referenced from table "y"."
@@ -63,7 +64,7 @@ struct PostgresRelationalConnection: RelationalConnection {
                 referencedBy = String(detail[from.upperBound...].prefix { $0 != "\"" })
             }
             return ConstraintViolation(.foreignKey, columns: referencedBy == nil ? columns : [], constraint: info[.constraintName], referencedBy: referencedBy)
-        default: return ConstraintViolation(.other, constraint: info[.constraintName])
+        default: return nil  // an exclusion constraint, a trigger's error: the server's message is passed on
         }
     }
 

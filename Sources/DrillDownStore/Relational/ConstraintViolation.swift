@@ -9,7 +9,7 @@ import GRDB
 package struct ConstraintViolation: Error, Sendable, CustomStringConvertible {
     /// Which kind of constraint.
     package enum Kind: Sendable {
-        case notNull, check, unique, foreignKey, other
+        case notNull, check, unique, foreignKey
     }
 
     package var kind: Kind
@@ -17,7 +17,7 @@ package struct ConstraintViolation: Error, Sendable, CustomStringConvertible {
     package var columns: [String]
     /// The constraint's name, or (SQLite, for an unnamed CHECK) its expression.
     package var constraint: String?
-    /// (PostgreSQL, a foreign key) the other table, and whether its rows still refer to this one.
+    /// (PostgreSQL, a foreign key) the table whose rows still refer to the row deleted or rekeyed.
     package var referencedBy: String?
 
     package init(_ kind: Kind, columns: [String] = [], constraint: String? = nil, referencedBy: String? = nil) {
@@ -29,7 +29,7 @@ package struct ConstraintViolation: Error, Sendable, CustomStringConvertible {
 
     /// SQLite's account of a failed constraint (`CHECK constraint failed: length > 0`,
     /// `NOT NULL constraint failed: songs.length`, `UNIQUE constraint failed: songs.a, songs.b`),
-    /// or `nil` when `error` is not one.
+    /// or `nil` when `error` is not one of these four kinds.
     package init?(sqlite error: any Error) {
         guard let error = error as? DatabaseError, error.resultCode == .SQLITE_CONSTRAINT else { return nil }
         let message = error.message ?? ""
@@ -41,7 +41,7 @@ package struct ConstraintViolation: Error, Sendable, CustomStringConvertible {
         case .SQLITE_CONSTRAINT_CHECK: self.init(.check, constraint: detail)
         case .SQLITE_CONSTRAINT_UNIQUE, .SQLITE_CONSTRAINT_PRIMARYKEY: self.init(.unique, columns: columns)
         case .SQLITE_CONSTRAINT_FOREIGNKEY: self.init(.foreignKey)
-        default: self.init(.other)
+        default: return nil  // a trigger's RAISE says what its author wrote: it is passed on as it is
         }
     }
 
@@ -53,7 +53,6 @@ package struct ConstraintViolation: Error, Sendable, CustomStringConvertible {
         case .check: "CHECK"
         case .unique: "UNIQUE"
         case .foreignKey: "FOREIGN KEY"
-        case .other: "table"
         }
     }
 
