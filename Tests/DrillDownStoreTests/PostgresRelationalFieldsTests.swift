@@ -74,6 +74,7 @@ extension PostgresRelationalTests {
         let song = try chinook.node([0, 0, 1])
         let edit = FieldForm(source: chinook.source, schema: chinook.schema, node: song)
         #expect(edit.text(of: try #require(edit.field("length"))) == "9:49")
+        #expect(edit.fields.map(\.key) == ["name", "track", "length", "composer", "genre", "plays", "isrc", "price", "released"])
         _ = try chinook.store.apply(try edit.changes(["composer": "Miles Davis"]))
         let after = try chinook.rows()
         let changed = zip(before, after).filter { $0 != $1 }

@@ -89,7 +89,8 @@ struct RelationalFieldsTests {
         defer { chinook.cleanUp() }
         let song = try chinook.node([0, 0, 0])
         let form = FieldForm(source: chinook.source, schema: chinook.schema, node: song)
-        #expect(form.fields.map(\.key) == ["name", "length", "composer", "genre", "plays"])
+        #expect(form.fields.map(\.key) == ["name", "track", "length", "composer", "genre", "plays"])
+        #expect(form.field("track")?.type == .integer && form.field("track")?.required == true && form.text(of: form.field("track")!) == "1")
         let length = try #require(chinook.rows("SELECT length FROM songs WHERE album_id = ? ORDER BY track LIMIT 1", [try chinook.firstAlbum()]).first?.first)
         let seconds = try #require(Int64.fromDatabaseValue(length))
         #expect(form.text(of: try #require(form.field("length"))) == String(format: "%d:%02d", seconds / 60, seconds % 60))

@@ -3,8 +3,9 @@ import DrillDownCore
 extension ResolvedLevel {
     /// The form of a row of this level (``Source/storedFields(of:)``), or of a new one: the
     /// table's columns in table order, the title column first (``Field/isTitle``). The parent
-    /// column and the position column (`track`) are left out (the store fills them), and so is
-    /// the key, except in a new row's form when the database does not fill it in.
+    /// column is left out (where the row is says it), and so is the key, except in a new row's
+    /// form when the database does not fill it in; a new row's form also leaves out the position
+    /// column (`track`), which the store fills with the next place (setting it on a row moves it).
     ///
     /// A column's SQL type gives the field's type (INTEGER → integer, REAL/NUMERIC → number,
     /// BOOLEAN → boolean, DATE/TIMESTAMP → date, BLOB → data, else text); a CHECK `IN (…)` makes it
@@ -14,7 +15,7 @@ extension ResolvedLevel {
         var fields: [Field] = []
         for column in columns {
             let name = column.name
-            if name == parent || name == positionColumn { continue }
+            if name == parent || (newRow && name == positionColumn) { continue }
             if name == key {
                 guard newRow, !column.isRowID, !column.hasDefault, key != "rowid", !isView else { continue }
             }
