@@ -97,8 +97,7 @@ struct PostgresRelationalConnection: RelationalConnection {
         }
     }
 
-    /// Defaults from `pg_attrdef`, CHECKs and foreign keys from `pg_constraint`, unique column
-    /// sets from the table's unique indexes (primary key first).
+    /// Defaults from `pg_attrdef`, CHECKs and foreign keys from `pg_constraint`.
     func constraints(of relation: String, columns: [RelationalColumn]) throws -> TableConstraints {
         let table = ("\"" + relation.replacingOccurrences(of: "\"", with: "\"\"") + "\"").databaseValue
         var constraints = TableConstraints()
@@ -129,13 +128,6 @@ struct PostgresRelationalConnection: RelationalConnection {
                 constraints.references.append(.init(columns: names(row[3]), table: ColumnValue.text(row[4])))
             }
         }
-        constraints.unique = try rows(
-            """
-            SELECT array_to_string(ARRAY(SELECT a.attname::text FROM unnest(i.indkey::int2[]) WITH ORDINALITY k(n, o)
-                       JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = k.n ORDER BY k.o), chr(31))
-            FROM pg_index i WHERE i.indrelid = ?::regclass AND i.indisunique ORDER BY i.indisprimary DESC, i.indexrelid
-            """, [table]
-        ).map { names($0[0]) }.filter { !$0.isEmpty }
         return constraints
     }
 

@@ -41,7 +41,7 @@ struct ResolvedLevel: Sendable {
     var filtersByParent: Bool
     /// The database's SQL dialect.
     var dialect: SQLDialect
-    /// The table's defaults, CHECKs, unique sets and foreign keys (none for a view).
+    /// The table's defaults, CHECKs and foreign keys (none for a view).
     var constraints = TableConstraints()
     /// The form of one of its rows (see ``storedFields(newRow:)``), worked out once.
     var fields: [Field] = []

@@ -45,11 +45,6 @@ struct SQLiteRelationalConnection: RelationalConnection {
         for column in try db.columns(in: relation) { constraints.defaults[column.name] = column.defaultValueSQL }
         let sql = try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?", arguments: [relation]) ?? ""
         constraints.checks = TableCheck.all(inCreateTable: sql, columns: columns.map(\.name))
-        let key = try db.primaryKey(relation)
-        if key.rowIDColumn != nil || !key.isRowID { constraints.unique.append(key.columns) }
-        for index in try db.indexes(on: relation) where index.isUnique && !constraints.unique.contains(index.columns) {
-            constraints.unique.append(index.columns)
-        }
         constraints.references = try db.foreignKeys(on: relation).map { .init(columns: $0.originColumns, table: $0.destinationTable) }
         return constraints
     }

@@ -1,5 +1,6 @@
 /// What a table's definition says beyond its columns' types and NOT NULL: defaults, CHECK
-/// constraints, unique column sets and foreign keys. Read once per level when a mapping is
+/// constraints and foreign keys (UNIQUE needs no description: the database names the columns
+/// when it refuses a duplicate). Read once per level when a mapping is
 /// resolved; it shapes the level's fields (``ResolvedLevel/fields``) and names the column when a
 /// write breaks a constraint (``ConstraintViolation``).
 package struct TableConstraints: Sendable, Equatable {
@@ -7,8 +8,6 @@ package struct TableConstraints: Sendable, Equatable {
     package var defaults: [String: String] = [:]
     /// The CHECK constraints.
     package var checks: [TableCheck] = []
-    /// The column sets whose values no two rows share (primary key, UNIQUE constraints and indexes).
-    package var unique: [[String]] = []
     /// The foreign keys: columns and the table they refer to.
     package var references: [Reference] = []
 
@@ -23,10 +22,9 @@ package struct TableConstraints: Sendable, Equatable {
         }
     }
 
-    package init(defaults: [String: String] = [:], checks: [TableCheck] = [], unique: [[String]] = [], references: [Reference] = []) {
+    package init(defaults: [String: String] = [:], checks: [TableCheck] = [], references: [Reference] = []) {
         self.defaults = defaults
         self.checks = checks
-        self.unique = unique
         self.references = references
     }
 
