@@ -225,6 +225,12 @@ struct RelationalFieldsTests {
         let node = try form.newNode(["title": "Dated", "due": "2026-12-01", "done": "yes"])
         _ = try store.apply([.insert(node, parent: .root, index: nil)])
         #expect(try queue.read { db in try String.fetchOne(db, sql: "SELECT due || ' ' || done FROM notes WHERE title = 'Dated'") } == "2026-12-01 1")
+        // A BOOLEAN column reads as true/false, so its form's unchanged text changes nothing.
+        let dated = try #require(store.snapshot.node(at: [1]))
+        #expect(store.snapshot.attribute("done", of: dated) == Scalar(.bool, "true"))
+        let edit = FieldForm(source: store.snapshot, schema: Schema(), node: dated)
+        let unchanged = try edit.changes(Dictionary(uniqueKeysWithValues: edit.fields.map { ($0.key, edit.text(of: $0)) }))
+        #expect(unchanged == [], "\(unchanged)")
     }
 
     @Test("CHECK expressions: the simple conditions are picked out of SQLite's text and PostgreSQL's definitions; the rest is left to the database")

@@ -202,6 +202,8 @@ public struct FieldForm: Sendable {
                 }
             let current = values[field.key] ?? values.first(where: { $0.key.lowercased() == field.key.lowercased() })?.value
             if value == current, !isNew || value != nil { continue }
+            // An empty field over a null (a NULL column, a JSON null) leaves it as it is.
+            if value == nil, current?.kind == .null, !isNew { continue }
             if isValue {
                 result.append(.setValue(path, value: value ?? Scalar(.null, "")))
             } else if field.isTitle {
