@@ -75,6 +75,7 @@ extension PostgresRelationalTests {
         let edit = FieldForm(source: chinook.source, schema: chinook.schema, node: song)
         #expect(edit.text(of: try #require(edit.field("length"))) == "9:49")
         #expect(edit.fields.map(\.key) == ["name", "track", "length", "composer", "genre", "plays", "isrc", "price", "released"])
+        #expect(try edit.changes(Dictionary(uniqueKeysWithValues: edit.fields.map { ($0.key, edit.text(of: $0)) })) == [], "submitted as shown: no change")
         _ = try chinook.store.apply(try edit.changes(["composer": "Miles Davis"]))
         let after = try chinook.rows()
         let changed = zip(before, after).filter { $0 != $1 }

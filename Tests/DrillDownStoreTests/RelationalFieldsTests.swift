@@ -95,6 +95,11 @@ struct RelationalFieldsTests {
         let seconds = try #require(Int64.fromDatabaseValue(length))
         #expect(form.text(of: try #require(form.field("length"))) == String(format: "%d:%02d", seconds / 60, seconds % 60))
         #expect(form.text(of: try #require(form.titleField)) == chinook.source.title(of: song))
+        // Every song submitted as shown (NULL composers included) is no change.
+        for path in [[0, 0, 0], [0, 0, 1], [0, 1, 0], [1, 0, 0]] as [TreePath] {
+            let shown = FieldForm(source: chinook.source, schema: chinook.schema, node: try chinook.node(path))
+            #expect(try shown.changes(Dictionary(uniqueKeysWithValues: shown.fields.map { ($0.key, shown.text(of: $0)) })) == [], "\(path)")
+        }
     }
 
     @Test("a new song typed into the form lands in songs with length 3:43 stored as 223, the next track and the default plays")
