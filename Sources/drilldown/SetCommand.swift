@@ -76,7 +76,8 @@ struct SetCommand: AsyncParsableCommand {
             }
             changes += try file.check { () throws(EditError) in try form.changes(inputs) }
         }
-        let paths = try await file.apply(changes)
+        // Values it already has change nothing, and the file is left alone.
+        let paths = changes.isEmpty ? [target] : try await file.apply(changes)
         try file.report(paths.last ?? target, json: output.json)
     }
 }

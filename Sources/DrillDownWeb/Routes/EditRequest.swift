@@ -8,6 +8,10 @@ import Hummingbird
 struct EditRequest {
     /// The fields posted.
     var fields: [String: String]
+    /// The changes of a batch (`POST /edit/batch`) sent as JSON: the body's `changes`.
+    var items: [BatchItem] = []
+    /// Every `paths` value of a form (its ticked checkboxes), for a batch posted by a form.
+    var formPaths: [String] = []
     /// Whether the answer is JSON (the `/api/` routes, or a script asking with `Accept: application/json`)
     /// rather than a redirect back to the page (Post/Redirect/Get).
     var wantsJSON: Bool
@@ -28,19 +32,27 @@ struct EditRequest {
             guard let object = try? JSONSerialization.jsonObject(with: bytes) as? [String: Any] else {
                 throw WebError.badRequest("The body is not a JSON object.")
             }
-            for (key, value) in object {
+            var items: [BatchItem] = []
+            if let changes = object["changes"] {
+                guard let list = changes as? [Any] else { throw WebError.badRequest("'changes' must be a list of change objects.") }
+                items = try list.enumerated().map { k, item throws(WebError) in try BatchItem(json: item, at: k) }
+            }
+            for (key, value) in object where key != "changes" {
                 switch value {
                 case let text as String: fields[key] = text
                 case let number as NSNumber: fields[key] = number.stringValue
                 default: throw WebError.badRequest("The field '\(key)' must be a string or a number.")
                 }
             }
-        } else {
-            guard let text = String(data: bytes, encoding: .utf8) else { throw WebError.badRequest("The form is not UTF-8.") }
-            fields = Query(text).values
+            let accept = request.headers[.accept] ?? ""
+            return try checked(EditRequest(fields: fields, items: items, wantsJSON: api || accept.contains("application/json")), request, tokens)
         }
+        guard let text = String(data: bytes, encoding: .utf8) else { throw WebError.badRequest("The form is not UTF-8.") }
+        let query = Query(text)
+        fields = query.values
+        let paths = query.all("paths").flatMap { $0.split(separator: ",").map(String.init) }
         let accept = request.headers[.accept] ?? ""
-        return try checked(EditRequest(fields: fields, wantsJSON: api || accept.contains("application/json")), request, tokens)
+        return try checked(EditRequest(fields: fields, formPaths: paths, wantsJSON: api || accept.contains("application/json")), request, tokens)
     }
 
     private static func checked(_ edit: EditRequest, _ request: Request, _ tokens: CSRFTokens) throws -> EditRequest {
@@ -52,6 +64,14 @@ struct EditRequest {
             throw WebError.forbidden("The change was refused: its CSRF token was not issued for this session. Reload the page and try again.")
         }
         return edit
+    }
+
+    /// The changes of a batch: the JSON body's `changes`, or the one change a form describes with
+    /// `op` (`move` when only `direction` is given), `paths`, `to`, `index` and `title`.
+    func batchItems() throws(WebError) -> [BatchItem] {
+        if !items.isEmpty { return items }
+        guard let op = fields["op"] ?? (fields["direction"] == nil ? nil : "move") else { return [] }
+        return [try BatchItem(form: fields, paths: formPaths, op: op)]
     }
 
     /// A local URL to return to after the change: the `back` field when it is a path on this
