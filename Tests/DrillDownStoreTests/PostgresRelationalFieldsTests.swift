@@ -58,7 +58,7 @@ extension PostgresRelationalTests {
         let form = FieldForm(source: chinook.source, schema: chinook.schema, newChildOf: try chinook.node([0, 0]))
         #expect(form.kind == "song")
         #expect(form.fields.map(\.key) == ["name", "length", "composer", "genre", "plays", "isrc", "price", "released"])
-        #expect(form.fields.filter(\.required).map(\.label) == ["Name", "Length"])
+        #expect(form.fields.filter(\.required).map(\.label) == ["Name", "length"])
         #expect(form.field("length")?.type == .duration && form.field("length")?.min == 1)
         #expect(form.field("genre")?.choices == ["Rock", "Jazz", "Metal", "Blues"])
         #expect(form.field("plays")?.defaultText == "0" && form.field("plays")?.type == .integer)

@@ -138,11 +138,11 @@ def chinook(tmp_path):
 
 def test_add_fills_a_tables_required_columns(drilldown, chinook):
     proc = drilldown("add", chinook, "0.0", "Without Length", check=1)
-    assert "'Length' is required" in proc.stderr
+    assert "'length' is required" in proc.stderr
     out = json.loads(drilldown("add", chinook, "0.0", "Blue Seven", "--attr", "length=3:43", "--attr", "composer=Sonny", "--json", check=0).stdout)
     assert out["title"] == "Blue Seven"
     db = sqlite3.connect(chinook)
     assert db.execute("SELECT length, composer FROM songs WHERE name = 'Blue Seven'").fetchall() == [(223, "Sonny")]
     proc = drilldown("add", chinook, "0.0", "Bad", "--attr", "length=soon", check=1)
-    assert "'Length' takes a duration" in proc.stderr
+    assert "'length' takes a duration" in proc.stderr
     assert db.execute("SELECT count(*) FROM songs WHERE name = 'Bad'").fetchone() == (0,)

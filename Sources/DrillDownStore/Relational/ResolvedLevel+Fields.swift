@@ -32,7 +32,7 @@ extension ResolvedLevel {
         let hasDefault = mapped != nil || column.hasDefault
         let isTitle = column.name == title
         var field = Field(
-            key: column.name, label: Self.label(column.name), type: isTitle ? .text : Self.fieldType(column),
+            key: column.name, label: isTitle ? Self.label(column.name) : column.name, type: isTitle ? .text : Self.fieldType(column),
             required: column.notNull && !hasDefault && !column.isRowID,
             storedKind: Self.storedKind(column), defaultText: defaultText)
         field.isTitle = isTitle
@@ -53,7 +53,9 @@ extension ResolvedLevel {
         return field
     }
 
-    /// What people see for a column: `album_id` → "Album id".
+    /// The title field's label: its column's name, capitalised (`name` → "Name"), as a
+    /// document's is "Title". Other fields are labelled by their column's name, as a document's
+    /// attributes are by their keys.
     static func label(_ column: String) -> String {
         let spaced = column.replacingOccurrences(of: "_", with: " ")
         return spaced.prefix(1).uppercased() + spaced.dropFirst()
