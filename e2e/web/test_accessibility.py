@@ -22,6 +22,7 @@ SCHEMES = ["light", "dark"]
 # Every screen of the bundled music library, read-only.
 MUSIC_SCREENS = {
     "music root": "",
+    "sorted level (Sort menu)": "l/0?sort=-year",
     "albums (a deeper level)": "l/0",
     "songs": "l/0.0",
     "song detail": "d/0.0.0",

@@ -4,11 +4,11 @@ extension Schema {
     /// nearest of these, so a misspelt `titel:` is never silently ignored.
     public enum Keys {
         /// The top level.
-        public static let topLevel = ["title", "root", "titleKeys", "kinds", "actions", "levels"]
+        public static let topLevel = ["title", "root", "titleKeys", "kinds", "actions", "levels", "sortIgnoring"]
         /// A kind's template (`kinds.NAME`).
         public static let template = [
             "title", "subtitle", "image", "children", "childKind", "select", "accessory", "match", "formats", "controls",
-            "section", "index",
+            "section", "index", "sort",
         ]
         /// A control (`kinds.NAME.controls[i]`): one of the control kinds, naming the attribute it
         /// edits (a button's label), plus a button's `action` and a slider's or stepper's bounds.

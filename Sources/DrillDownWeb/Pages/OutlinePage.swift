@@ -33,7 +33,7 @@ struct OutlinePage {
     }
 
     static func slice(site: Site, state: OutlineState, offset: Int?, focus: NodeID?, limit: Int) -> Slice {
-        let outline = site.outlines.outline(state, source: site.source, revision: RequestState.current?.revision ?? 0)
+        let outline = site.outlines.outline(state, presenter: site.presenter, revision: RequestState.current?.revision ?? 0)
         let source = site.source
         let total = outline.visibleCount
         var start = offset ?? 0

@@ -65,6 +65,8 @@ extension Site {
         let offset = try query.int("offset", default: 0)
         let limit = min(try query.int("limit", default: options.pageSize), options.maxAPILimit)
         let path = source.path(of: id)
+        var presenter = self.presenter
+        if let choice = try SortMenu.choice(query["sort"]) { presenter = presenter.sorting(id, by: choice) }
         let rows = presenter.rows(of: id, offset: offset, limit: limit)
         return try Responses.json(LevelJSON(
             title: presenter.screenTitle(of: id), backLabel: id == source.root ? nil : presenter.screenTitle(of: source.parent(of: id)!),

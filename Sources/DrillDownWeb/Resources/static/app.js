@@ -569,7 +569,7 @@
     function fetchPage(page) {
       if (pending.has(page)) return;
       pending.set(page, true);
-      fetch(api + "?offset=" + page * pageSize + "&limit=" + pageSize).then(function (r) { return r.json(); }).then(function (data) {
+      fetch(api + (api.indexOf("?") < 0 ? "?" : "&") + "offset=" + page * pageSize + "&limit=" + pageSize).then(function (r) { return r.json(); }).then(function (data) {
         (data.rows || []).forEach(function (row, k) { cache.set(page * pageSize + k, makeRow(row)); });
         if (cache.size > cacheLimit) {
           var drop = cache.size - cacheLimit, it = cache.keys();
@@ -651,8 +651,9 @@
       clearTimeout(urlTimer);
       urlTimer = setTimeout(function () {
         var first = topRow();
-        var url = location.pathname + (first > 0 ? "?offset=" + first : "");
-        history.replaceState(null, "", url + (location.search.indexOf("edit=1") >= 0 ? (first > 0 ? "&" : "?") + "edit=1" : ""));
+        var sort = /[?&](sort=[^&]*)/.exec(location.search);
+        var items = [first > 0 ? "offset=" + first : "", location.search.indexOf("edit=1") >= 0 ? "edit=1" : "", sort ? sort[1] : ""].filter(Boolean);
+        history.replaceState(null, "", location.pathname + (items.length ? "?" + items.join("&") : ""));
       }, 300);
     }
     function onResize() { render(); }
