@@ -37,7 +37,7 @@ def test_ls_sorts_by_the_schema_and_by_sort(drilldown):
     rows = [l.split()[0] for l in drilldown("ls", MUSIC, "--schema", SCHEMA, check=0).stdout.splitlines()[2:] if not l.startswith("──")]
     assert rows == ["2", "3", "1", "0"]
     # --sort re-sorts one level: albums by year, newest first; 'none' is the file's order.
-    albums = json.loads(drilldown("ls", MUSIC, "1", "--schema", SCHEMA, "--sort", "-year", "--json", check=0).stdout)
+    albums = json.loads(drilldown("ls", MUSIC, "1", "--schema", SCHEMA, "--sort=-year", "--json", check=0).stdout)
     years = [r["subtitle"] for r in albums["rows"]]
     assert years == sorted(years, reverse=True) and len(years) > 1
     plain = json.loads(drilldown("ls", MUSIC, "--schema", SCHEMA, "--sort", "none", "--json", check=0).stdout)

@@ -183,7 +183,7 @@
         path: li.dataset.path, title: li.querySelector(".row-title").textContent,
         subtitle: subtitle ? subtitle.textContent : null, depth: Number(cell.getAttribute("aria-level")),
         children: disclosure ? 1 : 0, expanded: cell.getAttribute("aria-expanded") === "true",
-        setSize: Number(cell.getAttribute("aria-setsize")),
+        setSize: Number(cell.getAttribute("aria-setsize")), position: Number(cell.getAttribute("aria-posinset")),
         href: !editing && cell.tagName === "A" ? cell.getAttribute("href") : null
       };
     }
@@ -228,7 +228,7 @@
       cell.setAttribute("role", "treeitem");
       cell.setAttribute("aria-level", String(row.depth));
       cell.setAttribute("aria-setsize", String(row.setSize));
-      cell.setAttribute("aria-posinset", String(lastIndex(row.path) + 1));
+      cell.setAttribute("aria-posinset", String(row.position || lastIndex(row.path) + 1));
       if (row.children > 0) cell.setAttribute("aria-expanded", row.expanded ? "true" : "false");
       cell.setAttribute("aria-selected", row.path === selected ? "true" : "false");
       cell.tabIndex = -1;
