@@ -27,10 +27,33 @@ extension Presenter {
     /// - Complexity: O(n log n) for a level of n rows the first time, O(depth) after.
     public func order(of id: NodeID) -> LevelOrder? {
         guard let rule = sortRule(of: id) else { return nil }
-        if let sorting = source as? any SortingSource, sorting.sorts(childrenOf: id, by: rule) { return nil }
+        let sorting = source as? any SortingSource
+        if let sorting, sorting.sorts(childrenOf: id, by: rule) { return nil }
         return orders.order(of: id, by: rule) {
             let children = source.children(of: id)
+            if let sorting, let field = sortField(rule, first: children.first),
+                let stored = sorting.sortedOrder(ofChildren: id, by: field, descending: rule.descending, ignoring: schema.sortIgnoring),
+                stored.count == children.count
+            {
+                return stored
+            }
             return LevelOrder(values: children.map { sortValue(of: $0, by: rule) }, descending: rule.descending)
+        }
+    }
+
+    /// The one field `rule` reads, for a store to sort by: `nil` when it renders a template of more
+    /// than a single plain `{field}`.
+    public func sortField(_ rule: SortRule, first: NodeID?) -> SortField? {
+        func single(_ template: TextTemplate) -> String? {
+            guard template.parts.count == 1, case .field(let key, let formatters) = template.parts[0], formatters.isEmpty else { return nil }
+            return key
+        }
+        switch rule.key {
+        case .field(let name): return .attribute(name)
+        case .template: return rule.template.flatMap(single).map(SortField.attribute)
+        case .title:
+            guard let template = first.flatMap({ kind(of: $0) })?.title else { return .title }
+            return single(template).map(SortField.attribute)
         }
     }
 
