@@ -264,3 +264,48 @@ def test_api_update_and_add_with_typed_and_text_values(config, music):
     status, answer = api.post("/api/edit/add/0.0", {"attributes": {"length": 100}})
     assert (status, answer.get("field")) == (400, "name"), answer
     assert len(songs(music)) == 6
+
+
+# ---- Accessibility and screenshots ------------------------------------------------------------
+
+SIZES = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1280, "height": 800}}
+
+
+@pytest.fixture(scope="module")
+def music_module(tmp_path_factory):
+    server = serve_music(tmp_path_factory.mktemp("fields-a11y"))
+    yield server
+    server.stop()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("size", list(SIZES))
+def test_edit_and_add_with_fields_have_no_axe_violations(browser, music_module, scheme, size):
+    """axe (WCAG 2.1 A/AA) finds nothing on the detail in Edit mode (with a refused field), the
+    Add dialog with fields and the Add page, at phone width and on a desktop, light and dark;
+    the screens are saved as artifacts/screenshots/fields-*.png."""
+    from test_accessibility import WCAG, Axe
+    axe = Axe()
+    context = browser.new_context(viewport=SIZES[size], color_scheme=scheme)
+    page = context.new_page()
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+
+    def check(name):
+        result = axe.run(page, options=WCAG)
+        found = [f"{v['id']}: {' '.join(n['target'])}" for v in result.response["violations"] for n in v["nodes"]]
+        assert not found, f"{name} [{size}, {scheme}]: " + "\n".join(found)
+        page.screenshot(path=str(SCREENSHOTS / f"fields-{name}-{size}-{scheme}.png"))
+
+    page.goto(music_module.url + "d/0.0.2?edit=1")
+    check("edit")
+    page.get_by_label("rating").fill("9")
+    page.click("#fields-done")
+    expect(page.locator(".field-error")).to_be_visible()
+    check("edit-refused")
+    page.goto(music_module.url + "l/0.0")
+    page.click("#add-button")
+    expect(page.locator("#add-dialog")).to_be_visible()
+    check("add-dialog")
+    page.goto(music_module.url + "add/0.0")
+    check("add-page")
+    context.close()

@@ -31,6 +31,7 @@ struct EditRequest {
         let bytes = Data(buffer: body)
         let type = request.headers[.contentType]?.lowercased() ?? ""
         var fields: [String: String] = [:]
+        var inputs: [String: FieldForm.Input] = [:]
         if type.hasPrefix("application/json") {
             guard !bytes.isEmpty else { return try checked(EditRequest(fields: [:], wantsJSON: true), request, tokens) }
             guard let object = try? JSONSerialization.jsonObject(with: bytes) as? [String: Any] else {
