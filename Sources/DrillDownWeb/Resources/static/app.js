@@ -938,7 +938,9 @@
       document.getElementById("add-dialog-cancel").addEventListener("click", function () { dialog.close(); });
       form.addEventListener("submit", function (event) {
         event.preventDefault();
-        postFields(form, send, newKey).then(function (json) {
+        say("");
+        // A refusal that names no field (this row takes no children) closes the dialog and shows above the page.
+        postFields(form, send, newKey, function (text) { dialog.close(); say(text); }).then(function (json) {
           if (!json) return;
           dialog.close();
           if (json.changed) refresh(true);
@@ -1148,12 +1150,13 @@
     if (general) { general.textContent = ""; general.hidden = true; }
   }
 
-  function showFieldError(form, message, key) {
+  function showFieldError(form, message, key, elsewhere) {
     var row = null;
     Array.prototype.forEach.call(form.querySelectorAll(".field-row[data-key]"), function (r) {
       if (key && r.dataset.key.toLowerCase() === String(key).toLowerCase()) row = r;
     });
     var input = row && row.querySelector("input:not([type=hidden]), select, textarea");
+    if (!input && elsewhere) { elsewhere(message); return; }
     if (!input) {
       var general = form.querySelector(".form-error");
       if (general) { general.textContent = message; general.hidden = false; } else alert(message);
@@ -1169,17 +1172,18 @@
     input.focus();
   }
 
-  // Posts the form's inputs; resolves to the answer's JSON, or null after showing a refusal.
-  function postFields(form, send, newKey) {
+  // Posts the form's inputs; resolves to the answer's JSON, or null after showing a refusal
+  // (by its field, else through `elsewhere` when given, else above the fields).
+  function postFields(form, send, newKey, elsewhere) {
     clearFieldErrors(form);
     var body = new URLSearchParams(new FormData(form));
     return send(form.getAttribute("action"), body, newKey(), 0).then(function (r) {
       return r.json().then(function (json) {
         if (r.ok) return json;
-        showFieldError(form, json.error || r.statusText, json.field);
+        showFieldError(form, json.error || r.statusText, json.field, elsewhere);
         return null;
       });
-    }).catch(function (error) { showFieldError(form, error.message, null); return null; });
+    }).catch(function (error) { showFieldError(form, error.message, null, elsewhere); return null; });
   }
 
   // The Add dialog's fields are those of a new child of the row it adds to: the level's own
