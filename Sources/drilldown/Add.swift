@@ -1,7 +1,7 @@
 import ArgumentParser
 import DrillDown
 
-/// `drilldown add FILE PARENT TITLE`: add a node and print its TreePath.
+/// `drilldown add FILE PARENT TITLE [--attr key=value …]`: add a node with its fields and print its TreePath.
 struct Add: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "add",
@@ -19,7 +19,7 @@ struct Add: AsyncParsableCommand {
     var title: String
     @Option(name: .long, help: "Insert at this position among the parent's children (default: last).")
     var at: Int?
-    @Option(name: .long, parsing: .singleValue, help: "An attribute key=value (repeatable); 42, 2.5, true/false keep their kinds.")
+    @Option(name: .long, parsing: .singleValue, help: "A field key=value (repeatable), typed by the field (a duration as m:ss); a new key as written: 42, 2.5, true/false keep their kinds.")
     var attr: [String] = []
     @Option(name: .long, help: "Generic mode: add this scalar instead of an object.")
     var value: String?
@@ -28,15 +28,23 @@ struct Add: AsyncParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func validate() throws {
-        for a in attr { _ = try Assignment.parse(a, asString: string) }
+        for a in attr { _ = try Assignment.split(a) }
+        if value != nil, !attr.isEmpty { throw ValidationError("a new node is either a --value or has --attr fields, not both") }
     }
 
     func run() async throws {
         let file = try EditedFile(data)
         let parentPath = try file.path(parent)
-        let node = NewNode(
-            title: title, attributes: try attr.map { try Assignment.parse($0, asString: string) },
-            value: value.map { string ? Scalar(.string, $0) : Scalar(inferring: $0) })
+        var node = NewNode(title: title, value: value.map { string ? Scalar(.string, $0) : Scalar(inferring: $0) })
+        if value == nil {
+            let form = try file.newChildForm(of: parentPath)
+            var inputs: [String: FieldForm.Input] = [(form.titleField?.key ?? "title"): .text(title)]
+            for a in attr {
+                let (key, text) = try Assignment.split(a)
+                inputs[key] = string ? .typed(Scalar(.string, text)) : .text(text)
+            }
+            node = try file.check { () throws(EditError) in try form.newNode(inputs) }
+        }
         let path = try await file.apply([.insert(node, parent: parentPath, index: at)])[0]
         try file.report(path, json: output.json)
     }

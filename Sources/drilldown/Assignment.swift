@@ -3,12 +3,11 @@ import DrillDown
 
 /// A `key=value` argument of `add` and `set`.
 enum Assignment {
-    /// `key=value` parsed into an attribute, typed (`60` an integer, `true` a boolean) unless `asString`.
-    static func parse(_ text: String, asString: Bool) throws -> Attribute {
+    /// `key=value` split at its first `=`.
+    static func split(_ text: String) throws -> (key: String, value: String) {
         guard let eq = text.firstIndex(of: "="), eq != text.startIndex else {
             throw ValidationError("expected key=value, found '\(text)'")
         }
-        let value = String(text[text.index(after: eq)...])
-        return Attribute(key: String(text[..<eq]), value: asString ? Scalar(.string, value) : Scalar(inferring: value))
+        return (String(text[..<eq]), String(text[text.index(after: eq)...]))
     }
 }

@@ -146,7 +146,7 @@ struct FieldFormTests {
         #expect(form.fields[1].type == .integer)
         let error = #expect(throws: EditError.self) { try form.changes(["length": "long"]) }
         #expect(error?.message == "'length' takes an integer, not 'long'")
-        #expect(try form.changes(["year": "1959"]) == [.setAttribute([0, 0, 0], key: "year", value: Scalar(.string, "1959"))])
+        #expect(try form.changes(["year": "1959"]) == [.setAttribute([0, 0, 0], key: "year", value: Scalar(.integer, "1959"))])
     }
 
     @Test("schema errors name the field: unknown type, choice without choices, min above max")

@@ -65,6 +65,7 @@ struct TreeTableStoreTests {
         case 2: return .updateTitle(path, title: title)
         case 3, 4: return .setAttribute(path, key: key, value: Int.random(in: 0 ..< 4, using: &rng) == 0 ? nil : randomScalar(&rng))
         case 5: return .delete(path)
+        case 6: return .setValue(path, value: randomScalar(&rng))
         default: return .move(path, parent: Bool.random(using: &rng) ? path.parent : other, index: index)
         }
     }

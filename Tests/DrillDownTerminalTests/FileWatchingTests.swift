@@ -3,7 +3,7 @@ import Foundation
 import Testing
 @testable import DrillDownTerminal
 
-@Suite("Watching and saving the browsed file")
+@Suite("Following the browsed file and the model")
 struct FileWatchingTests {
     func temporaryFile(_ text: String) throws -> String {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("dd-watch-\(UUID().uuidString).txt").path
@@ -21,7 +21,7 @@ struct FileWatchingTests {
         return nil
     }
 
-    @Test("a change made elsewhere is reloaded in the background; the browser's own writes are not")
+    @Test("a change made elsewhere is reloaded in the background")
     func reloadsChangesMadeElsewhere() throws {
         let path = try temporaryFile("one")
         defer { try? FileManager.default.removeItem(atPath: path) }
@@ -31,18 +31,7 @@ struct FileWatchingTests {
             return try presenter(seed000)
         }
         let watcher = FileWatcher(file, notify: {})
-        let saver = FileSaver(save: { _ in try "two, written by the browser".write(toFile: path, atomically: true, encoding: .utf8) }, watcher: watcher, notify: {})
-        saver.submit(seed000.tree, serial: 1)
-        saver.finish()
-        // Past the interval, so check() really looks at the file (it looks at most every interval).
-        Thread.sleep(forTimeInterval: Double(FileWatcher.interval) / 1e9 + 0.05)
-        watcher.check()
-        // check() decides at once; a reload it started would show as under way until taken.
-        #expect(!watcher.changedElsewhere(), "the browser's own write started a reload")
-        #expect(watcher.take() == nil)
-        #expect(reloads.value == 0)
-
-        try "three, written elsewhere".write(toFile: path, atomically: true, encoding: .utf8)
+        try "two, written elsewhere".write(toFile: path, atomically: true, encoding: .utf8)
         let result = waitFor { () -> Result<Presenter, any Error>? in
             watcher.check()   // starts the reload once the interval has passed
             return watcher.take()
@@ -51,14 +40,26 @@ struct FileWatchingTests {
         #expect(reloads.value == 1)
     }
 
-    @Test("a failed write is reported and finish() waits for the writes")
-    func reportsFailures() throws {
-        struct Refused: Error, CustomStringConvertible { var description: String { "disk full" } }
-        let saver = FileSaver(save: { _ in throw Refused() }, watcher: nil, notify: {})
-        saver.submit(seed000.tree, serial: 1)
-        saver.finish()
-        #expect(saver.takeFailures() == ["disk full"])
-        #expect(saver.takeFailures().isEmpty)
+    @Test("the model link runs edits in the background, finish() waits for them, and a refused step comes back in words")
+    func modelLink() async throws {
+        let woken = LockedCounter()
+        let model = DocumentModel(document: EditableDocument(tree: seed000.tree))
+        let link = ModelLink(model: model, notify: { woken.increment() })
+        link.submit(EditRequest(serial: 1, kind: .changes([.updateTitle([0], title: "First")]), done: "Renamed", open: false))
+        link.submit(EditRequest(serial: 2, kind: .changes([.delete([9])]), done: "Deleted", open: false))
+        await Task.detached { link.finish() }.value
+        let news = link.take()
+        #expect(news.done.map(\.0.serial).sorted() == [1, 2])
+        for (request, outcome) in news.done {
+            switch (request.serial, outcome) {
+            case (1, .applied(let paths)): #expect(paths == [[0]])
+            case (2, .failed(let error)): #expect(error.description.contains("9"), "\(error)")
+            default: Issue.record("unexpected outcome \(outcome) for \(request.serial)")
+            }
+        }
+        #expect(model.versionedSource.source.title(of: model.versionedSource.source.children(of: model.versionedSource.source.root)[0]) == "First")
+        #expect(woken.value >= 2)
+        #expect(link.take().done.isEmpty, "each outcome is taken once")
     }
 }
 

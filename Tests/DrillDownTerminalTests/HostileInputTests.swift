@@ -36,16 +36,16 @@ struct HostileInputTests {
     }
 
     @Test("pasted keys never act: dydydydy pasted deletes nothing; in a prompt it is text")
-    func pasteIsText() throws {
+    func pasteIsText() async throws {
         var b = try editableBrowser()
         let before = b.savedRootTitles
-        b.press(.paste("dydydydy"))
+        await b.press(.paste("dydydydy"))
         #expect(b.savedRootTitles == before)
         #expect(b.prompt == nil)
         #expect(b.saves() == 0)
-        b.press(.character(":"), .paste("Item 4/\nScreen G\n"))
+        await b.press(.character(":"), .paste("Item 4/\nScreen G\n"))
         #expect(b.prompt == .goTo(TextField(text: "Item 4/ Screen G")))
-        b.press(.character("r"), .paste("\u{1B}]52;c;eA==\u{07}Re\tnamed"))
+        await b.press(.character("r"), .paste("\u{1B}]52;c;eA==\u{07}Re\tnamed"))
         guard case .goTo(let field) = b.prompt else {
             Issue.record("the go-to prompt closed")
             return
@@ -54,12 +54,12 @@ struct HostileInputTests {
     }
 
     @Test("a 400 KB paste into a prompt takes well under a second, and the screen still renders")
-    func longPasteIntoPrompt() throws {
+    func longPasteIntoPrompt() async throws {
         var b = try editableBrowser()
         let text = String(repeating: "abcdefgh", count: 50_000)
-        b.press(.character("a"))
+        await b.press(.character("a"))
         let start = Date()
-        b.press(.paste(text))
+        await b.press(.paste(text))
         _ = b.render()
         #expect(Date().timeIntervalSince(start) < 1)
         guard case .title(let p) = b.prompt else {
@@ -70,10 +70,10 @@ struct HostileInputTests {
     }
 
     @Test("behind the Too small screen only quit, suspend and redraw act")
-    func tooSmall() throws {
+    func tooSmall() async throws {
         var b = try editableBrowser(width: 10, height: 3)
         let before = b.savedRootTitles
-        b.press(.character("d"), .character("y"), .character("a"), .paste("x"), .enter, .character(":"), .down)
+        await b.press(.character("d"), .character("y"), .character("a"), .paste("x"), .enter, .character(":"), .down)
         #expect(b.savedRootTitles == before)
         #expect(b.prompt == nil)
         #expect(b.saves() == 0)
@@ -81,111 +81,27 @@ struct HostileInputTests {
         b.resize(width: 80, height: 16)
         #expect(b.selectedIndex == 0)
         b.resize(width: 5, height: 2)
-        b.press(.character("q"))
+        await b.press(.character("q"))
         #expect(b.isFinished)
     }
 
     @Test("while the file on disk cannot be read, edits are refused in words; a good reload turns them back on")
-    func unreadableFileBlocksEdits() throws {
+    func unreadableFileBlocksEdits() async throws {
         var b = try editableBrowser()
         let before = b.savedRootTitles
         b.reloadFailed("data.json: line 3, column 1: expected a value, found end of input")
         #expect(b.status.contains("cannot be read"))
-        b.press(.character("d"), .character("y"))
+        await b.press(.character("d"), .character("y"))
         #expect(b.savedRootTitles == before)
         #expect(b.saves() == 0)
         #expect(b.status.contains("Not changed"))
-        b.press(.character("u"))
+        await b.press(.character("u"))
         #expect(b.saves() == 0)
         b.reload(try presenter(seed000))
         #expect(b.unreadableFile == nil)
-        b.press(.character("d"), .character("y"))
+        await b.press(.character("d"), .character("y"))
         #expect(b.savedRootTitles.count == before.count - 1)
         #expect(b.saves() == 1)
-    }
-
-    @Test("a save is refused when the file changed elsewhere since it was read; the change is then read")
-    func saveRefusedAfterOutsideChange() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("dd-conflict-\(UUID().uuidString).txt").path
-        try "one".write(toFile: path, atomically: true, encoding: .utf8)
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        let watcher = FileWatcher(WatchedFile(paths: [path]) { try presenter(seed000) }, notify: {})
-        let saver = FileSaver(save: { _ in try "mine".write(toFile: path, atomically: true, encoding: .utf8) }, watcher: watcher, notify: {})
-        try "theirs, written elsewhere".write(toFile: path, atomically: true, encoding: .utf8)
-        saver.submit(seed000.tree, serial: 1)
-        saver.finish()
-        #expect(try String(contentsOfFile: path, encoding: .utf8) == "theirs, written elsewhere")
-        #expect(saver.takeRefusal(), "refused as older than the file, not failed")
-        #expect(saver.takeFailures().isEmpty)
-        #expect(saver.savedSerial == 0, "the step is not on disk")
-        // Polled until the reload is read (check() starts it once its interval has passed); the
-        // 30 s deadline only bounds a failure.
-        let deadline = Date().addingTimeInterval(30)
-        var reloaded = false
-        while !reloaded, Date() < deadline {
-            watcher.check()
-            reloaded = watcher.take() != nil
-            if !reloaded { Thread.sleep(forTimeInterval: 0.01) }
-        }
-        #expect(reloaded, "the change made elsewhere is still read after the refused save")
-    }
-
-    @Test("a save that throws SaveConflict is refused, not failed; a later write records its serial")
-    func saveConflictFromTheWriter() throws {
-        let refuse = LockedFlag(true)
-        let saver = FileSaver(save: { _ in if refuse.value { throw SaveConflict() } }, watcher: nil, notify: {})
-        saver.submit(seed000.tree, serial: 1)
-        saver.finish()
-        #expect(saver.takeRefusal())
-        #expect(saver.takeFailures().isEmpty)
-        #expect(saver.savedSerial == 0)
-        refuse.value = false
-        saver.submit(seed000.tree, serial: 2)
-        saver.finish()
-        #expect(!saver.takeRefusal())
-        #expect(saver.savedSerial == 2)
-    }
-
-    @Test("after a refused save the reload applies the unsaved steps to the newer version and saves them")
-    func reloadReappliesUnsavedSteps() throws {
-        var b = try editableBrowser()
-        b.press(.character("a"))
-        b.type("Mine")
-        b.press(.enter)
-        #expect(b.saves() == 1)
-        let serial = b.stepSerial
-        // Someone else renamed the first row and added one at the top; this browser's add was refused.
-        var theirs = EditableDocument(tree: seed000.tree)
-        try theirs.apply(.updateTitle([0], title: "Theirs"))
-        try theirs.apply(.insert(NewNode(title: "Zero"), parent: .root, index: 0))
-        b.reload(Presenter(source: theirs.source), savedThrough: serial - 1)
-        #expect(b.savedRootTitles.contains("Mine"), "the add is applied again")
-        #expect(b.savedRootTitles.contains("Theirs") && b.savedRootTitles.contains("Zero"), "over the other writer's changes")
-        #expect(b.saves() == 1, "and saved again")
-        #expect(b.message?.text.contains("applied again to the new version") == true, "\(b.message?.text ?? "")")
-        #expect(b.message?.isError == false)
-        // Saved: a later reload does not apply it twice.
-        b.saved(through: b.stepSerial)
-        var later = EditableDocument(tree: seed000.tree)
-        try later.apply(.insert(NewNode(title: "Mine"), parent: .root, index: 1))
-        b.reload(Presenter(source: later.source), savedThrough: b.stepSerial)
-        #expect(b.savedRootTitles.filter { $0 == "Mine" }.count == 1)
-        #expect(b.saves() == 0)
-    }
-
-    @Test("a step that no longer applies after the file changed elsewhere is reported, not lost in silence")
-    func reloadReportsAStepThatNoLongerApplies() throws {
-        var b = try editableBrowser()
-        b.press(.end, .character("r"))
-        b.type(" renamed")
-        b.press(.enter)
-        _ = b.saves()
-        var theirs = EditableDocument(tree: seed000.tree)
-        try theirs.apply(.delete([3]))
-        b.reload(Presenter(source: theirs.source), savedThrough: 0)
-        #expect(b.message?.isError == true)
-        #expect(b.message?.text.contains("no longer applies") == true, "\(b.message?.text ?? "")")
-        #expect(b.saves() == 0)
     }
 
     @Test("the go-to prompt refuses a title path naming two siblings and lists their TreePaths")
@@ -207,16 +123,5 @@ struct HostileInputTests {
         #expect(f.text == "ab c d[2Je")
         let unchanged = f.edit(.paste("\n\u{07}"))
         #expect(!unchanged)
-    }
-}
-
-/// A flag shared with a background thread.
-final class LockedFlag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var flag: Bool
-    init(_ value: Bool) { flag = value }
-    var value: Bool {
-        get { lock.withLock { flag } }
-        set { lock.withLock { flag = newValue } }
     }
 }

@@ -4,11 +4,10 @@ import json
 import shlex
 import shutil
 import subprocess
-import time
 
 import pytest
 
-from tui_driver import EXAMPLES, drilldown_bin
+from tui_driver import EXAMPLES, drilldown_bin, settles
 
 WIDTH, HEIGHT = 100, 30
 
@@ -46,16 +45,6 @@ def titles(path, at=None):
 def field(folder, path, key):
     detail = json.loads(cli("show", folder / "sounds.plist", "--schema", folder / "schema.yaml", path, "--json"))
     return next((f["value"] for f in detail["fields"] if f["key"] == key), None)
-
-
-def settles(read, expected, timeout=3.0):
-    """Whether `read()` comes to equal `expected`: the browser writes the file in the background."""
-    deadline = time.monotonic() + timeout
-    while True:
-        value = read()
-        if value == expected or time.monotonic() > deadline:
-            return value == expected or value
-        time.sleep(0.05)
 
 
 def status(t):
@@ -208,5 +197,8 @@ def test_sqlite_tree_table_edits_and_external_changes(tmux_factory, data, tmp_pa
     cli("set", db, "3", "--title", "Set Elsewhere")
     t.wait_for("Set Elsewhere", timeout=2.5)
     assert "2/5" in status(t)
+    # The store keeps its history across other writers' commits (as in the web app): u takes back
+    # the terminal's own add, and the other writer's change stays.
     t.send("u")
-    wait_status(t, "Nothing to undo")
+    wait_status(t, "Undid: insert 'In the Table'")
+    assert settles(lambda: titles(db), ["Item 1", "Item 2", "Set Elsewhere", "Item 4"]) is True

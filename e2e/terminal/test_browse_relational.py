@@ -3,11 +3,10 @@ terminal UI writes the relational music example's tables, row by row."""
 import shlex
 import shutil
 import sqlite3
-import time
 
 import pytest
 
-from tui_driver import EXAMPLES, drilldown_bin
+from tui_driver import EXAMPLES, drilldown_bin, settles
 
 HEIGHT = 30
 
@@ -22,15 +21,6 @@ def music(tmp_path):
 def query(db, sql):
     with sqlite3.connect(db) as c:
         return c.execute(sql).fetchall()
-
-
-def settles(read, expected, timeout=5.0):
-    deadline = time.monotonic() + timeout
-    while True:
-        value = read()
-        if value == expected or time.monotonic() > deadline:
-            return value == expected or value
-        time.sleep(0.05)
 
 
 def test_add_and_rename_write_the_tables(tmux_factory, music):
@@ -71,3 +61,35 @@ def test_add_and_rename_write_the_tables(tmux_factory, music):
     t.wait_for("Undid")
     assert settles(lambda: query(music, "SELECT title FROM albums WHERE id = 1"), [("Kind of Blue",)]) is True
     t.send("q")
+
+
+def test_e_edits_a_songs_columns_and_a_not_null_refusal_names_the_column(tmux_factory, music):
+    t = tmux_factory(" ".join(shlex.quote(str(a)) for a in [drilldown_bin(), "browse", music, "--editable"]))
+    t.wait_for("Herbie Hancock")
+    t.send("Enter")
+    t.wait_for("Sketches of Spain")
+    t.send("Enter")
+    t.wait_for("Flamenco Sketches")
+    t.send("e")
+    screen = t.wait_for("Edit “So What”")
+    assert "9:22" in screen and "duration" in screen, "the length column is a duration field"
+    lines = screen.split("\n")
+    length = next(i for i, l in enumerate(lines) if l.startswith(" length"))
+    plays = next(i for i, l in enumerate(lines) if l.startswith(" plays"))
+    title = next(i for i, l in enumerate(lines) if l.startswith(" Title"))
+    t.send(*["Tab"] * (length - title))
+    t.send("C-u")
+    t.type("9:30")
+    t.send("Enter")
+    t.wait_for(lambda s: "Saved “So What”" in s.split("\n")[HEIGHT - 1])
+    assert settles(lambda: query(music, "SELECT length FROM songs WHERE name = 'So What'"), [(570,)]) is True
+    # Clearing a NOT NULL column: the store refuses naming it, and the form stays open on it.
+    t.send("e")
+    t.wait_for("Edit “So What”")
+    t.send(*["Tab"] * (plays - title))
+    t.send("C-u", "Enter")
+    t.wait_for("column 'plays'")
+    t.wait_for(lambda s: "↵ save" in s.split("\n")[HEIGHT - 1], what="the form still open")
+    t.send("Escape")
+    assert query(music, "SELECT plays FROM songs WHERE name = 'So What'") == [(0,)]
+

@@ -78,3 +78,14 @@ class Tmux:
 
     def kill(self):
         self.tmux("kill-server", check=False)
+
+
+def settles(read, expected, timeout=5.0):
+    """Whether `read()` comes to equal `expected` (else its last value): the browser's edits are
+    written in the background."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = read()
+        if value == expected or time.monotonic() > deadline:
+            return value == expected or value
+        time.sleep(0.05)

@@ -73,7 +73,7 @@ public struct FieldForm: Sendable {
             fields.append(Self.merged(declared, storedKind: values[declared.key]?.kind ?? Self.value(declared.key, in: attributes)?.kind))
         }
         for a in attributes where !fields.contains(where: { $0.key.lowercased() == a.key.lowercased() }) {
-            fields.append(Field(key: a.key, inferredFrom: a.value))
+            fields.append(Self.inferred(a, template))
         }
         self.fields = fields
         self.values = values
@@ -108,7 +108,7 @@ public struct FieldForm: Sendable {
         for declared in t?.fields ?? [] where !declared.isTitleKey { fields.append(Self.merged(declared, storedKind: nil)) }
         if t?.fields.isEmpty ?? true, let sample, source.value(of: sample) == nil {
             for a in source.attributes(of: sample) where !fields.contains(where: { $0.key.lowercased() == a.key.lowercased() }) {
-                var f = Field(key: a.key, inferredFrom: a.value)
+                var f = Self.inferred(a, t)
                 if a.key.lowercased() == "kind" { f.defaultText = a.value.text }
                 fields.append(f)
             }
@@ -122,6 +122,19 @@ public struct FieldForm: Sendable {
         field.type = .text
         field.required = true
         field.isTitle = true
+        return field
+    }
+
+    /// An undeclared attribute's field: typed by its value, or as the kind's `formats:` show it
+    /// (`length: duration` is typed and shown as m:ss).
+    static func inferred(_ attribute: Attribute, _ template: Template?) -> Field {
+        var field = Field(key: attribute.key, inferredFrom: attribute.value)
+        let formats = template?.formats.first { $0.key.lowercased() == attribute.key.lowercased() }?.value ?? []
+        if formats.contains(.duration), [.integer, .real].contains(attribute.value.kind) {
+            field.type = .duration
+        } else if formats.contains(.date), attribute.value.kind == .string, ISO8601Text.date(attribute.value.text) != nil {
+            field.type = .date
+        }
         return field
     }
 
@@ -148,8 +161,9 @@ public struct FieldForm: Sendable {
 
     /// The changes that set the form's fields to `inputs` (text as typed, by field key, any
     /// case): the value of a leaf, the title, and each attribute whose value differs; an empty
-    /// optional field removes its attribute. Keys the form has no field for become text
-    /// attributes when the row has attributes (a document), and are refused otherwise.
+    /// optional field removes its attribute. Keys the form has no field for become new attributes
+    /// typed as written (``Scalar/init(inferring:)``: `1959` an integer) when the row may take any
+    /// (a document's row), and are refused otherwise.
     /// - Throws: an ``EditError`` naming the first refused field; nothing is applied then.
     public func changes(_ inputs: [String: String]) throws(EditError) -> [Change] {
         try changes(inputs.mapValues(Input.text))
@@ -176,20 +190,22 @@ public struct FieldForm: Sendable {
                 if case .text(let t) = input, t == text(of: field) { continue }
                 throw EditError("'\(field.label)' cannot be changed", at: path, field: field.key)
             }
+            let isNew = self.field(key) == nil
             let value: Scalar? =
                 switch input {
+                case .text(let t) where isNew: t.isEmpty ? nil : Scalar(inferring: t)
                 case .text(let t): try field.scalar(from: t, at: path)
                 case .typed(let s): try field.accept(s, at: path)
                 case .unset: field.required ? try field.scalar(from: "", at: path) : nil
                 }
             let current = values[field.key] ?? values.first(where: { $0.key.lowercased() == field.key.lowercased() })?.value
-            if value == current { continue }
+            if value == current, !isNew || value != nil { continue }
             if isValue {
                 result.append(.setValue(path, value: value ?? Scalar(.null, "")))
             } else if field.isTitle {
                 result.append(.updateTitle(path, title: value?.text ?? ""))
             } else {
-                if value == nil, current == nil { continue }
+                if value == nil, current == nil, !isNew { continue }
                 result.append(.setAttribute(path, key: current == nil ? field.key : existingKey(field.key), value: value))
             }
         }
@@ -235,7 +251,7 @@ public struct FieldForm: Sendable {
             let field = adHocField(key)!
             let value: Scalar? =
                 switch input {
-                case .text(let t): try field.scalar(from: t, at: path)
+                case .text(let t): t.isEmpty ? nil : Scalar(inferring: t)
                 case .typed(let s): try field.accept(s, at: path)
                 case .unset: nil
                 }

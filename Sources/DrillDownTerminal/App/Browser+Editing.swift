@@ -1,9 +1,10 @@
 import DrillDownCore
 import Foundation
 
-/// Edits and controls (`--editable`): every edit becomes core ``Change``s applied to the
-/// ``Editor``'s ``EditableDocument``, then the screen is rebuilt on the new tree with the
-/// selection on the changed row and ``Browser/Effect/save`` asks the event loop to write the file.
+/// Edits and controls (`--editable`): every edit becomes an ``EditRequest`` (core ``Change``s, an
+/// action, a control, undo or redo) that the event loop runs on the ``DocumentModel``; once it is
+/// done, ``Browser/finish(_:_:source:)`` rebuilds the screen on the new data with the selection on
+/// the changed row.
 extension Browser {
     /// The status line's answer to an edit key when browsing without `--editable`.
     public static let readOnlyMessage = "read-only: start with --editable"
@@ -15,9 +16,10 @@ extension Browser {
         let controls = id == source.root ? [] : presenter.row(for: id).controls
         switch key {
         case .character("a"), .character("r"), .character("d"), .character("J"), .character("K"),
-            .character("u"), .character("U"), .control("r"):
+            .character("u"), .character("U"), .control("r"), .character("e"):
             guard requireEditor() else { return true }
             switch key {
+            case .character("e"): startEditingFields(id)
             case .character("a"): startAdding(inDetail: inDetail)
             case .character("r"): startRenaming(id)
             case .character("d"): startDeleting(id)
@@ -165,81 +167,68 @@ extension Browser {
     }
 
     mutating func operate(_ control: Control, with input: ControlInput, on id: NodeID) {
-        guard let editor else { return }
         let path = source.path(of: id)
-        let actions = editor.actions
-        let what = control.kind == .button ? "Ran \(control.label)" : "\(control.target)"
-        apply(deriving: { source throws(EditError) in try actions.changes(operating: control, with: input, at: path, in: source) },
-              done: what, focus: path, describe: control.kind != .button)
+        let what = control.kind == .button ? "Ran \(control.label)" : control.target
+        request(.operate(control, input, at: path), done: what, focus: path, reports: control.kind == .button ? nil : control.target)
     }
 
     mutating func run(_ action: String, on id: NodeID) {
-        guard let editor else { return }
         let path = source.path(of: id)
-        let actions = editor.actions
-        apply(deriving: { source throws(EditError) in try actions.changes(for: action, at: path, in: source) }, done: "Ran \(action)", focus: path)
+        request(.run(action, at: path), done: "Ran \(action)", focus: path)
     }
 
-    /// Applies `changes` as one undoable step, shows the result with the selection on `focus`
-    /// (default: the path the last change produced) and asks for a save.
-    mutating func apply(_ changes: [Change], done: String, focus: TreePath? = nil, describe: Bool = false, open: Bool? = nil) {
-        apply(deriving: { _ in changes }, done: done, focus: focus, describe: describe, open: open)
+    /// Asks for `changes` as one undoable step, shown with the selection on `focus` (default: the
+    /// path the last change produced).
+    mutating func apply(_ changes: [Change], done: String, focus: TreePath? = nil, open: Bool? = nil) {
+        request(.changes(changes), done: done, focus: focus, open: open)
     }
 
-    /// Applies the changes `derive` makes from the data as the store writes it (an action or a
-    /// control: see ``EditingStore/apply(deriving:)``), as ``apply(_:done:focus:describe:open:)`` does.
-    mutating func apply(
-        deriving derive: (any Source) throws(EditError) -> [Change], done: String, focus: TreePath? = nil, describe: Bool = false, open: Bool? = nil
+    mutating func undo() { request(.undo, done: "Undid") }
+
+    mutating func redo() { request(.redo, done: "Redid") }
+
+    /// Asks the event loop to run `kind` on the model (see ``EditRequest``); keys wait until
+    /// ``finish(_:_:source:)``. Refused while the file on disk cannot be read.
+    mutating func request(
+        _ kind: EditRequest.Kind, done: String, focus: TreePath? = nil, reports: String? = nil, open: Bool? = nil, form: FieldsPrompt? = nil
     ) {
         guard var editor, fileAllowsEdits() else { return }
-        do {
-            let (changes, paths) = try editor.store.apply(deriving: derive)
-            self.editor = editor
-            let detail = open ?? (mode == .outline ? outlineDetail != nil : navigator.top.isDetail)
-            show(document: editor.store.snapshot, focus: focus ?? paths.last ?? .root, open: detail)
-            var text = done
-            if describe, let id = source.node(at: focus ?? .root), case .setAttribute(_, let key, let value?) = changes.last {
+        editor.serial += 1
+        editor.pending = editor.serial
+        self.editor = editor
+        let detail = open ?? (mode == .outline ? outlineDetail != nil : navigator.top.isDetail)
+        effects.append(.edit(EditRequest(serial: editor.serial, kind: kind, done: done, focus: focus, reports: reports, open: detail, form: form)))
+    }
+
+    /// Shows how `request` ended on `source` (the model's data now) with the selection on the
+    /// changed row, then handles the keys that waited for it.
+    public mutating func finish(_ request: EditRequest, _ outcome: EditRequest.Outcome, source latest: any Source) {
+        guard var editor, editor.pending == request.serial else { return }
+        editor.pending = nil
+        let held = editor.held
+        editor.held = []
+        self.editor = editor
+        switch outcome {
+        case .applied(let paths):
+            let focus = request.focus ?? paths.last ?? .root
+            show(document: latest, focus: focus, open: request.open)
+            var text = request.done
+            if let key = request.reports, let id = source.node(at: focus), let value = source.attribute(key, of: id) {
                 text = "\(presenter.row(for: id).title): \(key) = \(value.text)"
             }
             inform(text + " · u undo")
-            saveStep(changes)
-        } catch {
+        case .moved(let step?):
+            let undid = request.kind == .undo
+            let focus = undid ? step.changes.first.map(Self.focus(undoing:)) : step.paths.last
+            show(document: latest, focus: focus ?? .root, open: false)
+            inform("\(request.done): \(step.changes.map(\.description).joined(separator: ", "))" + (undid ? " · U redo" : ""))
+        case .moved(nil):
+            inform(request.kind == .undo ? "Nothing to undo" : "Nothing to redo")
+        case .failed(let error):
+            if let form = request.form { reopen(form, on: error) }
             inform(error.description, error: true)
         }
-    }
-
-    mutating func undo() {
-        guard var editor, fileAllowsEdits() else { return }
-        let done: EditStep?
-        do { done = try editor.store.undo() } catch {
-            inform(error.description, error: true)
-            return
-        }
-        guard let step = done else {
-            inform("Nothing to undo")
-            return
-        }
-        self.editor = editor
-        show(document: editor.store.snapshot, focus: step.changes.first.map(Self.focus(undoing:)) ?? .root, open: false)
-        inform("Undid: \(step.changes.map(\.description).joined(separator: ", ")) · U redo")
-        saveStep(nil)
-    }
-
-    mutating func redo() {
-        guard var editor, fileAllowsEdits() else { return }
-        let done: EditStep?
-        do { done = try editor.store.redo() } catch {
-            inform(error.description, error: true)
-            return
-        }
-        guard let step = done else {
-            inform("Nothing to redo")
-            return
-        }
-        self.editor = editor
-        show(document: editor.store.snapshot, focus: step.paths.last ?? .root, open: false)
-        inform("Redid: \(step.changes.map(\.description).joined(separator: ", "))")
-        saveStep(nil)
+        for key in held { handle(key) }
     }
 
     /// Where the selection goes after undoing `change`: the restored row, or the row a move came from.
@@ -249,30 +238,6 @@ extension Browser {
         case .move(let p, _, _): p
         default: change.path
         }
-    }
-
-    /// Numbers the step just taken, keeps its changes (`nil`: an undo or redo) until a save holds
-    /// it, and asks the event loop for a save.
-    mutating func saveStep(_ changes: [Change]?) {
-        stepSerial += 1
-        if editor?.document != nil { unsaved.append((stepSerial, changes)) }
-        effects.append(.save)
-    }
-
-    /// Forgets the kept steps up to `serial`: a write holding them is on disk.
-    public mutating func saved(through serial: Int) {
-        unsaved.removeAll { $0.serial <= serial }
-    }
-
-    /// Reports that a save was refused because the file changed elsewhere since it was read: the
-    /// newer version is being read, and the steps not yet saved will be applied to it.
-    public mutating func saveRefusedAsStale() {
-        inform("The file changed elsewhere: reading the new version to apply your change to it")
-    }
-
-    /// Reports that writing the file failed.
-    public mutating func saveFailed(_ description: String) {
-        inform("Not saved: \(description)", error: true)
     }
 
     /// Reports that reading the file again after it changed failed (it may be half written by
@@ -290,19 +255,14 @@ extension Browser {
         return false
     }
 
-    /// Shows a new version of the data read from the file after a change made elsewhere, keeping
-    /// the current path (or the nearest that still exists) and mode. Undo history starts afresh.
-    ///
-    /// With `savedThrough` (the serial of the latest step a write on disk holds), the document's
-    /// steps after it, which the file does not have, are applied again to the new version, in
-    /// order, as its first steps, and saved: a save refused because another writer changed the
-    /// file loses nothing. A step that no longer applies (its row is gone) is reported, as is an
-    /// undo or redo, which is not replayed. Without it they are dropped.
+    /// Shows a new version of the data after a change made elsewhere (read from the file, or the
+    /// model's after another writer's step), keeping the current path (or the nearest that still
+    /// exists) and mode.
     ///
     /// The path is followed level by level: at each level the row with the same title nearest to
     /// its old place; else, when the level kept its size (a rename), the row at its old place; else
     /// (the row was removed) the row now at its place, and the walk stops there.
-    public mutating func reload(_ newPresenter: Presenter, savedThrough: Int? = nil) {
+    public mutating func reload(_ newPresenter: Presenter) {
         unreadableFile = nil
         let lineage = steps(to: currentNode)
         let detail = mode == .outline ? outlineDetail != nil : navigator.top.isDetail
@@ -312,39 +272,9 @@ extension Browser {
             closed = true
         }
         matches = nil
-        let pending = savedThrough.map { saved in unsaved.filter { $0.serial > saved } } ?? []
-        unsaved = []
-        var shown = newPresenter
-        var replayed = 0
-        var failures: [String] = []
-        if let editor, let document = newPresenter.source as? DocumentSource {
-            var rebased = EditableDocument(source: document, schema: newPresenter.schema)
-            for step in pending {
-                guard let changes = step.changes else {
-                    failures.append("an undo or redo made before the file changed elsewhere was not saved and is not applied to the new version")
-                    continue
-                }
-                do {
-                    try rebased.apply(changes)
-                    replayed += 1
-                    stepSerial += 1
-                    unsaved.append((stepSerial, changes))
-                } catch {
-                    let what = changes.map(\.description).joined(separator: ", ")
-                    failures.append("“\(what)” no longer applies to the file as changed elsewhere: \(error.description)")
-                }
-            }
-            self.editor = Editor(document: rebased, actions: editor.actions)
-            if replayed > 0 { shown = Presenter(source: rebased.source, schema: newPresenter.schema) }
-        }
-        let indices = Self.follow(lineage, in: shown.source, exactly: false) ?? []
-        replace(presenter: shown, focus: TreePath(indices), open: detail && indices.count == lineage.count)
-        if replayed > 0 { effects.append(.save) }
-        if let failure = failures.first {
-            inform("Not saved: the file changed elsewhere, and \(failure)" + (failures.count > 1 ? " (and \(failures.count - 1) more)" : ""), error: true)
-        } else if replayed > 0 {
-            inform("Reloaded: the file changed elsewhere; \(replayed == 1 ? "your change was" : "your \(replayed) changes were") applied again to the new version")
-        } else if message?.isError != true {
+        let indices = Self.follow(lineage, in: newPresenter.source, exactly: false) ?? []
+        replace(presenter: newPresenter, focus: TreePath(indices), open: detail && indices.count == lineage.count)
+        if message?.isError != true {
             inform(closed ? "Reloaded: the file changed, so the prompt was closed" : "Reloaded: the file changed")
         }
     }

@@ -14,6 +14,8 @@ extension Browser {
         let body = Area(top: 2, left: 0, width: width, height: listHeight)
         if case .search(let s) = prompt {
             drawSearchResults(s, in: body, frame: &frame)
+        } else if case .fields(let p) = prompt {
+            drawFields(p, in: body, frame: &frame)
         } else {
             switch mode {
             case .outline: drawOutline(in: body, frame: &frame)
@@ -50,6 +52,7 @@ extension Browser {
         let tag: String =
             switch (prompt, mode) {
             case (.search, _): "search"
+            case (.fields, _): "edit"
             case (_, .outline): "outline"
             case (_, .columns): "columns"
             case (_, .drillDown): ""
@@ -99,6 +102,10 @@ extension Browser {
             let below = id.map { source.childCount(of: $0) } ?? 0
             let what = below == 0 ? "“\(title)”" : "“\(title)” and everything below it"
             drawPromptLine(prefix: "Delete \(what)? (y/n) ", "", right: "", row: y, frame: &frame)
+            return
+        case .fields(let p):
+            let hints = (p.inputs.count > 1 ? "Tab/↑↓ field  " : "") + "↵ save  esc cancel"
+            frame.put(hints, row: y, column: max(1, width - 1 - DisplayWidth.of(hints)), width: width - 2, style: .dim)
             return
         case nil:
             break
@@ -187,6 +194,6 @@ extension Browser {
             else if let first = buttons.first { hints.append("↵ \(first.control.label)") }
             if buttons.count > 1 { hints.append("1-\(buttons.count) buttons") }
         }
-        return hints + ["a add", "r rename", "d delete", "J/K move", "u undo"]
+        return hints + ["e edit", "a add", "r rename", "d delete", "J/K move", "u undo"]
     }
 }

@@ -34,8 +34,8 @@ public struct Browser: Sendable {
         case redraw
         /// Search for this text, off the key-handling path, and hand the result to ``receiveSearch(_:hits:total:)``.
         case search(String)
-        /// Write the editor's tree back to the file; report a failure with ``saveFailed(_:)``.
-        case save
+        /// Run an edit on the document model and hand its outcome to ``finish(_:_:source:)``.
+        case edit(EditRequest)
     }
 
     /// A line of feedback in the status bar, shown until the next key.
@@ -75,19 +75,11 @@ public struct Browser: Sendable {
     public internal(set) var isFinished = false
     /// Work for the event loop, in order; take it with ``takeEffects()``.
     public internal(set) var effects: [Effect] = []
-    /// The document being edited, or `nil` when browsing read-only (without `--editable`).
+    /// The edits under way, or `nil` when browsing read-only (without `--editable`).
     public internal(set) var editor: Editor?
     /// Why the file on disk cannot be read since it last changed (half written elsewhere);
     /// edits are refused while it is set, and a successful reload clears it.
     public internal(set) var unreadableFile: String?
-    /// The number of steps applied, undone or redone to the document so far: the serial of the
-    /// latest one, which the event loop hands to the saver with the tree it saves.
-    public internal(set) var stepSerial = 0
-    /// The document's steps that may not be in the file yet, oldest first: their serials and
-    /// changes (`nil` for an undo or redo). After a save refused because the file changed
-    /// elsewhere, ``reload(_:savedThrough:)`` applies them again to the newer version.
-    var unsaved: [(serial: Int, changes: [Change]?)] = []
-
     /// The most search hits kept for the results list and `n`/`N`.
     public static let searchLimit = 1000
 
@@ -100,18 +92,12 @@ public struct Browser: Sendable {
         self.height = height
     }
 
-    /// A browser whose keys also edit: `a` add, `r` rename, `d` delete, `J`/`K` move, `u`/`U` undo and redo,
-    /// Space/`+`/`-` operate switches and sliders, Enter and `1`…`9` run actions.
-    ///
-    /// Edits go through `store` when given (a database store); else a document source is edited
-    /// in memory, and any other source stays read-only.
-    public init(presenter: Presenter, width: Int, height: Int, actions: ActionSet, store: (any EditingStore)? = nil) {
+    /// A browser whose keys also edit (`editable`): `e` a value or a row's fields, `a` add, `r` rename, `d` delete, `J`/`K` move,
+    /// `u`/`U` undo and redo, Space/`+`/`-` operate switches and sliders, Enter and `1`…`9` run
+    /// actions. Each edit is an ``Effect/edit(_:)`` for the event loop's ``DocumentModel``.
+    public init(presenter: Presenter, width: Int, height: Int, editable: Bool) {
         self.init(presenter: presenter, width: width, height: height)
-        if let store {
-            editor = Editor(store: store, actions: actions)
-        } else if let document = presenter.source as? DocumentSource {
-            editor = Editor(document: EditableDocument(source: document, schema: presenter.schema), actions: actions)
-        }
+        if editable { editor = Editor() }
     }
 
     var source: any Source { presenter.source }
@@ -161,7 +147,8 @@ public struct Browser: Sendable {
     ///
     /// Behind the "Too small" screen only quitting (`q`, Ctrl-C), suspending and redrawing act:
     /// no key may change or open what the user cannot see. A paste goes into an open prompt as
-    /// text and is ignored otherwise.
+    /// text and is ignored otherwise. While an edit is under way (``Editor/pending``) keys wait
+    /// and are handled once it is done (``finish(_:_:source:)``); Ctrl-C is handled at once.
     public mutating func handle(_ key: Key) {
         if isTooSmall {
             switch key {
@@ -170,6 +157,11 @@ public struct Browser: Sendable {
             case .control("l"): effects.append(.redraw)
             default: break
             }
+            return
+        }
+        if editor?.pending != nil, key != .control("c") {
+            // The key acts on the data the edit under way leaves.
+            editor?.held.append(key)
             return
         }
         message = nil

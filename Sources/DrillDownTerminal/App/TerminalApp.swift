@@ -12,18 +12,11 @@ public struct TerminalApp {
     public let presenter: Presenter
     /// Environment variables consulted: `NO_COLOR`, `DRILLDOWN_TRACE_FRAMES`.
     public let environment: [String: String]
-    /// With `--editable`: the actions buttons run; `nil` browses read-only.
-    public var actions: ActionSet?
-    /// Writes an edited tree back to the file (atomically, in its own format).
-    public var save: (@Sendable (TreeStore) throws -> Void)?
-    /// The file to watch for changes made elsewhere.
+    /// With `--editable`: the model every edit goes through (it saves each step and follows
+    /// other writers); `nil` browses read-only.
+    public var model: DocumentModel?
+    /// The file to watch for changes made elsewhere while browsing read-only.
     public var watched: WatchedFile?
-    /// With `--editable` on a database: the store edits go through (each step committed by the
-    /// store, nothing for ``save`` to write). Other writers' commits are picked up with
-    /// ``EditingStore/refresh()`` while idle, and then ``reopen`` gives a store with a fresh history.
-    public var store: (any EditingStore)?
-    /// Opens the database store again, after another writer changed the data.
-    public var reopen: (@Sendable () throws -> any EditingStore)?
 
     /// How long a lone Esc waits for the rest of an escape sequence.
     static let escapeTimeoutMilliseconds: Int32 = 25
@@ -34,21 +27,6 @@ public struct TerminalApp {
         self.environment = environment
     }
 
-    /// Whether another writer committed to the database store: then shows the data as it is now,
-    /// with a fresh store (undo history starts afresh, as after a file reload).
-    func pickUpOtherWriters(_ browser: inout Browser) -> Bool {
-        guard var current = browser.editor?.store, let actions = browser.editor?.actions else { return false }
-        do {
-            guard try current.refresh() else { return false }
-            let fresh = try reopen?() ?? current
-            browser.reload(Presenter(source: fresh.snapshot, schema: browser.presenter.schema))
-            browser.editor = Editor(store: fresh, actions: actions)
-        } catch {
-            browser.reloadFailed(String(describing: error))
-        }
-        return true
-    }
-
     /// Takes over the terminal until the user quits.
     public func run() throws(TerminalError) {
         let terminal = try RawTerminal()
@@ -57,16 +35,16 @@ public struct TerminalApp {
         try terminal.enter()
         defer { terminal.restore() }
         let size = terminal.size()
-        var browser =
-            actions.map { Browser(presenter: store.map { Presenter(source: $0.snapshot, schema: presenter.schema) } ?? presenter, width: size.width, height: size.height, actions: $0, store: store) }
-            ?? Browser(presenter: presenter, width: size.width, height: size.height)
+        var browser = Browser(
+            presenter: model.map { Presenter(source: $0.versionedSource.source, schema: presenter.schema) } ?? presenter,
+            width: size.width, height: size.height, editable: model != nil)
         var renderer = Renderer(noColor: noColor)
         var decoder = KeyDecoder()
         let searches = SearchWorker(limit: Browser.searchLimit)
         let watcher = watched.map { FileWatcher($0, notify: searches.wakeUp) }
-        let saver = save.map { FileSaver(save: $0, watcher: watcher, notify: searches.wakeUp) }
-        defer { saver?.finish() }
-        let idle: Int32 = watcher == nil && store == nil ? -1 : Int32(FileWatcher.interval / 1_000_000)
+        let link = model.map { ModelLink(model: $0, notify: searches.wakeUp) }
+        defer { link?.finish() }
+        let idle: Int32 = watcher == nil && link == nil ? -1 : Int32(FileWatcher.interval / 1_000_000)
         terminal.write(renderer.render(browser.render()))
         while !browser.isFinished {
             let input = terminal.read(timeout: decoder.hasPending ? Self.escapeTimeoutMilliseconds : idle, wake: searches.wake)
@@ -78,7 +56,7 @@ public struct TerminalApp {
             case .bytes(let bytes): keys = decoder.feed(bytes)
             case .timeout:
                 keys = decoder.flush()
-                if store != nil, pickUpOtherWriters(&browser) { label = "reload" }
+                link?.checkFollowing()
             case .resized:
                 let size = terminal.size()
                 browser.resize(width: size.width, height: size.height)
@@ -89,14 +67,9 @@ public struct TerminalApp {
                     label = "search:\(done.text)"
                     trace?.record(label: "search-scan:\(done.text)", handle: done.nanoseconds, render: 0, write: 0, bytes: 0)
                 }
-                if saver?.takeRefusal() == true {
-                    browser.saveRefusedAsStale()
-                    label = "save-refused"
-                }
                 switch watcher?.take() {
                 case .success(let reloaded)?:
-                    // Steps no write holds yet are applied again to the newer version.
-                    browser.reload(reloaded, savedThrough: saver?.savedSerial)
+                    browser.reload(reloaded)
                     label = "reload"
                 case .failure(let error)?:
                     browser.reloadFailed(String(describing: error))
@@ -104,10 +77,7 @@ public struct TerminalApp {
                 case nil:
                     break
                 }
-                for failure in saver?.takeFailures() ?? [] {
-                    browser.saveFailed(failure)
-                    label = "save-failed"
-                }
+                if let link, follow(link, into: &browser) { label = "edit" }
             case .closed: return
             }
             if keys.isEmpty, label.isEmpty { continue }
@@ -126,14 +96,8 @@ public struct TerminalApp {
                     renderer.invalidate()
                 case .search(let text):
                     searches.submit(text, in: browser.source)
-                case .save:
-                    if let tree = browser.editor?.document?.tree {
-                        if let saver { browser.saved(through: saver.savedSerial) }
-                        saver?.submit(tree, serial: browser.stepSerial)
-                    } else {
-                        // A database store committed the step itself: its own write is not a change made elsewhere.
-                        watcher?.recordOwnWrite()
-                    }
+                case .edit(let request):
+                    link?.submit(request)
                 }
             }
             let handled = FrameTrace.now()
@@ -145,5 +109,17 @@ public struct TerminalApp {
             if !keys.isEmpty { label = keys.map(\.description).joined(separator: ",") }
             trace?.record(label: label, handle: handled - start, render: rendered - handled, write: written - rendered, bytes: output.utf8.count)
         }
+    }
+
+    /// Shows what the model did since the last call: other writers' changes, why the data cannot
+    /// be read again, and the outcome of the browser's edits (on the data as it is now); returns
+    /// whether there was anything.
+    func follow(_ link: ModelLink, into browser: inout Browser) -> Bool {
+        let news = link.take()
+        let latest = link.model.versionedSource.source
+        if news.changedElsewhere { browser.reload(Presenter(source: latest, schema: presenter.schema)) }
+        if let problem = news.unreadable { browser.reloadFailed(problem) }
+        for (request, outcome) in news.done { browser.finish(request, outcome, source: latest) }
+        return news.changedElsewhere || news.unreadable != nil || !news.done.isEmpty
     }
 }

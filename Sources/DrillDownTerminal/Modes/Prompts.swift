@@ -34,6 +34,8 @@ public enum Prompt: Equatable, Sendable {
     case title(TitlePrompt)
     /// `d`: delete the row at this path? `y` deletes, any other key keeps it.
     case confirmDelete(TreePath)
+    /// `e`: a leaf's value or a row's fields in a form.
+    case fields(FieldsPrompt)
 }
 
 extension Prompt {
@@ -131,6 +133,8 @@ extension Browser {
             handleTitlePrompt(p, key: key)
         case .confirmDelete(let path):
             handleConfirmDelete(path, key: key)
+        case .fields(let p):
+            handleFieldsPrompt(p, key: key)
         case nil:
             break
         }
