@@ -118,7 +118,7 @@ extension EditableDocument {
                 let keys = parentID == source.root ? source.rowKeys : source.childKeys
                 if let existing = tree.member(of: parentID, lowercasedKeys: keys) {
                     let key = String(decoding: tree.keyBytes(of: existing), as: UTF8.self)
-                    throw EditError("its '\(key)' holds a \(tree.kind(of: existing)), not a list of rows", at: path)
+                    throw EditError("its '\(key)' holds \(tree.kind(of: existing).withArticle), not a list of rows", at: path)
                 }
                 try checkIndex(index ?? 0, 0)
                 let schemaKey = try Self.schemaChildrenKey(
@@ -226,7 +226,7 @@ extension EditableDocument {
             let row = id
             if let member = tree.member(of: id, lowercasedKeys: source.titleKeys) {
                 guard !tree.kind(of: member).isContainer else {
-                    throw EditError("its title key holds a \(tree.kind(of: member)), not a title", at: path)
+                    throw EditError("its title key holds \(tree.kind(of: member).withArticle), not a title", at: path)
                 }
                 let pos = tree.position(of: member)
                 let piece = Fragment(key: Array(tree.keyBytes(of: member)), scalar: value)
@@ -262,7 +262,7 @@ extension EditableDocument {
         let existing = members.first { tree.keyBytes(of: $0).elementsEqual(exact) }
             ?? members.first { tree.keyEquals($0, lowercased: lowered) }
         if let existing, tree.kind(of: existing).isContainer {
-            throw EditError("'\(key)' holds a \(tree.kind(of: existing)); only scalar attributes can be set", at: path)
+            throw EditError("'\(key)' holds \(tree.kind(of: existing).withArticle); only scalar attributes can be set", at: path)
         }
         let row = id
         guard let value else {

@@ -118,7 +118,7 @@ public struct ParentLinkedRows: Sendable {
             }
             let parentKind = ValueKind(rawValue: UInt8(kinds[p]))!
             guard parentKind.isContainer else {
-                throw Invalid(message: "node \(ids[i]) has parent \(parents[i]), a \(parentKind) scalar, which cannot hold children")
+                throw Invalid(message: "node \(ids[i]) has parent \(parents[i]), \(parentKind.withArticle) scalar, which cannot hold children")
             }
             parentRows[i] = p
             childCounts[p + 1] += 1

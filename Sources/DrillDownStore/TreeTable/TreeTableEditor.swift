@@ -195,7 +195,7 @@ package struct TreeTableEditor {
             }
             let listKeys = isRoot ? keys.rows : keys.children
             if let existing = try member(of: parent, listKeys) {
-                throw EditError("its '\(existing.key ?? "")' holds a \(existing.kind), not a list of rows", at: path)
+                throw EditError("its '\(existing.key ?? "")' holds \(existing.kind.withArticle), not a list of rows", at: path)
             }
             try checkIndex(index ?? 0, 0)
             let schemaKey = try EditableDocument.schemaChildrenKey(
@@ -260,7 +260,7 @@ package struct TreeTableEditor {
         case .object:
             if let member = try member(of: row, keys.title) {
                 guard !member.kind.isContainer else {
-                    throw EditError("its title key holds a \(member.kind), not a title", at: path)
+                    throw EditError("its title key holds \(member.kind.withArticle), not a title", at: path)
                 }
                 let before = try stored(member.id)
                 var after = before
@@ -304,7 +304,7 @@ package struct TreeTableEditor {
             existing = try db.member(of: row.node.id, exactKey: key) ?? member(of: row, [lowered])
         }
         if let existing, existing.kind.isContainer {
-            throw EditError("'\(key)' holds a \(existing.kind); only scalar attributes can be set", at: path)
+            throw EditError("'\(key)' holds \(existing.kind.withArticle); only scalar attributes can be set", at: path)
         }
         guard let value else {
             guard let existing else { throw EditError("\(name(of: id)) has no attribute '\(key)'", at: path) }
@@ -378,7 +378,7 @@ package struct TreeTableEditor {
                 }
                 let listKeys = isRoot ? keys.rows : keys.children
                 if let existing = try member(of: destinationRow, listKeys) {
-                    throw EditError("its '\(existing.key ?? "")' holds a \(existing.kind), not a list of rows", at: parent)
+                    throw EditError("its '\(existing.key ?? "")' holds \(existing.kind.withArticle), not a list of rows", at: parent)
                 }
                 guard (index ?? 0) == 0 else {
                     throw EditError("index \(index ?? 0) is out of range: \(name(of: destination)) has 0 children (0…0 allowed)", at: parent)

@@ -2,6 +2,8 @@
 struct Query: Sendable {
     /// Every key with its first value.
     private(set) var values: [String: String] = [:]
+    /// Every value of the keys given more than once (a form's checkboxes), in order.
+    private var repeated: [String: [String]] = [:]
 
     /// Parses the raw query (without `?`).
     init(_ raw: String?) {
@@ -10,9 +12,16 @@ struct Query: Sendable {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             let key = Self.decode(parts[0])
             let value = parts.count > 1 ? Self.decode(parts[1]) : ""
-            if values[key] == nil { values[key] = value }
+            if let first = values[key] {
+                repeated[key, default: [first]].append(value)
+            } else {
+                values[key] = value
+            }
         }
     }
+
+    /// Every value given for `key`, in order (empty when absent).
+    func all(_ key: String) -> [String] { repeated[key] ?? values[key].map { [$0] } ?? [] }
 
     subscript(_ key: String) -> String? { values[key] }
 

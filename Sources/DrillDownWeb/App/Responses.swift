@@ -17,14 +17,22 @@ enum Responses {
             body: .init(byteBuffer: page.buffer))
     }
 
-    /// A JSON document encoded from `value`.
+    /// A JSON document encoded from `value`, its object keys sorted (see ``jsonData(_:)``).
     static func json(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.withoutEscapingSlashes]
-        let data = try encoder.encode(value)
+        let data = try jsonData(value)
         return Response(
             status: status, headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-cache"],
             body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    /// The bytes of every JSON answer of the API: object keys in ascending order of their UTF-8
+    /// bytes, at every level, and no escaped slashes. Foundation's encoder otherwise writes keys in
+    /// an order seeded per process (Swift's hashing is randomized), so the same answer would differ
+    /// in bytes between two server processes; sorted, clients and caches can compare answers.
+    static func jsonData(_ value: some Encodable) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return try encoder.encode(value)
     }
 
     /// A redirect to `location` (a path on this server).

@@ -95,7 +95,12 @@ struct OutlinePage {
                 "addHref": "/add?back=\(RowHTML.percentEncoded(here))", "addAction": "/edit/add/", "csrf": csrf,
             ]
             if editing {
-                extra["editTools"] = EditTools(site: site, selected: focus, back: here, away: state.href(editParam)).context()
+                var tools = EditTools(site: site, selected: focus, back: here, away: state.href(editParam)).context()
+                let checked = focusPath.map { "checked=\($0)" } ?? ""
+                let from = slice.offset > 0 ? "offset=\(slice.offset)" : ""
+                tools["selectHref"] = "/outline/select?" + [state.queryString, from, checked, "back=\(RowHTML.percentEncoded(state.href(editParam)))"]
+                    .filter { !$0.isEmpty }.joined(separator: "&")
+                extra["editTools"] = tools
             }
         }
         let chrome = Chrome(screen: "outline", title: site.presenter.rootTitle, back: nil, node: focus ?? site.source.root)

@@ -16,6 +16,10 @@ struct EditRequest {
     var fields: [String: String]
     /// The row's field values posted, by field key.
     var inputs: [String: FieldForm.Input] = [:]
+    /// The changes of a batch (`POST /edit/batch`) sent as JSON: the body's `changes`.
+    var items: [BatchItem] = []
+    /// Every `paths` value of a form (its ticked checkboxes), for a batch posted by a form.
+    var formPaths: [String] = []
     /// Whether the answer is JSON (the `/api/` routes, or a script asking with `Accept: application/json`)
     /// rather than a redirect back to the page (Post/Redirect/Get).
     var wantsJSON: Bool
@@ -31,13 +35,18 @@ struct EditRequest {
         let bytes = Data(buffer: body)
         let type = request.headers[.contentType]?.lowercased() ?? ""
         var fields: [String: String] = [:]
-        var inputs: [String: FieldForm.Input] = [:]
         if type.hasPrefix("application/json") {
             guard !bytes.isEmpty else { return try checked(EditRequest(fields: [:], wantsJSON: true), request, tokens) }
             guard let object = try? JSONSerialization.jsonObject(with: bytes) as? [String: Any] else {
                 throw WebError.badRequest("The body is not a JSON object.")
             }
-            for (key, value) in object {
+            var items: [BatchItem] = []
+            if let changes = object["changes"] {
+                guard let list = changes as? [Any] else { throw WebError.badRequest("'changes' must be a list of change objects.") }
+                items = try list.enumerated().map { k, item throws(WebError) in try BatchItem(json: item, at: k) }
+            }
+            var inputs: [String: FieldForm.Input] = [:]
+            for (key, value) in object where key != "changes" {
                 switch (key, value) {
                 case ("attributes", let members as [String: Any]):
                     for (name, member) in members { inputs[name] = try Self.input(member, name: "attributes.\(name)") }
@@ -56,16 +65,21 @@ struct EditRequest {
                 }
                 if key == "value" { inputs[FieldForm.valueKey] = try Self.input(value, name: key) }
             }
-        } else {
-            guard let text = String(data: bytes, encoding: .utf8) else { throw WebError.badRequest("The form is not UTF-8.") }
-            fields = Query(text).values
-            for (name, text) in fields where name.hasPrefix("f.") && name.count > 2 {
-                let key = String(name.dropFirst(2))
-                if fields["o.\(key)"] != text { inputs[key] = .text(text) }
-            }
+            let accept = request.headers[.accept] ?? ""
+            let edit = EditRequest(fields: fields, inputs: inputs, items: items, wantsJSON: api || accept.contains("application/json"))
+            return try checked(edit, request, tokens)
         }
+        guard let text = String(data: bytes, encoding: .utf8) else { throw WebError.badRequest("The form is not UTF-8.") }
+        let query = Query(text)
+        fields = query.values
+        var inputs: [String: FieldForm.Input] = [:]
+        for (name, text) in fields where name.hasPrefix("f.") && name.count > 2 {
+            let key = String(name.dropFirst(2))
+            if fields["o.\(key)"] != text { inputs[key] = .text(text) }
+        }
+        let paths = query.all("paths").flatMap { $0.split(separator: ",").map(String.init) }
         let accept = request.headers[.accept] ?? ""
-        return try checked(EditRequest(fields: fields, inputs: inputs, wantsJSON: api || accept.contains("application/json")), request, tokens)
+        return try checked(EditRequest(fields: fields, inputs: inputs, formPaths: paths, wantsJSON: api || accept.contains("application/json")), request, tokens)
     }
 
     /// A field's value from JSON: a string is text as people type it, a number, boolean or null a
@@ -105,6 +119,14 @@ struct EditRequest {
             throw WebError.forbidden("The change was refused: its CSRF token was not issued for this session. Reload the page and try again.")
         }
         return edit
+    }
+
+    /// The changes of a batch: the JSON body's `changes`, or the one change a form describes with
+    /// `op` (`move` when only `direction` is given), `paths`, `to`, `index` and `title`.
+    func batchItems() throws(WebError) -> [BatchItem] {
+        if !items.isEmpty { return items }
+        guard let op = fields["op"] ?? (fields["direction"] == nil ? nil : "move") else { return [] }
+        return [try BatchItem(form: fields, paths: formPaths, op: op)]
     }
 
     /// A local URL to return to after the change: the `back` field when it is a path on this

@@ -19,6 +19,10 @@ import Hummingbird
 ///   another node (the no-JS form is `GET /move/PATH`)
 /// - `POST /edit/set/PATH` `control=INDEX|TARGET` and `toggle=1`, `value=V` or `step=±N`
 /// - `POST /edit/run/PATH` `action=NAME` (a button's action)
+/// - `POST /edit/batch`: several changes as one undoable step (see ``BatchItem``): JSON
+///   `{"changes": [{"op": "delete", "paths": ["0.1", "2.4"]}, …]}`, or one change from a form
+///   (`op=`, `paths=` repeated, `to=`, `index=`, `title=`); the answer's `paths` are where each
+///   change's node is after the whole step
 /// - `POST /edit/undo`, `POST /edit/redo`
 ///
 /// The JSON answer is `{"revision": N, "changed": true, "paths": ["0.1"]}`; a refused field value
@@ -69,7 +73,7 @@ extension Site {
         let form = try await EditRequest.read(request, api: api, maxBytes: options.maxBodyBytes, tokens: csrf)
         let source = self.source
         let path: TreePath
-        if op == "undo" || op == "redo" {
+        if op == "undo" || op == "redo" || op == "batch" {
             path = .root
         } else {
             path = source.path(of: try NodeLookup.node(rawPath, in: source).id)
@@ -117,8 +121,9 @@ extension Site {
             throw WebError.badRequest("Idempotency-Key must be 1–\(StepKey.maxLength) visible ASCII characters.")
         }
         let fields = form.fields.filter { $0.key != "csrf" && $0.key != "back" }.sorted { $0.key < $1.key }
+        let items = (form.items.map(\.description) + (form.formPaths.isEmpty ? [] : ["paths=" + form.formPaths.joined(separator: ",")])).joined(separator: "; ")
         let inputs = form.inputs.isEmpty ? "" : " " + form.inputsDescription
-        return StepKey(key, request: "\(op) /\(path) " + fields.map { "\($0.key)=\($0.value)" }.joined(separator: "&") + inputs)
+        return StepKey(key, request: "\(op) /\(path) " + fields.map { "\($0.key)=\($0.value)" }.joined(separator: "&") + (items.isEmpty ? "" : " [\(items)]") + inputs)
     }
 
     /// Applies the write `op` at `path`; returns the affected paths.
@@ -157,6 +162,8 @@ extension Site {
             case "run":
                 guard let action = form["action"], !action.isEmpty else { throw WebError.badRequest("Give the action to run as action=.") }
                 paths = try await model.run(action, at: path, key: key)
+            case "batch":
+                paths = try await batch(try form.batchItems(), in: source, model: model, key: key)
             case "undo":
                 paths = try await model.undo(key: key)?.paths ?? []
             case "redo":
@@ -165,6 +172,24 @@ extension Site {
                 throw WebError.notFound("There is no edit called '\(op)'.")
         }
         return paths
+    }
+
+    /// A batch: every item's changes, in order, applied as one step.
+    /// - Returns: where each change's node is after the step (see ``SelectionEdit/finalPaths(of:results:)``).
+    func batch(_ items: [BatchItem], in source: any Source, model: DocumentModel, key: StepKey?) async throws -> [TreePath] {
+        guard !items.isEmpty else {
+            throw WebError.badRequest("Give the changes as {\"changes\": [{\"op\": \"delete\", \"paths\": [\"0.1\"]}, …]}, or a form's op= and paths=.")
+        }
+        guard items.count <= 1000 else { throw WebError.badRequest("A batch takes at most 1000 changes.") }
+        if let first = items.first, first.op == "move", first.to == nil, first.direction == "down",
+            let parent = source.node(at: first.paths[0].parent), let last = first.paths.compactMap(\.indices.last).max(),
+            last >= source.childCount(of: parent) - 1 {
+            throw WebError.badRequest("The last row of its level cannot move down.")
+        }
+        var changes: [Change] = []
+        for item in items { changes += try item.changes() }
+        let results = try await model.apply(changes, key: key)
+        return SelectionEdit.finalPaths(of: changes, results: results)
     }
 
     /// A move: among its siblings (`direction=up|down`, or `index=N` without `to`), or under the

@@ -26,7 +26,7 @@ extension Site {
                 for await event in changes {
                     struct Payload: Encodable { var revision: Int, origin: String, paths: [String] }
                     let payload = Payload(revision: event.revision, origin: event.origin.rawValue, paths: event.paths.map(\.description))
-                    let json = (try? JSONEncoder().encode(payload)).flatMap { String(data: $0, encoding: .utf8) } ?? "{}"
+                    let json = (try? Responses.jsonData(payload)).flatMap { String(data: $0, encoding: .utf8) } ?? "{}"
                     continuation.yield("event: change\nid: \(event.revision)\ndata: \(json)\n\n")
                 }
                 continuation.finish()

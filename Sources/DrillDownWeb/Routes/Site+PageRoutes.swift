@@ -2,8 +2,10 @@ import Foundation
 import DrillDownCore
 import Hummingbird
 
-/// The HTML screens: `/` and `/l/PATH` levels, `/d/PATH` details (`?edit=1`: its fields as a form), `/outline`, `/columns/PATH`,
-/// `/search?q=`, and `/go?path=` which opens any TreePath or title path.
+/// The HTML screens: `/` and `/l/PATH` levels, `/d/PATH` details (`?edit=1`: its fields as a
+/// form), `/outline` (and on an editable
+/// server its selection form `/outline/select`), `/columns/PATH`, `/search?q=`, and `/go?path=`
+/// which opens any TreePath or title path.
 extension Site {
     func addPageRoutes(to router: Router<BasicRequestContext>) {
         router.get("/") { request, _ in
@@ -43,6 +45,14 @@ extension Site {
             if let text = query["focus"], !text.isEmpty { focus = try NodeLookup.node(decoded: text, in: source).id }
             return Responses.html(OutlinePage(
                 site: self, state: state, offset: offset, focus: focus, editing: isEditable && query["edit"] == "1").render())
+        }
+        router.get("/outline/select") { request, _ in
+            guard isEditable else { throw WebError.notFound("This server is read-only: there is nothing to select rows for.") }
+            let query = Query(request.uri.query)
+            let offset: Int? = query["offset"] == nil ? nil : try query.int("offset", default: 0)
+            let checked = Set(try OutlineState.paths(query["checked"], name: "checked"))
+            return Responses.html(SelectionPage(
+                site: self, state: try OutlineState(query: query), offset: offset, checked: checked, back: query["back"]).render())
         }
         router.get("/columns") { request, _ in
             Responses.html(ColumnsPage(site: self, id: source.root, editing: isEditable && Query(request.uri.query)["edit"] == "1").render())

@@ -172,6 +172,10 @@
     var generation = 0, focusWanted = null;
     var active = tree.dataset.focus || null;        // the roving tab stop's path
     var selected = editing ? tree.dataset.focus || null : null;
+    // Edit mode's selection: every chosen row (Shift- and Ctrl/Cmd-click, Shift+arrows), with
+    // `selected` the one chosen last (the URL's focus=) and `anchor` where a range starts.
+    var chosen = new Set(selected ? [selected] : []), anchor = selected;
+    if (editing) tree.setAttribute("aria-multiselectable", "true");
     var navbar = document.querySelector(".navbar");
     var count = document.getElementById("outline-count");
 
@@ -203,7 +207,7 @@
 
     function makeRow(row, index) {
       var li = document.createElement("li");
-      li.className = "row treeitem d" + Math.min(row.depth, 16) + (row.path === selected ? " focused" : "");
+      li.className = "row treeitem d" + Math.min(row.depth, 16) + (chosen.has(row.path) ? " focused" : "");
       li.setAttribute("role", "none");
       li.id = "n-" + row.path;
       li.dataset.path = row.path;
@@ -230,7 +234,7 @@
       cell.setAttribute("aria-setsize", String(row.setSize));
       cell.setAttribute("aria-posinset", String(lastIndex(row.path) + 1));
       if (row.children > 0) cell.setAttribute("aria-expanded", row.expanded ? "true" : "false");
-      cell.setAttribute("aria-selected", row.path === selected ? "true" : "false");
+      cell.setAttribute("aria-selected", chosen.has(row.path) ? "true" : "false");
       cell.tabIndex = -1;
       cell.appendChild(rowText(row));
       li.appendChild(cell);
@@ -353,6 +357,9 @@
 
     // Refetches the window (the rows at and above `keep` stay cached) after the state or the data changed.
     function reload(keep) {
+      // The focused row keeps the focus when it is drawn again (a change made elsewhere, or here).
+      var had = tree.contains(document.activeElement) && document.activeElement.closest("li[data-index]");
+      if (had && (keep === undefined || Number(had.dataset.index) > keep)) focusWanted = Number(had.dataset.index);
       generation += 1;
       pending.clear();
       Array.from(cache.keys()).forEach(function (i) { if (keep === undefined || i > keep) cache.delete(i); });
@@ -390,6 +397,7 @@
       if (i === null) return false;
       var row = cache.get(i), key = event.key;
       if (!row) return false;
+      if (editing && tree.editKey && tree.editKey(event, i, row)) return true;
       if (key === "ArrowDown" || key === "ArrowUp") { focusIndex(i + (key === "ArrowDown" ? 1 : -1)); return true; }
       if (key === "Home" || key === "End") { focusIndex(key === "Home" ? 0 : total - 1); return true; }
       if (key === "ArrowRight" || key === " ") {
@@ -406,11 +414,14 @@
     };
 
     // Edit mode: a click on a row selects it (the edit tools act on the selection).
-    function select(path, title) {
-      selected = path;
-      active = path;
+    function select(path, title) { choose(path ? [path] : [], path, title); anchor = path; }
+    // Chooses `paths` (in any order), `primary` the row the edit tools name when it is one.
+    function choose(paths, primary, title) {
+      chosen = new Set(paths);
+      selected = primary || null;
+      if (primary) active = primary;
       rendered.forEach(function (el) {
-        var on = el.dataset.path === path;
+        var on = chosen.has(el.dataset.path);
         el.classList.toggle("focused", on);
         var c = el.querySelector('[role="treeitem"]');
         if (c) c.setAttribute("aria-selected", on ? "true" : "false");
@@ -418,15 +429,42 @@
       updateEditTools(title);
       saveURL();
     }
+    // The rows from the anchor to row i (both included) become the selection.
+    function chooseRange(i) {
+      var from = anchor === null ? i : indexOfPath(anchor);
+      if (from === null) from = i;
+      var paths = [];
+      for (var k = Math.min(from, i); k <= Math.max(from, i); k++) { var r = cache.get(k); if (r) paths.push(r.path); }
+      var row = cache.get(i);
+      choose(paths, row && row.path);
+    }
+    function indexOfPath(path) { var found = null; cache.forEach(function (row, i) { if (row.path === path) found = i; }); return found; }
     function updateEditTools(title) {
       var tools = document.getElementById("edit-tools");
       if (!tools) return;
+      var here = state.href(["edit=1", selected ? "focus=" + selected : ""]);
+      if (chosen.size > 1) { showSelectionTools(tools, Array.from(chosen).sort(comparePaths), state.href(["edit=1"]), state); return; }
       var row = null;
       cache.forEach(function (r) { if (r.path === selected) row = r; });
-      showEditTools(tools, selected, title || (row && row.title), state.href(["edit=1", selected ? "focus=" + selected : ""]), state.href(["edit=1"]));
+      showEditTools(tools, selected, title || (row && row.title), here, state.href(["edit=1"]));
     }
 
     tree.addEventListener("click", function (event) {
+      if (editing && (event.shiftKey || event.ctrlKey || event.metaKey) && !event.button) {
+        var picked = event.target.closest("li[data-index]");
+        if (!picked || !event.target.closest('[role="treeitem"]')) return;
+        event.preventDefault();
+        var p = picked.dataset.path;
+        if (event.shiftKey) chooseRange(Number(picked.dataset.index));
+        else {
+          var next = new Set(chosen);
+          if (next.has(p)) next.delete(p); else next.add(p);
+          anchor = p;
+          choose(Array.from(next), next.has(p) ? p : (next.size ? Array.from(next)[0] : null));
+        }
+        picked.querySelector('[role="treeitem"]').focus({ preventScroll: true });
+        return;
+      }
       if (event.metaKey || event.ctrlKey || event.shiftKey || event.button) return;
       var disclosure = event.target.closest("a.disclosure");
       var li = event.target.closest("li[data-index]");
@@ -468,7 +506,30 @@
       return rowOf(path).then(function (i) { if (i !== null) { if (editing) select(path); focusIndex(i); } saveURL(); });
     };
     tree.rowAt = function (i) { return cache.get(i); };
-    tree.unselect = function () { if (selected) select(null); };
+    tree.unselect = function () { if (selected || chosen.size) select(null); };
+    // Edit mode's selection for the outline's editing keys (setUpOutlineKeys).
+    tree.selection = function () { return Array.from(chosen).sort(comparePaths); };
+    tree.extend = function (i, delta) {
+      var j = Math.max(0, Math.min(total - 1, i + delta));
+      if (anchor === null || !chosen.size) anchor = cache.get(i) ? cache.get(i).path : null;
+      chooseRange(j);
+      focusIndex(j);
+    };
+    tree.indexOf = indexOfPath;
+    tree.rowElement = function (i) { return rendered.get(i) || null; };
+    // After a change, before the rows are fetched again: the rows at `paths` are the selection,
+    // and their parents open (a row indented under another shows there).
+    tree.prepare = function (paths, primary) {
+      paths.forEach(function (p) { var parent = parentPath(p); if (parent) state = state.setting(parent, true); });
+      anchor = primary;
+      chosen = new Set(paths);
+      selected = primary;
+    };
+    // ...and once they are: the primary row gets the focus (scrolled to when far away).
+    tree.settle = function (paths, primary) {
+      if (!primary) { choose([], null); return Promise.resolve(); }
+      return rowOf(primary).then(function (i) { if (i !== null) { choose(paths, primary); focusIndex(i); } saveURL(); });
+    };
 
     resize();
     var params = new URLSearchParams(location.search);
@@ -482,7 +543,9 @@
   // The edit tools of the outline and columns screens for the row at `path` (none: the hint).
   function showEditTools(tools, path, title, back, away) {
     var hint = document.getElementById("edit-selection");
-    var links = tools.querySelector(".edit-links");
+    var links = tools.querySelector(".edit-links:not(.selection-links)");
+    var group = tools.querySelector(".selection-links");
+    if (group) group.hidden = true;
     if (!path) { if (links) links.hidden = true; hint.textContent = "Select a row to rename it, add to it, move it or delete it."; return; }
     if (!links) {
       links = document.createElement("div");
@@ -511,6 +574,173 @@
     del.dataset.action = "/edit/delete/" + path;
     del.dataset.title = title || path;
     tools.dataset.back = back;
+  }
+
+  // The outline's edit tools for a selection of several rows: how many, and Move…, Indent,
+  // Outdent and Delete acting on all of them as one step (Move… opens the selection form page).
+  function showSelectionTools(tools, paths, back, state) {
+    var hint = document.getElementById("edit-selection");
+    var links = tools.querySelector(".edit-links:not(.selection-links)");
+    if (links) links.hidden = true;
+    hint.textContent = "";
+    var strong = document.createElement("strong");
+    strong.id = "edit-selected-title"; strong.textContent = paths.length + " rows selected";
+    hint.appendChild(strong);
+    var group = tools.querySelector(".selection-links");
+    if (!group) {
+      group = document.createElement("div");
+      group.className = "edit-links selection-links";
+      [["selection-move", "Move…", "a"], ["selection-indent", "Indent", "button"], ["selection-outdent", "Outdent", "button"], ["selection-delete", "Delete", "button"]].forEach(function (l) {
+        var el = document.createElement(l[2]);
+        el.className = "small" + (l[0] === "selection-delete" ? " danger" : "");
+        el.id = l[0]; el.textContent = l[1];
+        if (l[2] === "button") el.type = "button";
+        group.appendChild(el);
+      });
+      tools.appendChild(group);
+    }
+    group.hidden = false;
+    document.getElementById("selection-move").href = "/outline/select?" + [state.query(), "checked=" + paths.join(","), "back=" + encodeURIComponent(back)].filter(Boolean).join("&");
+    tools.dataset.back = back;
+  }
+
+  // ---- The outline's editing keys (Edit mode) ------------------------------------------------
+  // Enter adds a row below (typed in place), F2 renames in place, Tab / Shift+Tab indent and
+  // outdent, Alt+Up / Alt+Down move among siblings, Delete deletes, Shift+Up / Shift+Down extend
+  // the selection. Every change is one POST /api/edit/batch, so Undo takes it back whole; the
+  // result is announced in #outline-status and the focus lands on the changed rows.
+  function setUpOutlineKeys(tree, batch) {
+    var status = document.getElementById("outline-status");
+    function announce(text) { if (status) { status.textContent = ""; status.textContent = text; } }
+    function plural(n, one) { return n === 1 ? "1 " + one : n + " " + one + "s"; }
+    // The rows a key acts on: the selection when the focused row is in it, else the focused row.
+    function targets(row) {
+      var sel = tree.selection();
+      return sel.indexOf(row.path) >= 0 ? sel : [row.path];
+    }
+    // Sends one batch; then the rows at the answer's paths (or `focus`) are selected and focused.
+    function run(changes, done, focus) {
+      return batch(changes, function (json) {
+        var paths = focus ? focus(json) : json.paths || [];
+        tree.prepare(paths, paths[0] || null);
+      }).then(function (json) {
+        if (!json) return;
+        var paths = focus ? focus(json) : json.paths || [];
+        return tree.settle(paths, paths[0] || null).then(function () { announce(done(json)); });
+      });
+    }
+
+    // An input over a row's title (F2) or over the row below it (Enter): Enter commits, Escape
+    // cancels. It lies outside the tree (a tree holds only its items), placed over the row.
+    function inlineEditor(i, label, value, below, commit) {
+      var li = tree.rowElement(i);
+      if (!li) return;
+      var box = document.createElement("input");
+      box.className = "inline-edit";
+      box.id = "inline-edit";
+      box.value = value;
+      box.maxLength = 1000;
+      box.setAttribute("aria-label", label);
+      box.autocomplete = "off";
+      var text = li.querySelector(".text") || li, row = li.getBoundingClientRect(), at = text.getBoundingClientRect();
+      box.style.top = Math.round(row.top + window.scrollY + (below ? row.height : 0) + 6) + "px";
+      box.style.left = Math.round(at.left + window.scrollX - 8) + "px";
+      box.style.width = Math.max(160, Math.round(row.right - at.left - 32)) + "px";
+      box.style.height = Math.round(row.height - 12) + "px";
+      document.body.appendChild(box);
+      var cell = li.querySelector('[role="treeitem"]'), finished = false;
+      function finish(save) {
+        if (finished) return;
+        finished = true;
+        var text = box.value.trim();
+        box.remove();
+        if (save && text && text !== value) commit(text);
+        else if (cell && document.contains(cell)) cell.focus({ preventScroll: true });
+      }
+      box.addEventListener("keydown", function (event) {
+        if (event.key === "Enter") { event.preventDefault(); event.stopPropagation(); finish(true); }
+        else if (event.key === "Escape") { event.preventDefault(); event.stopPropagation(); finish(false); }
+      });
+      box.addEventListener("blur", function () { finish(false); });
+      box.focus();
+      box.select();
+    }
+
+    tree.editKey = function (event, i, row) {
+      var key = event.key;
+      if (event.shiftKey && (key === "ArrowDown" || key === "ArrowUp")) { tree.extend(i, key === "ArrowDown" ? 1 : -1); return true; }
+      if (key === "Tab") {
+        var paths = targets(row);
+        run([{ op: event.shiftKey ? "outdent" : "indent", paths: paths }], function (json) {
+          return (event.shiftKey ? "Outdented " : "Indented ") + plural(paths.length, "row") + ".";
+        });
+        return true;
+      }
+      if (event.shiftKey) return false;
+      // Tab indents here, so Escape is the way out of the tree: to the Done button.
+      if (key === "Escape") {
+        var done = document.getElementById("edit-button");
+        if (done) { done.focus(); return true; }
+        return false;
+      }
+      if (key === "Enter") {
+        var parent = parentPath(row.path), at = lastIndex(row.path) + 1;
+        inlineEditor(i, "Title of the new row below " + row.title, "", true, function (title) {
+          run([{ op: "add", path: parent, title: title, index: at }], function () { return "Added “" + title + "”."; });
+        });
+        return true;
+      }
+      if (key === "F2") {
+        inlineEditor(i, "New title of " + row.title, row.title, false, function (title) {
+          run([{ op: "rename", path: row.path, title: title }], function () { return "Renamed to “" + title + "”."; });
+        });
+        return true;
+      }
+      if (key === "Delete") {
+        var gone = targets(row), first = gone[0];
+        run([{ op: "delete", paths: gone }], function () {
+          return "Deleted " + (gone.length === 1 ? "“" + row.title + "”" : plural(gone.length, "row")) + ". Undo brings " + (gone.length === 1 ? "it" : "them") + " back.";
+        }, function () {
+          // The focus goes to the row above the first deleted one: its sibling, or its parent
+          // (neither moved); at the top of the outline, to the row that took its place.
+          var p = lastIndex(first) > 0 ? pathText(pathArray(first).slice(0, -1).concat(lastIndex(first) - 1)) : parentPath(first) || first;
+          return [p];
+        });
+        return true;
+      }
+      return false;
+    };
+    // Alt+Up / Alt+Down on a selection of several rows moves them together among their siblings.
+    tree.moveSelection = function (row, direction) {
+      var paths = targets(row);
+      if (paths.length < 2) return false;
+      run([{ op: "move", paths: paths, direction: direction }], function () { return "Moved " + plural(paths.length, "row") + " " + direction + "."; });
+      return true;
+    };
+    // A drag of a selected row moves the whole selection (one step) before, after or into `target`.
+    tree.dropSelection = function (from, target, zone) {
+      var paths = tree.selection();
+      if (paths.length < 2 || paths.indexOf(from) < 0) return false;
+      var change = { op: "move", paths: paths };
+      if (zone === "into") change.to = target;
+      else {
+        var parent = parentPath(target), index = lastIndex(target) + (zone === "after" ? 1 : 0);
+        change.to = parent;
+        change.index = index - paths.filter(function (p) { return parentPath(p) === parent && lastIndex(p) < index; }).length;
+      }
+      run([change], function () { return "Moved " + plural(paths.length, "row") + "."; });
+      return true;
+    };
+    tree.runSelection = function (op) {
+      var paths = tree.selection();
+      var verbs = { indent: "Indented ", outdent: "Outdented ", "delete": "Deleted " };
+      run([{ op: op, paths: paths }], function () { return verbs[op] + plural(paths.length, "row") + "."; },
+        op === "delete" ? function () { return []; } : null);
+    };
+    document.addEventListener("click", function (event) {
+      var button = event.target.closest && event.target.closest("#selection-indent, #selection-outdent, #selection-delete");
+      if (button) tree.runSelection(button.id.slice(10));
+    });
   }
 
   // ---- Virtualized level list --------------------------------------------------------------
@@ -852,9 +1082,10 @@
       return Array.prototype.map.call(bytes, function (b) { return (b + 256).toString(16).slice(1); }).join("");
     }
     function send(action, body, key, tries) {
+      var headers = { Accept: "application/json", "X-CSRF-Token": token, "Idempotency-Key": key };
+      if (typeof body === "string") headers["Content-Type"] = "application/json";
       return fetch(action, {
-        method: "POST", credentials: "same-origin", body: body,
-        headers: { Accept: "application/json", "X-CSRF-Token": token, "Idempotency-Key": key }
+        method: "POST", credentials: "same-origin", body: body, headers: headers
       }).then(function (r) {
         if (r.status !== 503 || tries >= 3) return r;
         var wait = Math.min(4, parseInt(r.headers.get("Retry-After"), 10) || 1) * 1000;
@@ -877,6 +1108,8 @@
       });
     }
     window.drilldownPost = post;
+    // Several changes as one step (POST /api/edit/batch): the outline's keys and selection.
+    window.drilldownBatch = function (changes, before) { return post("/api/edit/batch", JSON.stringify({ changes: changes }), before); };
 
     function submitForm(form, submitter) {
       var data = new URLSearchParams(new FormData(form, submitter));
@@ -1029,6 +1262,15 @@
       var li = event.target.closest && event.target.closest("#rows li[data-path], #tree li[data-path]");
       if (!li) return;
       var path = li.dataset.path, last = lastIndex(path), parent = parentPath(path);
+      var outline = document.getElementById("tree");
+      if ((event.key === "ArrowUp" || event.key === "ArrowDown") && outline && outline.moveSelection) {
+        var index = outline.indexOf(path), current = index === null ? null : outline.rowAt(index);
+        if (current && outline.moveSelection(current, event.key === "ArrowUp" ? "up" : "down")) {
+          event.preventDefault();
+          event.stopPropagation();
+          return;
+        }
+      }
       var plan = null;
       if (event.key === "ArrowUp" && last > 0) plan = { to: parent, index: last - 1 };
       else if (event.key === "ArrowDown" && last < rowCount(li) - 1) plan = { to: parent, index: last + 1 };
@@ -1113,8 +1355,10 @@
     document.addEventListener("pointerup", function () {
       if (!drag) return;
       var done = drag.active && drag.target ? dropMove(drag.from, drag.target.path, drag.target.zone) : null;
-      var from = drag.from;
+      var from = drag.from, target = drag.active && drag.target;
       endDrag();
+      var tree = document.getElementById("tree");
+      if (target && tree && tree.dropSelection && tree.dropSelection(from, target.path, target.zone)) return;
       if (done) move(from, done.to, done.index);
     });
     document.addEventListener("pointercancel", endDrag);
@@ -1236,6 +1480,7 @@
   setUpSearchCount();
   var outlineTree = screen === "outline" && document.getElementById("tree");
   if (outlineTree) setUpVirtualTree(outlineTree);
+  if (outlineTree && outlineTree.classList.contains("editing") && window.drilldownBatch) setUpOutlineKeys(outlineTree, window.drilldownBatch);
   var big = document.querySelector("#rows[data-virtual]");
   if (big) setUpVirtualList(big);
   if (screen === "columns") {
