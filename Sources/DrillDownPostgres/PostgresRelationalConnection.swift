@@ -31,13 +31,40 @@ struct PostgresRelationalConnection: RelationalConnection {
     /// (postgres-nio's own descriptions hide it) and whether it was unreachable.
     func rows(_ sql: String, _ arguments: [DatabaseValue]) throws -> [[DatabaseValue]] {
         do { return try connection.rows(Self.query(sql, arguments), logger).map { row in try row.map(Self.value) } } catch let error as PSQLError {
-            throw PostgresStoreError(location, error)
+            throw Self.violation(error) ?? PostgresStoreError(location, error)
         }
     }
 
     func execute(_ sql: String, _ arguments: [DatabaseValue]) throws {
         do { try connection.execute(Self.query(sql, arguments), logger) } catch let error as PSQLError {
-            throw PostgresStoreError(location, error)
+            throw Self.violation(error) ?? PostgresStoreError(location, error)
+        }
+    }
+
+    /// The server's refusal of a write that breaks a NOT NULL, CHECK, UNIQUE or FOREIGN KEY
+    /// constraint (SQLSTATE 23502, 23514, 23505, 23503), with the columns and constraint it
+    /// names; `nil` for any other error.
+    static func violation(_ error: PSQLError) -> ConstraintViolation? {
+        guard error.code == .server, let info = error.serverInfo, let state = info[.sqlState], state.hasPrefix("23") else { return nil }
+        // "Key (a, b)=(1, 2) already exists." / "… is not present in table "x"." / "… is still referenced from table "y"."
+        let detail = info[.detail] ?? ""
+        var columns: [String] = []
+        if detail.hasPrefix("Key ("), let close = detail.range(of: ")=(") {
+            columns = detail[detail.index(detail.startIndex, offsetBy: 5) ..< close.lowerBound].split(separator: ",").map {
+                $0.trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+            }
+        }
+        switch state {
+        case "23502": return ConstraintViolation(.notNull, columns: info[.columnName].map { [$0] } ?? [])
+        case "23514": return ConstraintViolation(.check, constraint: info[.constraintName])
+        case "23505": return ConstraintViolation(.unique, columns: columns, constraint: info[.constraintName])
+        case "23503":
+            var referencedBy: String?
+            if let from = detail.range(of: "is still referenced from table \"") {
+                referencedBy = String(detail[from.upperBound...].prefix { $0 != "\"" })
+            }
+            return ConstraintViolation(.foreignKey, columns: referencedBy == nil ? columns : [], constraint: info[.constraintName], referencedBy: referencedBy)
+        default: return nil  // an exclusion constraint, a trigger's error: the server's message is passed on
         }
     }
 
@@ -68,6 +95,40 @@ struct PostgresRelationalConnection: RelationalConnection {
                 name: name, type: ColumnValue.text(row[1]), affinity: Self.affinity(typeName), notNull: row[3] == 1.databaseValue,
                 hasDefault: row[4] == 1.databaseValue, read: Self.decoded.contains(typeName) ? quotedName : quotedName + "::text")
         }
+    }
+
+    /// Defaults from `pg_attrdef`, CHECKs and foreign keys from `pg_constraint`.
+    func constraints(of relation: String, columns: [RelationalColumn]) throws -> TableConstraints {
+        let table = ("\"" + relation.replacingOccurrences(of: "\"", with: "\"\"") + "\"").databaseValue
+        var constraints = TableConstraints()
+        for row in try rows(
+            """
+            SELECT a.attname::text, pg_get_expr(d.adbin, d.adrelid) FROM pg_attrdef d
+            JOIN pg_attribute a ON a.attrelid = d.adrelid AND a.attnum = d.adnum WHERE d.adrelid = ?::regclass
+            """, [table])
+        {
+            constraints.defaults[ColumnValue.text(row[0])] = ColumnValue.text(row[1])
+        }
+        func names(_ value: DatabaseValue) -> [String] { ColumnValue.text(value).split(separator: "\u{1F}").map(String.init) }
+        let columnNames = columns.map(\.name)
+        for row in try rows(
+            """
+            SELECT c.conname::text, c.contype::text, pg_get_constraintdef(c.oid),
+                   array_to_string(ARRAY(SELECT a.attname::text FROM unnest(c.conkey) WITH ORDINALITY k(n, o)
+                       JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = k.n ORDER BY k.o), chr(31)),
+                   (SELECT r.relname::text FROM pg_class r WHERE r.oid = c.confrelid)
+            FROM pg_constraint c WHERE c.conrelid = ?::regclass AND c.contype IN ('c', 'f') ORDER BY c.conname
+            """, [table])
+        {
+            if ColumnValue.text(row[1]) == "c" {
+                if let check = TableCheck(name: ColumnValue.text(row[0]), definition: ColumnValue.text(row[2]), columns: columnNames) {
+                    constraints.checks.append(check)
+                }
+            } else {
+                constraints.references.append(.init(columns: names(row[3]), table: ColumnValue.text(row[4])))
+            }
+        }
+        return constraints
     }
 
     /// How values of the PostgreSQL type `name` (`pg_type.typname`) are converted.

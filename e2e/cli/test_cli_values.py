@@ -138,7 +138,7 @@ def chinook(tmp_path):
 
 def test_add_fills_a_tables_required_columns(drilldown, chinook):
     proc = drilldown("add", chinook, "0.0", "Without Length", check=1)
-    assert "length" in proc.stderr
+    assert "'length' is required" in proc.stderr
     out = json.loads(drilldown("add", chinook, "0.0", "Blue Seven", "--attr", "length=3:43", "--attr", "composer=Sonny", "--json", check=0).stdout)
     assert out["title"] == "Blue Seven"
     db = sqlite3.connect(chinook)

@@ -40,9 +40,9 @@ def test_add_set_rm_mv_run_write_the_tables(drilldown, music):
 
 
 @pytest.mark.parametrize("args, message", [
-    (["set", "0.0.0", "colour=red"], "no column 'colour'; its columns: name, track, length, plays"),
+    (["set", "0.0.0", "colour=red"], "no field 'colour'; its fields: name, track, length, plays"),
     (["set", "0.0.0", "length=long"], "'length' takes a duration (m:ss, h:mm:ss or seconds), not 'long'"),
-    (["add", "John Coltrane", "Giant Steps"], "column 'year' is NOT NULL without a default"),
+    (["add", "John Coltrane", "Giant Steps"], "'year' is required"),
     (["mv", "0.1", "--up"], "is ordered by year, title"),
     (["mv", "0.0.0", "1"], "can only move under a row of level 'albums'"),
 ])

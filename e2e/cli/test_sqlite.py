@@ -122,7 +122,7 @@ def test_a_relational_database_is_edited_in_its_tables_and_a_bad_edit_changes_no
     db, schema = music
     before = db.read_bytes()
     result = drilldown("set", db, "0", "x=1", "--schema", schema, check=1)
-    assert "no column 'x'; its columns: name, country" in result.stderr
+    assert "no field 'x'; its fields: name, country" in result.stderr
     assert db.read_bytes() == before
     drilldown("set", db, "0", "country=FR", "--schema", schema, check=0)
     with sqlite3.connect(db) as c:

@@ -76,7 +76,7 @@ def test_e_edits_a_songs_columns_and_a_not_null_refusal_names_the_column(tmux_fa
     lines = screen.split("\n")
     length = next(i for i, l in enumerate(lines) if l.startswith(" length"))
     plays = next(i for i, l in enumerate(lines) if l.startswith(" plays"))
-    title = next(i for i, l in enumerate(lines) if l.startswith(" Title"))
+    title = next(i for i, l in enumerate(lines) if l.startswith(" Name"))  # the title column's field, labelled by it
     t.send(*["Tab"] * (length - title))
     t.send("C-u")
     t.type("9:30")

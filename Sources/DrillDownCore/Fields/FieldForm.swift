@@ -4,7 +4,8 @@
 /// so fields, types and errors are the same everywhere.
 ///
 /// Where the fields come from, first that applies:
-/// 1. the storage's own (``Source/storedFields(of:)``: a relational table's columns);
+/// 1. the storage's own (``Source/storedFields(of:)``: a relational table's columns), as the
+///    schema's kind refines them (``Field/refined(by:)``: a `formats:` duration, a declared label);
 /// 2. the schema's `fields:` for the row's kind, followed by attributes the row has but the
 ///    schema does not declare;
 /// 3. the row's attributes, typed by their values (``Field/init(key:inferredFrom:)``); for a new
@@ -61,7 +62,7 @@ public struct FieldForm: Sendable {
         let title = source.title(of: id)
         if let stored = source.storedFields(of: id) {
             takesOtherKeys = false
-            fields = stored
+            fields = stored.map { $0.refined(by: template) }
             for f in stored where f.isTitle { values[f.key] = Scalar(.string, title) }
             self.values = values
             return
@@ -86,9 +87,10 @@ public struct FieldForm: Sendable {
         values = [:]
         isValue = false
         if let stored = source.storedFields(forNewChildOf: parent) {
+            let template = source.kind(ofNewChildOf: parent).flatMap(schema.template(named:))
             takesOtherKeys = false
-            kind = nil
-            fields = stored
+            kind = template?.kind
+            fields = stored.map { $0.refined(by: template) }
             return
         }
         let presenter = Presenter(source: source, schema: schema)
@@ -200,6 +202,8 @@ public struct FieldForm: Sendable {
                 }
             let current = values[field.key] ?? values.first(where: { $0.key.lowercased() == field.key.lowercased() })?.value
             if value == current, !isNew || value != nil { continue }
+            // An empty field over a null (a NULL column, a JSON null) leaves it as it is.
+            if value == nil, current?.kind == .null, !isNew { continue }
             if isValue {
                 result.append(.setValue(path, value: value ?? Scalar(.null, "")))
             } else if field.isTitle {

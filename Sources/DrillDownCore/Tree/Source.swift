@@ -28,11 +28,15 @@ public protocol Source: Sendable {
     func storedFields(of id: NodeID) -> [Field]?
     /// The fields the storage gives a new child of `parent`, or `nil` (the default).
     func storedFields(forNewChildOf parent: NodeID) -> [Field]?
+    /// The schema kind the storage gives a new child of `parent` (a relational level's `kind`),
+    /// or `nil` (the default): which kind's `fields:` and `formats:` refine its stored fields.
+    func kind(ofNewChildOf parent: NodeID) -> String?
 }
 
 extension Source {
     public func storedFields(of id: NodeID) -> [Field]? { nil }
     public func storedFields(forNewChildOf parent: NodeID) -> [Field]? { nil }
+    public func kind(ofNewChildOf parent: NodeID) -> String? { nil }
 }
 
 extension Source {

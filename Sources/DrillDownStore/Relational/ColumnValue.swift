@@ -13,9 +13,11 @@ package enum ColumnValue {
         case integer, text, blob, real, numeric, boolean
     }
 
-    /// The affinity of a declared SQLite column type, by SQLite's rules.
+    /// The affinity of a declared SQLite column type, by SQLite's rules; a `BOOLEAN` column
+    /// (NUMERIC to SQLite) holds 0 and 1 read as `false` and `true`, as PostgreSQL's `boolean`.
     static func affinity(of declared: String) -> Affinity {
         let type = declared.uppercased()
+        if type.contains("BOOL") { return .boolean }
         if type.contains("INT") { return .integer }
         if type.contains("CHAR") || type.contains("CLOB") || type.contains("TEXT") { return .text }
         if type.isEmpty || type.contains("BLOB") { return .blob }

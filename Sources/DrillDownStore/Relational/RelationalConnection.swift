@@ -19,6 +19,10 @@ package protocol RelationalConnection {
     func relations() throws -> [(name: String, isView: Bool)]
     /// The columns of the table or view `relation`, in their order.
     func columns(of relation: String, isView: Bool) throws -> [RelationalColumn]
+    /// The defaults, CHECK constraints and foreign keys of the table
+    /// `relation` (whose columns are `columns`). A write that breaks one throws a
+    /// ``ConstraintViolation``.
+    func constraints(of relation: String, columns: [RelationalColumn]) throws -> TableConstraints
 }
 
 extension RelationalConnection {

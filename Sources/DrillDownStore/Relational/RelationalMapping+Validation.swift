@@ -67,11 +67,15 @@ extension RelationalMapping {
             }
             let skipped = Set([title, key, parent].compactMap { $0?.lowercased() })
             let attributes = described.filter { !skipped.contains($0.name.lowercased()) }
-            resolved.append(ResolvedLevel(
+            var resolvedLevel = ResolvedLevel(
                 level: level, depth: depth, table: table.name, isView: table.isView, key: key, title: title, parent: parent,
                 attributeColumns: attributes.map(\.name), attributeAffinities: attributes.map(\.affinity), columns: described,
                 order: order + [.init(column: key, descending: false)], positionColumn: positionColumn, filtersByParent: depth > 0,
-                dialect: db.dialect))
+                dialect: db.dialect)
+            if !table.isView { resolvedLevel.constraints = try db.constraints(of: table.name, columns: described) }
+            resolvedLevel.fields = resolvedLevel.storedFields(newRow: false)
+            resolvedLevel.newRowFields = resolvedLevel.storedFields(newRow: true)
+            resolved.append(resolvedLevel)
         }
         return resolved
     }

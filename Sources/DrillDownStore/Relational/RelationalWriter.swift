@@ -45,12 +45,28 @@ struct RelationalWriter {
             case .delete(let path): return try delete(path)
             case .move(let path, let parent, let index): return try move(path, to: parent, at: index)
             }
-        } catch let error as EditError {
+        } catch var error as EditError {
+            // A row write's refusal by a constraint names the column; it says where, too.
+            if error.path == nil, error.field != nil { error.path = change.path }
             throw error
+        } catch let violation as ConstraintViolation {
+            throw violation.editError(table: table(of: change), constraints: constraints(of: change), at: change.path)
         } catch {
             throw EditError(StoreError(file: file, error).description, at: change.path)
         }
     }
+
+    /// The level whose table `change` writes (the new row's for an insert), when the path leads to one.
+    func level(of change: Change) -> ResolvedLevel? {
+        switch change {
+        case .insert(_, let parent, _): parent.indices.count < levels.count ? levels[parent.indices.count] : nil
+        default: change.path.isRoot || change.path.indices.count > levels.count ? nil : levels[change.path.indices.count - 1]
+        }
+    }
+
+    func table(of change: Change) -> String { level(of: change)?.table ?? "" }
+
+    func constraints(of change: Change) -> TableConstraints { level(of: change)?.constraints ?? TableConstraints() }
 
     /// Replays a layout change on the working cache (undo and redo), re-reading rewritten rows.
     mutating func replay(_ change: LayoutChange) throws(EditError) {
@@ -147,18 +163,28 @@ struct RelationalWriter {
             "SELECT COUNT(*) FROM \(level.quotedTable) WHERE \(level.parentFilter) AND \(before.sql)", parent + before.arguments))
     }
 
-    /// `scalar` converted for `column`, or an error naming the column and its type.
+    /// `scalar` converted for `column`, or an error naming the column and what it requires: its
+    /// type, a value when it is NOT NULL, and what its CHECK constraints say (the simple ones,
+    /// ``ColumnRule``; the database checks the rest).
     func value(_ scalar: Scalar, for column: ResolvedLevel.Column, in level: ResolvedLevel, at path: TreePath) throws -> DatabaseValue {
-        switch ColumnValue.value(scalar, affinity: column.affinity) {
+        // SQLite's DATE and TIMESTAMP columns (NUMERIC affinity) hold dates as ISO 8601 text.
+        let isDate = ResolvedLevel.fieldType(column) == .date && [.string, .date].contains(scalar.kind) && column.affinity != .text
+        let converted = isDate && ISO8601Text.date(scalar.text) != nil ? .success(scalar.text.databaseValue) : ColumnValue.value(scalar, affinity: column.affinity)
+        switch converted {
         case .success(let value):
             if value.isNull, column.notNull {
-                throw EditError("column '\(column.name)' of table '\(level.table)' is NOT NULL; it needs a value", at: path)
+                throw EditError("'\(column.name)' is required: column '\(column.name)' of table '\(level.table)' is NOT NULL; nothing was changed", at: path, field: column.name)
+            }
+            for rule in level.constraints.rules(for: column.name) where !rule.admits(value) {
+                let text = ColumnValue.text(value)
+                let shown = if case .string = value.storage { "'\(text)'" } else { text }
+                throw EditError("'\(column.name)' must be \(rule.requirement), not \(shown) (CHECK \(rule.check)); nothing was changed", at: path, field: column.name)
             }
             return value
         case .failure(let mismatch):
             throw EditError(
                 "column '\(column.name)' of table '\(level.table)' is \(column.type.isEmpty ? "untyped" : column.type): expected \(mismatch.expected), found '\(mismatch.found)'",
-                at: path)
+                at: path, field: column.name)
         }
     }
 
@@ -214,8 +240,8 @@ struct RelationalWriter {
         guard missing.isEmpty else {
             let names = missing.map { "'\($0)'" }.joined(separator: ", ")
             throw EditError(
-                "cannot add a row to '\(level.table)': column\(missing.count == 1 ? "" : "s") \(names) \(missing.count == 1 ? "is" : "are") NOT NULL without a default; give \(missing.count == 1 ? "it a value" : "them values") or add \(missing.count == 1 ? "it" : "them") to the level's defaults: in the schema (e.g. defaults: { \(missing[0]): … })",
-                at: parent)
+                "cannot add a row to '\(level.table)': column\(missing.count == 1 ? "" : "s") \(names) \(missing.count == 1 ? "is" : "are") NOT NULL without a default; give \(missing.count == 1 ? "it a value" : "them values") or add \(missing.count == 1 ? "it" : "them") to the level's defaults: in the schema (e.g. defaults: { \(missing[0]): … }); nothing was changed",
+                at: parent, field: missing[0])
         }
         let names = Array(values.keys).sorted()
         let sql = "INSERT INTO \(level.quotedTable) (\(names.map(ResolvedLevel.quoted).joined(separator: ", "))) VALUES (\(names.map { _ in "?" }.joined(separator: ", "))) RETURNING \(level.readKey)"

@@ -1,4 +1,6 @@
 
+import DrillDownCore
+
 /// A level checked against the database: real column names, their types, and the pieces of SQL
 /// that read and write it.
 struct ResolvedLevel: Sendable {
@@ -39,6 +41,12 @@ struct ResolvedLevel: Sendable {
     var filtersByParent: Bool
     /// The database's SQL dialect.
     var dialect: SQLDialect
+    /// The table's defaults, CHECKs and foreign keys (none for a view).
+    var constraints = TableConstraints()
+    /// The form of one of its rows (see ``storedFields(newRow:)``), worked out once.
+    var fields: [Field] = []
+    /// The form of a new row.
+    var newRowFields: [Field] = []
 
     /// The schema kind of the level's rows.
     var kind: String { level.kind ?? level.name }

@@ -52,6 +52,8 @@ struct RowWrite: Sendable {
             }
         } catch let error as EditError {
             throw error
+        } catch let violation as ConstraintViolation {
+            throw violation.editError(table: level.table, constraints: level.constraints, at: nil)
         } catch {
             throw EditError(StoreError(file: file, error).description)
         }

@@ -8,6 +8,10 @@ struct SQLiteRelationalConnection: RelationalConnection {
     var dialect: SQLDialect { .sqlite }
 
     func rows(_ sql: String, _ arguments: [DatabaseValue]) throws -> [[DatabaseValue]] {
+        do { return try fetch(sql, arguments) } catch { throw ConstraintViolation(sqlite: error) ?? error }
+    }
+
+    func fetch(_ sql: String, _ arguments: [DatabaseValue]) throws -> [[DatabaseValue]] {
         let cursor = try GRDB.Row.fetchCursor(db.cachedStatement(sql: sql), arguments: StatementArguments(arguments))
         var rows: [[DatabaseValue]] = []
         while let row = try cursor.next() {
@@ -17,7 +21,9 @@ struct SQLiteRelationalConnection: RelationalConnection {
     }
 
     func execute(_ sql: String, _ arguments: [DatabaseValue]) throws {
-        try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(arguments))
+        do { try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(arguments)) } catch {
+            throw ConstraintViolation(sqlite: error) ?? error
+        }
     }
 
     func relations() throws -> [(name: String, isView: Bool)] {
@@ -32,5 +38,14 @@ struct SQLiteRelationalConnection: RelationalConnection {
                 name: c.name, type: c.type, affinity: ColumnValue.affinity(of: c.type), notNull: c.isNotNull,
                 hasDefault: c.defaultValueSQL != nil, isRowID: rowID.map { $0.caseInsensitiveCompare(c.name) == .orderedSame } ?? false)
         }
+    }
+
+    func constraints(of relation: String, columns: [RelationalColumn]) throws -> TableConstraints {
+        var constraints = TableConstraints()
+        for column in try db.columns(in: relation) { constraints.defaults[column.name] = column.defaultValueSQL }
+        let sql = try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?", arguments: [relation]) ?? ""
+        constraints.checks = TableCheck.all(inCreateTable: sql, columns: columns.map(\.name))
+        constraints.references = try db.foreignKeys(on: relation).map { .init(columns: $0.originColumns, table: $0.destinationTable) }
+        return constraints
     }
 }
