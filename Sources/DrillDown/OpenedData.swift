@@ -121,7 +121,7 @@ public struct OpenedData: Sendable {
         func mapping() throws(OpenError) -> RelationalMapping? {
             guard let schemaTree else { return nil }
             let file = schemaFile ?? "schema"
-            do { return try RelationalMapping(schema: schemaTree, file: file) } catch { throw OpenError(file, error.description) }
+            do { return try RelationalMapping(schema: schemaTree, file: file)?.sorted(by: schema) } catch { throw OpenError(file, error.description) }
         }
     }
 }

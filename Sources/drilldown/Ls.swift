@@ -12,6 +12,10 @@ struct Ls: ParsableCommand {
     var path: String?
     @Option(name: .long, help: "Skip this many rows.") var offset = 0
     @Option(name: .long, help: "Show at most this many rows.") var limit = Int.max
+    @Option(
+        name: .long,
+        help: "Order the rows: title, a field (year), a template ({year}); a leading - sorts descending; 'none' keeps the data's order. Default: the schema's sort:.")
+    var sort: String?
     @OptionGroup var output: OutputOptions
 
     func run() throws {
@@ -23,7 +27,14 @@ struct Ls: ParsableCommand {
             try Show.print(loaded: loaded, navigator: nav, json: output.json)
             return
         }
-        let presenter = loaded.presenter
+        var presenter = loaded.presenter
+        if let sort {
+            do {
+                presenter = presenter.sorting(id, by: sort.lowercased() == "none" ? nil : try SortRule(sort))
+            } catch {
+                throw ValidationError("--sort: \(error.message)")
+            }
+        }
         let total = loaded.source.childCount(of: id)
         let rows = presenter.rows(of: id, offset: max(0, offset), limit: max(0, limit))
         let sections = presenter.sections(of: id)

@@ -1,7 +1,8 @@
 import ArgumentParser
 import DrillDown
 
-/// `drilldown tree FILE [PATH] [--depth N]`: the outline of a subtree.
+/// `drilldown tree FILE [PATH] [--depth N]`: the outline of a subtree, sorted levels in their
+/// display order (each row's TreePath still names its place in the data).
 struct TreeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tree", abstract: "Print the outline of a subtree, one row per node, indented by depth.")
@@ -34,8 +35,10 @@ struct TreeCommand: ParsableCommand {
         func pushChildren(of node: NodeID, path: TreePath, prefix: String, level: Int) {
             guard level < maxDepth else { return }
             let count = loaded.source.childCount(of: node)
-            for i in stride(from: count - 1, through: 0, by: -1) {
-                stack.append((loaded.source.children(of: node)[i], path.appending(i), prefix, level + 1, i == count - 1))
+            let order = presenter.order(of: node)
+            for k in stride(from: count - 1, through: 0, by: -1) {
+                let i = order?.dataIndex(at: k) ?? k
+                stack.append((loaded.source.children(of: node)[i], path.appending(i), prefix, level + 1, k == count - 1))
             }
         }
         pushChildren(of: id, path: basePath, prefix: "", level: 0)
@@ -66,9 +69,13 @@ struct TreeCommand: ParsableCommand {
     func subtree(_ presenter: Presenter, _ id: NodeID, _ path: TreePath, _ remaining: Int) -> NodeJSON {
         let source = presenter.source
         let count = source.childCount(of: id)
+        let order = remaining > 0 && count > 0 ? presenter.order(of: id) : nil
         let kids: [NodeJSON]? =
             remaining > 0 && count > 0
-            ? (0 ..< count).map { subtree(presenter, source.children(of: id)[$0], path.appending($0), remaining - 1) } : nil
+            ? (0 ..< count).map { k in
+                let i = order?.dataIndex(at: k) ?? k
+                return subtree(presenter, source.children(of: id)[i], path.appending(i), remaining - 1)
+            } : nil
         let row = id == source.root ? nil : presenter.row(for: id, path: path)
         return NodeJSON(
             title: presenter.screenTitle(of: id), path: path.description,

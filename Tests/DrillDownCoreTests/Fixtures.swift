@@ -42,3 +42,15 @@ func randomDoc(_ rng: inout SplitMix, budget: inout Int, depth: Int = 0) -> Doc 
     if Bool.random(using: &rng) { return .array(items) }
     return .object(items.enumerated().map { ("k\($0.offset)", $0.element) })
 }
+
+/// One random outline operation on `id` (expand and collapse most often), for property tests.
+func randomOperation(on outline: inout Outline, _ id: NodeID, _ rng: inout SplitMix) {
+    switch Int.random(in: 0 ..< 20, using: &rng) {
+    case 0: outline.expandAll()
+    case 1: outline.collapseAll()
+    case 2: outline.reveal(id)
+    case 3 ..< 11: outline.expand(id)
+    case 11 ..< 17: outline.collapse(id)
+    default: outline.toggle(id)
+    }
+}

@@ -96,14 +96,7 @@ struct OutlineTests {
             guard !containers.isEmpty else { continue }
             for step in 0 ..< 60 {
                 let id = containers.randomElement(using: &rng)!
-                switch Int.random(in: 0 ..< 20, using: &rng) {
-                case 0: outline.expandAll()
-                case 1: outline.collapseAll()
-                case 2: outline.reveal(id)
-                case 3 ..< 11: outline.expand(id)
-                case 11 ..< 17: outline.collapse(id)
-                default: outline.toggle(id)
-                }
+                randomOperation(on: &outline, id, &rng)
                 if step % 6 == 5 { checkExact(outline) }
             }
             checkExact(outline)

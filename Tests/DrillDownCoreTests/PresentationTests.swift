@@ -121,7 +121,7 @@ struct PresentationTests {
         #expect(message(.object([("titel", .string("Music"))]))
             == "s.yaml: schema field '(top level)': unknown key 'titel' (did you mean 'title'?)")
         #expect(message(.object([("kinds", .object([("song", .object([("colour", .string("{album}"))]))]))]))
-            == "s.yaml: schema field 'kinds.song': unknown key 'colour' (expected one of title, subtitle, image, children, childKind, select, accessory, match, formats, controls, section, index, fields)")
+            == "s.yaml: schema field 'kinds.song': unknown key 'colour' (expected one of title, subtitle, image, children, childKind, select, accessory, match, formats, controls, section, index, fields, sort)")
         #expect(message(.object([("kinds", .object([("song", .object([("sectoin", .string("{album}"))]))]))]))
             == "s.yaml: schema field 'kinds.song': unknown key 'sectoin' (did you mean 'section'?)")
         #expect(message(.object([("kinds", .object([("t", .object([("controls", .array([.object([("switch", .string("on")), ("mx", .int(3))])]))]))]))]))

@@ -115,7 +115,7 @@ struct AttackTests {
                     var state = OutlineState()
                     state.all = true
                     state.closed = try OutlineState.paths(closed, name: "closed")
-                    let expected = state.outline(of: source).visibleCount
+                    let expected = state.outline(of: Presenter(source: source)).visibleCount
                     #expect(response.json["total"] as? Int == expected, "\(closed)")
                 }
             }

@@ -54,13 +54,13 @@ public struct Navigator: Sendable {
         }
     }
 
-    /// Selects the `index`-th row of the visible level.
+    /// Selects the row at display position `index` of the visible level (sorted levels show
+    /// their rows in the sort's order).
     @discardableResult
     public mutating func select(_ index: Int) -> SelectionOutcome {
         guard case .level(let node) = top else { return .none }
-        let range = source.children(of: node)
-        guard index >= 0, index < range.count else { return .none }
-        let outcome = destination(of: range[index])
+        guard let child = presenter.child(of: node, at: index) else { return .none }
+        let outcome = destination(of: child)
         switch outcome {
         case .pushedLevel(let id): stack.append(.level(id))
         case .pushedDetail(let id): stack.append(.detail(id))
@@ -69,12 +69,11 @@ public struct Navigator: Sendable {
         return outcome
     }
 
-    /// Opens the detail view of the `index`-th row (its accessory button).
+    /// Opens the detail view of the row at display position `index` (its accessory button).
     public mutating func showDetail(_ index: Int) {
         guard case .level(let node) = top else { return }
-        let range = source.children(of: node)
-        guard index >= 0, index < range.count else { return }
-        stack.append(.detail(range[index]))
+        guard let child = presenter.child(of: node, at: index) else { return }
+        stack.append(.detail(child))
     }
 
     /// Goes back one screen; returns `false` at the root.

@@ -9,6 +9,10 @@
 ///
 /// A collapsed node keeps its descendants' expanded state, so reopening it restores them.
 ///
+/// Made from a ``Presenter``, the outline shows sorted levels in their display order
+/// (``Presenter/order(of:)``): the Fenwick trees are kept by display position, and rows map to
+/// nodes whose TreePaths still name their places in the data.
+///
 /// ```swift
 /// var outline = Outline(source: source)
 /// outline.expand(source.node(at: [1])!)
@@ -23,9 +27,30 @@ public struct Outline: Sendable {
     var fenwick: [Int32] = []
     /// The Fenwick trees of non-contiguous levels (1-based), by parent.
     var spill: [NodeID: [Int32]] = [:]
+    /// The display order of sorted levels (`nil`: every level in the data's order).
+    let presenter: Presenter?
 
-    /// An outline with everything collapsed.
-    public init(source: any Source) { self.source = source }
+    /// An outline with everything collapsed, every level in the data's order.
+    public init(source: any Source) {
+        self.source = source
+        presenter = nil
+    }
+
+    /// An outline with everything collapsed, showing sorted levels as `presenter` orders them.
+    public init(presenter: Presenter) {
+        source = presenter.source
+        self.presenter = presenter
+    }
+
+    /// The data index of the child shown at display `position` under `node`.
+    func dataIndex(_ node: NodeID, _ position: Int) -> Int {
+        presenter?.order(of: node)?.dataIndex(at: position) ?? position
+    }
+
+    /// The display position under `node` of its child at data index `index`.
+    func displayPosition(_ node: NodeID, _ index: Int) -> Int {
+        presenter?.order(of: node)?.displayPosition(of: index) ?? index
+    }
 
     /// Sizes the per-node arrays to the source's capacity, which may grow as a lazy source
     /// (a database) reserves ids for the levels it visits.
@@ -118,7 +143,7 @@ public struct Outline: Sendable {
         var x = node
         while let p = source.parent(of: x) {
             prepareSegment(p)
-            add(p, child: source.children(of: p).position(of: x) ?? 0, delta)
+            add(p, child: displayPosition(p, source.children(of: p).position(of: x) ?? 0), delta)
             if p == source.root || !isExpanded(p) { return }
             x = p
         }
@@ -187,16 +212,17 @@ public struct Outline: Sendable {
             let k = range.count
             var sum: Int32 = 0
             if !range.isContiguous { spill[n] = [Int32](repeating: 0, count: k + 1) }
+            let order = presenter?.order(of: n)
             withMutableSegment(n, range) { fen, base in
-                if range.isContiguous {
+                if range.isContiguous, order == nil {
                     for j in 1 ... k {
                         fen[base + j] = 1 + total[base + j]
                         sum += fen[base + j]
                     }
                 } else {
-                    for (i, c) in range.enumerated() {
-                        fen[i + 1] = 1 + total[c.index]
-                        sum += fen[i + 1]
+                    for j in 1 ... k {
+                        fen[base + j] = 1 + total[range[order?.dataIndex(at: j - 1) ?? j - 1].index]
+                        sum += fen[base + j]
                     }
                 }
                 for j in 1 ... k {
@@ -225,7 +251,7 @@ public struct Outline: Sendable {
         while true {
             let range = source.children(of: n)
             if !hasSegment(n) {
-                return r < range.count ? range[r] : nil
+                return r < range.count ? range[dataIndex(n, r)] : nil
             }
             let k = range.count
             let (pos, rem) = withSegment(n, range) { fen, base in
@@ -243,8 +269,8 @@ public struct Outline: Sendable {
                 return (pos, rem)
             }
             guard pos < k else { return nil }
-            if rem == 0 { return range[pos] }
-            n = range[pos]
+            if rem == 0 { return range[dataIndex(n, pos)] }
+            n = range[dataIndex(n, pos)]
             r = rem - 1
         }
     }
@@ -257,7 +283,7 @@ public struct Outline: Sendable {
         var row = 0
         for level in 1 ..< chain.count {
             let parent = chain[level - 1]
-            row += prefix(parent, source.children(of: parent).position(of: chain[level]) ?? 0)
+            row += prefix(parent, displayPosition(parent, source.children(of: parent).position(of: chain[level]) ?? 0))
             if level < chain.count - 1 { row += 1 }
         }
         return row

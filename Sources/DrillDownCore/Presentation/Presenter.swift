@@ -7,11 +7,16 @@ public struct Presenter: Sendable {
     public let source: any Source
     /// The presentation schema (empty when none was given).
     public let schema: Schema
+    /// The display orders of sorted levels, computed once per level (see ``order(of:)``).
+    public let orders: LevelOrders
+    /// The level whose order ``sorting(_:by:)`` set, and its rule (`nil`: the data's order).
+    var levelSort: (level: NodeID, rule: SortRule?)?
 
-    /// Creates a presenter.
-    public init(source: any Source, schema: Schema = Schema()) {
+    /// Creates a presenter; `orders` caches sorted levels' orders for one snapshot of `source`.
+    public init(source: any Source, schema: Schema = Schema(), orders: LevelOrders = LevelOrders()) {
         self.source = source
         self.schema = schema
+        self.orders = orders
     }
 
     /// The root level's title: the schema's, else the source's.
@@ -86,15 +91,21 @@ public struct Presenter: Sendable {
 
     var isGeneric: Bool { (source as? DocumentSource)?.mode == .generic }
 
-    /// The rows of the level under `id`, from `offset`, at most `limit` of them.
-    /// - Complexity: O(limit), whatever the level's width.
+    /// The rows of the level under `id` in display order (sorted when the level has a
+    /// ``sortRule(of:)``), from display position `offset`, at most `limit` of them. Each row's
+    /// path names its place in the data, whatever position it shows at.
+    /// - Complexity: O(limit), whatever the level's width, once a sorted level's order is known.
     public func rows(of id: NodeID, offset: Int = 0, limit: Int = .max) -> [Row] {
         let range = source.children(of: id)
         let lo = max(0, min(offset, range.count))
         let hi = limit >= range.count - lo ? range.count : lo + limit
         let base = id == source.root ? TreePath.root : source.path(of: id)
         let generic = isGeneric
-        return (lo ..< hi).map { row(for: range[$0], path: base.appending($0), generic: generic) }
+        let order = order(of: id)
+        return (lo ..< hi).map {
+            let index = order?.dataIndex(at: $0) ?? $0
+            return row(for: range[index], path: base.appending(index), generic: generic)
+        }
     }
 
     /// The detail view of `id`.

@@ -4,11 +4,11 @@ extension Schema {
     /// nearest of these, so a misspelt `titel:` is never silently ignored.
     public enum Keys {
         /// The top level.
-        public static let topLevel = ["title", "root", "titleKeys", "kinds", "actions", "levels"]
+        public static let topLevel = ["title", "root", "titleKeys", "kinds", "actions", "levels", "sortIgnoring"]
         /// A kind's template (`kinds.NAME`).
         public static let template = [
             "title", "subtitle", "image", "children", "childKind", "select", "accessory", "match", "formats", "controls",
-            "section", "index", "fields",
+            "section", "index", "fields", "sort",
         ]
         /// A field of a kind's form (`kinds.NAME.fields[i]`), see ``Field``.
         public static let field = ["key", "label", "type", "required", "choices", "min", "max"]

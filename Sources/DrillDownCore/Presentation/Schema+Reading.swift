@@ -39,6 +39,15 @@ extension Schema {
         if let keys = member(root, "titleKeys") {
             titleKeys = tree.children(of: keys).compactMap { tree.value(of: $0)?.text }
         }
+        if let articles = member(root, "sortIgnoring") {
+            let items = tree.kind(of: articles) == .array ? Array(tree.children(of: articles)) : [articles]
+            for item in items {
+                guard let v = tree.value(of: item), v.kind == .string, !v.text.isEmpty else {
+                    throw failure(item, "sortIgnoring", "expected a list of leading words such as [\"The \", \"A \"]")
+                }
+                sortIgnoring.append(v.text)
+            }
+        }
         if let actions = member(root, "actions") {
             for action in tree.children(of: actions) {
                 try checkKeys(action, Keys.action, "actions.\(tree.title(of: action))")
@@ -81,6 +90,9 @@ extension Schema {
             }
             if let id = member(kindNode, "section"), let s = try text(id, f + ".section") {
                 do { t.section = try SectionRule(s) } catch { throw failure(id, f + ".section", error.message) }
+            }
+            if let id = member(kindNode, "sort"), let s = try text(id, f + ".sort") {
+                do { t.sort = try SortRule(s) } catch { throw failure(id, f + ".sort", error.message) }
             }
             if let id = member(kindNode, "index"), let s = try text(id, f + ".index") {
                 switch s.lowercased() {

@@ -18,6 +18,9 @@ public struct Schema: Sendable, Equatable {
     public var titleKeys: [String] = []
     /// Named actions declared in the schema (used by editing front ends).
     public var actions: [String: [String: String]] = [:]
+    /// Leading words that sorting by text skips (`sortIgnoring: ["The "]` sorts "The Dave
+    /// Brubeck Quartet" under D), matched ignoring ASCII case.
+    public var sortIgnoring: [String] = []
 
     /// An empty schema: everything inferred.
     public init() {}

@@ -53,9 +53,10 @@ public struct Section: Sendable, Equatable {
 
 /// A level's sections and its section index, computed once from every row of the level.
 ///
-/// Rows keep their order (TreePaths stay row indices within the level): a section is a run of
-/// consecutive rows with the same key, in document order, so a level sorted by its key has one
-/// section per key, and an unsorted one shows a key again where it comes back. The index
+/// A section is a run of consecutive rows with the same key, in display order (sorted when the
+/// level's kind has a `sort:`, see ``Presenter/order(of:)``), so a level sorted by its key has one
+/// section per key, and an unsorted one shows a key again where it comes back. Section starts are
+/// display positions; the rows' TreePaths still name their places in the data. The index
 /// (`index: true`) lists each key once, in first-seen order, with the row of its first section.
 public struct Sections: Sendable, Equatable {
     /// The title given to rows whose section template renders empty.
@@ -142,17 +143,22 @@ extension Presenter {
         case .template(let template):
             return template.render { lookup($0, of: child) }.trimmingCharacters(in: .whitespaces)
         case .initial:
-            return SectionRule.initial(of: title(of: child, template: kind(of: child)), locale: locale)
+            let title = title(of: child, template: kind(of: child))
+            return SectionRule.initial(of: SortValue.dropArticle(title, schema.sortIgnoring), locale: locale)
         }
     }
 
-    /// The sections of the level under `id`, or `nil` when its rows' kind has no `section:`.
+    /// The sections of the level under `id` in display order, or `nil` when its rows' kind has no
+    /// `section:`.
     /// Every front end calls this (web, terminal, `ls`); callers of wide levels cache the result
     /// per data revision.
     /// - Complexity: O(rows of the level × template size).
     public func sections(of id: NodeID, locale: Locale = .current) -> Sections? {
         guard let (rule, index) = sectionRule(of: id) else { return nil }
         let children = source.children(of: id)
-        return Sections(keys: children.lazy.map { sectionKey(of: $0, rule: rule, locale: locale) }, index: index)
+        let order = order(of: id)
+        return Sections(
+            keys: children.indices.lazy.map { sectionKey(of: children[order?.dataIndex(at: $0) ?? $0], rule: rule, locale: locale) },
+            index: index)
     }
 }

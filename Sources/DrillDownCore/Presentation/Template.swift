@@ -100,6 +100,9 @@ public struct Template: Sendable, Equatable {
     public var section: SectionRule?
     /// Whether a sectioned level shows a section index (a jump bar), `index: true`.
     public var index = false
+    /// How a level of this kind's rows is ordered for display (`sort: title`, `sort: -plays`,
+    /// `sort: "{year}"`); `nil` keeps the data's order.
+    public var sort: SortRule?
 
     /// A template with defaults only.
     public init(kind: String) { self.kind = kind }

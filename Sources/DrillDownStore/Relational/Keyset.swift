@@ -11,7 +11,7 @@ import GRDB
 enum Keyset {
     /// `ORDER BY` terms, or their mirror image to read a level from its end.
     static func orderBy(_ terms: [ResolvedLevel.OrderTerm], reversed: Bool) -> String {
-        terms.map { ResolvedLevel.quoted($0.column) + ($0.descending != reversed ? " DESC" : "") }.joined(separator: ", ")
+        terms.map { $0.expression + ($0.descending != reversed ? " DESC" : "") }.joined(separator: ", ")
     }
 
     /// A condition true for the rows strictly after (`after`) or before the row whose order
@@ -23,7 +23,7 @@ enum Keyset {
         var arguments: [DatabaseValue] = []
         var closing = ""
         for (i, term) in terms.enumerated() where i < values.count {
-            let column = ResolvedLevel.quoted(term.column)
+            let column = term.expression
             let value = values[i]
             // Later in ascending order when the direction and the question agree.
             let greater = term.descending != after

@@ -59,8 +59,13 @@ extension RelationalMapping {
             for name in level.defaults.keys where !columns.contains(where: { $0.caseInsensitiveCompare(name) == .orderedSame }) {
                 throw fail(.missingColumn, name, "column '\(name)' (in defaults) does not exist; columns: \(columns.joined(separator: ", "))")
             }
+            if level.sort != nil, db.dialect == .sqlite, let first = order.first,
+                first.column == title || described.first(where: { $0.name == first.column })?.affinity == .text
+            {
+                order[0].collation = SortCollation.name
+            }
             var positionColumn: String?
-            if order.count == 1, !order[0].descending, let c = described.first(where: { $0.name == order[0].column }),
+            if level.sort == nil, order.count == 1, !order[0].descending, let c = described.first(where: { $0.name == order[0].column }),
                 c.affinity == .integer
             {
                 positionColumn = c.name

@@ -1,3 +1,5 @@
+import DrillDownCore
+
 /// How the tables of an existing database become levels (seed 001): each level's rows are a
 /// table's rows, and below the first level only those whose parent column holds the key of the
 /// row drilled into, chained down the path.
@@ -49,6 +51,9 @@ public struct RelationalMapping: Sendable, Equatable {
         /// Values for columns a new row gets when the change does not give them (column → value
         /// as text, converted to the column's type), e.g. `["length": "0"]` for a NOT NULL column.
         public var defaults: [String: String]
+        /// The presentation schema's `sort:` of this level's kind when it runs in SQL (see
+        /// ``RelationalMapping/sorted(by:)``): its column leads ``order``.
+        public var sort: SortRule?
 
         /// Creates a level.
         public init(
@@ -69,6 +74,8 @@ public struct RelationalMapping: Sendable, Equatable {
 
     /// The levels; the first one lists the rows at the root.
     public var levels: [Level]
+    /// Leading words a text sort skips (the schema's `sortIgnoring:`), for ``SortCollation``.
+    public var sortIgnoring: [String] = []
 
     /// Creates a mapping.
     public init(levels: [Level]) { self.levels = levels }

@@ -80,7 +80,9 @@ extension RelationalSource: IndexedSearch {
         var order: [String] = []
         for (i, level) in levels.enumerated() {
             if i > 0 { order.append("(c.depth >= \(i))") }
-            for (j, term) in level.order.enumerated() { order.append("c.o\(i)_\(j)" + (term.descending ? " DESC" : "")) }
+            for (j, term) in level.order.enumerated() {
+                order.append("c.o\(i)_\(j)" + (term.collation.map { " COLLATE \($0)" } ?? "") + (term.descending ? " DESC" : ""))
+            }
         }
         let union = branches.joined(separator: " UNION ALL ")
         let reads = levels.indices.flatMap { i in levels[i].order.indices.map { "c.r\(i)_\($0)" } }

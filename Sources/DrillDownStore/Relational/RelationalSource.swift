@@ -71,7 +71,8 @@ public struct RelationalSource: FallibleSource {
 
     /// Reads through an open GRDB connection (a `DatabaseQueue` or `DatabasePool`), after checking `mapping`.
     public init(database: any DatabaseReader, mapping: RelationalMapping, file: String, rootTitle: String? = nil) throws {
-        try self.init(relational: SQLiteRelationalDatabase(reader: database), mapping: mapping, file: file, rootTitle: rootTitle)
+        try self.init(
+            relational: SQLiteRelationalDatabase(reader: database, collation: SortCollation.collation(ignoring: mapping.sortIgnoring)), mapping: mapping, file: file, rootTitle: rootTitle)
     }
 
     /// Reads through any ``RelationalDatabase`` (SQLite or PostgreSQL), after checking `mapping`;

@@ -59,7 +59,8 @@ public struct RelationalStore: EditingStore {
         configuration.label = "DrillDown relational store"
         let database: SQLiteRelationalDatabase
         do {
-            database = SQLiteRelationalDatabase(reader: try DatabaseQueue(path: path, configuration: configuration))
+            database = SQLiteRelationalDatabase(
+                reader: try DatabaseQueue(path: path, configuration: configuration), collation: SortCollation.collation(ignoring: mapping.sortIgnoring))
         } catch {
             throw StoreError(file: path, error)
         }

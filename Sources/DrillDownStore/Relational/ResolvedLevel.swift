@@ -10,6 +10,11 @@ struct ResolvedLevel: Sendable {
     struct OrderTerm: Sendable {
         var column: String
         var descending: Bool
+        /// The collation the term sorts with (``SortCollation/name`` for a sorted text column).
+        var collation: String? = nil
+
+        /// The term as SQL compares it: the quoted column, with its collation.
+        var expression: String { ResolvedLevel.quoted(column) + (collation.map { " COLLATE \($0)" } ?? "") }
     }
 
     /// The level as mapped.

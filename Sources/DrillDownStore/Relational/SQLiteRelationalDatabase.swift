@@ -4,9 +4,14 @@ import GRDB
 /// through a `DatabaseQueue` (`BEGIN IMMEDIATE` per step, `PRAGMA data_version` as the version).
 struct SQLiteRelationalDatabase: RelationalWritableDatabase {
     let reader: any DatabaseReader
+    /// The collation sorted text columns order by (see ``SortCollation``), added to each connection.
+    var collation = SortCollation.collation(ignoring: [])
 
     func read<T>(_ body: (any RelationalConnection) throws -> T) throws -> T {
-        try reader.read { db in try body(SQLiteRelationalConnection(db: db)) }
+        try reader.read { db in
+            db.add(collation: collation)
+            return try body(SQLiteRelationalConnection(db: db))
+        }
     }
 
     func version() throws -> Int64 {
@@ -19,6 +24,7 @@ struct SQLiteRelationalDatabase: RelationalWritableDatabase {
         var failure: (any Error)?
         var seen: Int64 = 0
         try writer.writeWithoutTransaction { db in
+            db.add(collation: collation)
             try db.inTransaction(.immediate) {
                 seen = try Int64.fetchOne(db, sql: "PRAGMA data_version") ?? 0
                 do {

@@ -43,6 +43,11 @@ package protocol NodeRowQueries {
     func outlineCandidates(containing needle: String, titleKeys: [String], listKeys: [String], values: Bool, limit: Int) throws -> (rows: [Int64], total: Int)?
     /// The rows from the root down to row `id`: each one's index among its siblings and whether its parent is an array.
     func lineage(of id: Int64) throws -> [(id: Int64, index: Int, parentIsArray: Bool)]
+    /// The children of `parent` in display order, as their indices in sibling order: sorted by the
+    /// value of their first member keyed by one of `memberKeys` (earlier keys win; a scalar child by
+    /// its own value when `scalarsByValue`), as ``SortValue`` orders it, `articles` skipped, descending
+    /// if asked, rows without a value last, ties in sibling order. `nil` when the storage cannot.
+    func sortedIndices(of parent: Int64, memberKeys: [String], scalarsByValue: Bool, descending: Bool, articles: [String]) throws -> [Int32]?
 }
 
 extension NodeRowQueries {
@@ -54,4 +59,9 @@ extension NodeRowQueries {
     }
 
     package func lineage(of id: Int64) throws -> [(id: Int64, index: Int, parentIsArray: Bool)] { [] }
+
+    /// No sorting in the storage: the presenter sorts.
+    package func sortedIndices(of parent: Int64, memberKeys: [String], scalarsByValue: Bool, descending: Bool, articles: [String]) throws -> [Int32]? {
+        nil
+    }
 }

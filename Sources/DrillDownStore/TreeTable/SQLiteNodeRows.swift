@@ -51,6 +51,26 @@ struct SQLiteNodeRows: NodeRowReader {
             return result
         }
 
+        func sortedIndices(of parent: Int64, memberKeys: [String], scalarsByValue: Bool, descending: Bool, articles: [String]) throws -> [Int32]? {
+            guard !memberKeys.isEmpty else { return nil }
+            db.add(function: SortCollation.keyFunction(ignoring: articles))
+            let marks = memberKeys.map { _ in "?" }.joined(separator: ", ")
+            let rank = memberKeys.indices.map { "WHEN ? THEN \($0)" }.joined(separator: " ")
+            let containers = "(\(ValueKind.object.rawValue), \(ValueKind.array.rawValue))"
+            let member = """
+                (SELECT f.value FROM nodes f WHERE f.parent = c.id AND f.kind NOT IN \(containers) AND lower(f.key) IN (\(marks))
+                 ORDER BY CASE lower(f.key) \(rank) END, f.position, f.id LIMIT 1)
+                """
+            let value = "CASE WHEN c.kind IN \(containers) THEN \(member) ELSE \(scalarsByValue ? "c.value" : "NULL") END"
+            let sql = """
+                SELECT i FROM (SELECT ROW_NUMBER() OVER (ORDER BY c.position, c.id) - 1 AS i,
+                    \(SortCollation.keyFunctionName)(\(value)) AS k FROM nodes c WHERE c.parent = ?)
+                ORDER BY k IS NULL, k \(descending ? "DESC" : "ASC"), i
+                """
+            let arguments: [(any DatabaseValueConvertible)?] = memberKeys + memberKeys + [parent]
+            return try Int64.fetchAll(db, sql: sql, arguments: StatementArguments(arguments)).map { Int32(truncatingIfNeeded: $0) }
+        }
+
         func member(of parent: Int64, lowercasedKey: String) throws -> NodeRecord? {
             try rows("WHERE parent = ? AND key = ? COLLATE NOCASE ORDER BY position, id LIMIT 1", [parent, lowercasedKey]).first
         }

@@ -323,7 +323,7 @@ extension Browser {
         presenterGeneration += 1
         navigator = Navigator(presenter: newPresenter)
         positions = [ListPosition()]
-        outline = Outline(source: newPresenter.source)
+        outline = Outline(presenter: newPresenter)
         outlineDetail = nil
         for lineage in expanded {
             if let indices = Self.follow(lineage, in: source, exactly: true), let id = source.node(at: TreePath(indices)) { outline.expand(id) }

@@ -87,7 +87,7 @@ public struct Browser: Sendable {
     public init(presenter: Presenter, width: Int, height: Int) {
         self.presenter = presenter
         navigator = Navigator(presenter: presenter)
-        outline = Outline(source: presenter.source)
+        outline = Outline(presenter: presenter)
         self.width = width
         self.height = height
     }
@@ -196,9 +196,7 @@ public struct Browser: Sendable {
         switch navigator.top {
         case .detail(let id): return id
         case .level(let n):
-            let range = source.children(of: n)
-            let p = positions[positions.count - 1].selected
-            return p < range.count ? range[p] : n
+            return presenter.child(of: n, at: positions[positions.count - 1].selected) ?? n
         }
     }
 
@@ -255,7 +253,7 @@ public struct Browser: Sendable {
         let parent = source.parent(of: id) ?? source.root
         navigator.open(parent)
         if navigator.top != .level(parent) { navigator.open(id) }
-        rebuildPositions(lastSelected: source.position(of: id))
+        rebuildPositions(lastSelected: presenter.displayPosition(of: id) ?? 0)
     }
 
     /// Recomputes every screen's selection from the stack after a jump, centring the selections.
@@ -266,7 +264,7 @@ public struct Browser: Sendable {
             guard case .level(let n) = stack[k] else { return p }
             let count = source.childCount(of: n)
             if k + 1 < stack.count {
-                p.selected = source.children(of: n).position(of: stack[k + 1].node) ?? 0
+                p.selected = presenter.displayPosition(of: stack[k + 1].node) ?? 0
             } else {
                 p.selected = min(lastSelected, max(0, count - 1))
             }

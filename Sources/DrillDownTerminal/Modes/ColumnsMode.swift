@@ -22,10 +22,7 @@ extension Browser {
             }
         }
         if case .level(let n) = navigator.top {
-            let range = source.children(of: n)
-            let p = positions[positions.count - 1].selected
-            if p < range.count {
-                let child = range[p]
+            if let child = presenter.child(of: n, at: positions[positions.count - 1].selected) {
                 if case .pushedLevel = navigator.destination(of: child) {
                     result.append(.level(child, nil, active: false))
                 } else {

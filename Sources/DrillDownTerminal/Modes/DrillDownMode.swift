@@ -46,8 +46,7 @@ extension Browser {
     }
 
     mutating func openRow(_ index: Int, in node: NodeID) {
-        let range = source.children(of: node)
-        guard index < range.count else {
+        guard let child = presenter.child(of: node, at: index) else {
             inform("This level is empty")
             return
         }
@@ -55,7 +54,7 @@ extension Browser {
         case .pushedLevel, .pushedDetail: push()
         case .action(let name, let id):
             if editor == nil { inform(Self.readOnlyMessage, error: true) } else { run(name, on: id) }
-        case .none: inform("“\(presenter.row(for: range[index]).title)” opens nothing")
+        case .none: inform("“\(presenter.row(for: child).title)” opens nothing")
         }
     }
 

@@ -60,7 +60,7 @@ extension Browser {
             outline.collapseAll()
             if let node {
                 let top = source.lineage(of: node).dropFirst().first ?? node
-                p.selected = source.position(of: top)
+                p.selected = presenter.displayPosition(of: top) ?? 0
             }
             p.center(count: count, visible: visible)
         case .escape: matches = nil

@@ -21,6 +21,8 @@ struct Site: Sendable {
     let outlines = OutlineCache(capacity: 4)
     /// The sections of recently shown levels, per data revision.
     let sections = SectionCache()
+    /// The display orders of sorted levels, per data revision.
+    let orders = OrderCache()
     /// The Go to field's example path, per data revision.
     let goExamples = GoExampleCache()
     /// Level pages already rendered, per data revision.

@@ -23,7 +23,8 @@ struct SnapshotMiddleware<Context: RequestContext>: RouterMiddleware {
         let existing = CSRFTokens.sessionID(in: request.headers[values: .cookie])
         let session = existing ?? CSRFTokens.newSessionID()
         let token = site.csrf.token(for: session)
-        let state = RequestState(presenter: Presenter(source: source, schema: site.basePresenter.schema), revision: revision, csrf: token)
+        let state = RequestState(
+            presenter: Presenter(source: source, schema: site.basePresenter.schema, orders: site.orders.orders(at: revision)), revision: revision, csrf: token)
         var response = try await RequestState.$current.withValue(state) {
             try await Self.answer(from: source) { try await next(request, context) }
         }

@@ -24,7 +24,7 @@ final class OutlineCache: @unchecked Sendable {
 
     /// The outline of `state` over the data at `revision`, built on a miss; a newer revision
     /// empties the cache.
-    func outline(_ state: OutlineState, source: any Source, revision: Int = 0) -> Outline {
+    func outline(_ state: OutlineState, presenter: Presenter, revision: Int = 0) -> Outline {
         lock.withLock {
             if revision != self.revision {
                 entries.removeAll()
@@ -33,7 +33,7 @@ final class OutlineCache: @unchecked Sendable {
             }
         }
         if let hit = lookup(state) { return hit }
-        let built = state.all ? state.outline(of: source, expandedAll: expandedAll(source: source, revision: revision)) : state.outline(of: source)
+        let built = state.all ? state.outline(of: presenter.source, expandedAll: expandedAll(presenter: presenter, revision: revision)) : state.outline(of: presenter)
         lock.withLock {
             entries.removeAll { $0.state == state }
             entries.insert((state, built), at: 0)
@@ -43,9 +43,9 @@ final class OutlineCache: @unchecked Sendable {
     }
 
     /// The fully expanded outline of `revision`, built on first use.
-    private func expandedAll(source: any Source, revision: Int) -> Outline {
+    private func expandedAll(presenter: Presenter, revision: Int) -> Outline {
         if let cached = lock.withLock({ expandedAll }) { return cached }
-        var outline = Outline(source: source)
+        var outline = Outline(presenter: presenter)
         outline.expandAll()
         lock.withLock {
             expandAllBuilds += 1

@@ -64,10 +64,11 @@ struct OutlineState: Hashable, Sendable {
         return next
     }
 
-    /// Builds the outline; paths that name no node are ignored.
+    /// Builds the outline (sorted levels in display order); paths that name no node are ignored.
     /// - Complexity: O(paths × depth × log width), plus O(n) for ``all``.
-    func outline(of source: any Source) -> Outline {
-        var outline = Outline(source: source)
+    func outline(of presenter: Presenter) -> Outline {
+        let source = presenter.source
+        var outline = Outline(presenter: presenter)
         if all {
             outline.expandAll()
             for path in closed { if let id = source.node(at: path) { outline.collapse(id) } }

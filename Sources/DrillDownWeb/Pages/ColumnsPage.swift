@@ -60,7 +60,7 @@ struct ColumnsPage {
     func column(of node: NodeID, selected: NodeID?) -> [String: Any] {
         let source = site.source
         let range = source.children(of: node)
-        let position = selected.flatMap { range.position(of: $0) } ?? 0
+        let position = selected.flatMap { range.position(of: $0) }.map { site.presenter.displayPosition(ofIndex: $0, in: node) } ?? 0
         let window = Self.columnWindow
         let start = max(0, min(position - window / 2, range.count - window))
         let rows = site.presenter.rows(of: node, offset: start, limit: window).map { row -> [String: Any] in

@@ -13,34 +13,52 @@ struct LevelPage {
     let offset: Int
     /// Edit mode (`?edit=1`): rename, move and delete on every row.
     var editing = false
+    /// The Sort menu's choice (`?sort=`, see ``SortMenu/choice(_:)``); `nil`: the schema's order.
+    var sort: SortRule?? = nil
+
+    /// The presenter showing this level in the chosen order.
+    var presenter: Presenter {
+        guard let sort else { return site.presenter }
+        return site.presenter.sorting(id, by: sort)
+    }
 
     func render() -> HTML {
         let source = site.source
-        var nav = Navigator(presenter: site.presenter)
+        let presenter = presenter
+        var nav = Navigator(presenter: presenter)
         nav.open(id)
         let path = source.path(of: id)
         let total = source.childCount(of: id)
         let paged = total > site.options.virtualThreshold
         let start = paged ? min(offset, max(0, total - 1)) : 0
-        let rows = site.presenter.rows(of: id, offset: start, limit: paged ? site.options.pageSize : total)
+        let rows = presenter.rows(of: id, offset: start, limit: paged ? site.options.pageSize : total)
         let here = Links.level(path)
+        let sortItem = SortMenu.queryItem(sort)
+        /// `here` with `item` (and the sort) as its query.
+        func link(_ item: String?) -> String {
+            let query = [item, sortItem].compactMap { $0 }.joined(separator: "&")
+            return query.isEmpty ? here : "\(here)?\(query)"
+        }
         var rowEditing: RowEditing?
         if site.isEditable {
             let csrf = RequestState.current?.csrf ?? ""
-            let back = editing ? "\(here)?edit=1" : (start > 0 ? "\(here)?offset=\(start)" : here)
+            let back = editing ? link("edit=1") : link(start > 0 ? "offset=\(start)" : nil)
             rowEditing = RowEditing(csrf: csrf, back: back, editing: editing, total: total)
         }
-        let sections = site.sections.sections(of: id, presenter: site.presenter, revision: RequestState.current?.revision ?? 0)
+        let sections = site.sections.sections(of: id, presenter: presenter, revision: RequestState.current?.revision ?? 0)
         // A virtualized level gets no header rows (its rows are placed by index); it shows the
         // current section above the list instead.
         let rowsHTML = RowHTML.list(rows, editing: rowEditing, sections: paged ? nil : sections, offset: start)
         var extra: [String: Any] = [
             "rowsHTML": rowsHTML,
             "total": total, "path": path.description,
-            "api": path.isRoot ? "/api/level" : "/api/level/\(path)", "offset": start,
+            "api": (path.isRoot ? "/api/level" : "/api/level/\(path)") + (sortItem.map { "?" + $0 } ?? ""), "offset": start,
         ]
+        if total > 1, !editing {
+            extra["sortHTML"] = SortMenu.html(presenter: presenter, id: id, current: presenter.sortRule(of: id), here: here)
+        }
         if total == 0 { extra["empty"] = true }
-        if let sections { extra.merge(sectionContext(sections, paged: paged, start: start, here: here)) { $1 } }
+        if let sections { extra.merge(sectionContext(sections, paged: paged, start: start, link: link)) { $1 } }
         if let rowEditing {
             extra["editBar"] = [
                 "isEditing": editing, "editHref": "\(here)?edit=1", "doneHref": here, "back": rowEditing.back,
@@ -51,8 +69,8 @@ struct LevelPage {
         if paged {
             let end = start + rows.count
             var pager: [String: Any] = ["from": start + 1, "to": end, "total": total]
-            if start > 0 { pager["prev"] = "\(here)?offset=\(max(0, start - site.options.pageSize))" }
-            if end < total { pager["next"] = "\(here)?offset=\(end)" }
+            if start > 0 { pager["prev"] = link("offset=\(max(0, start - site.options.pageSize))") }
+            if end < total { pager["next"] = link("offset=\(end)") }
             extra["pager"] = pager
             extra["virtual"] = true
         }
@@ -71,10 +89,11 @@ struct LevelPage {
     /// level, `?offset=ROW` on a paged one, which the script turns into a scroll) and, on a
     /// paged level, the section of its first row and the sections for the script. The jump bar
     /// and the JSON are the same on every page of a level: rendered once per level and revision.
-    func sectionContext(_ sections: Sections, paged: Bool, start: Int, here: String) -> [String: Any] {
+    func sectionContext(_ sections: Sections, paged: Bool, start: Int, link: (String?) -> String) -> [String: Any] {
         var c: [String: Any] = ["sectioned": true]
-        let decoration = site.sections.decoration(of: id, revision: RequestState.current?.revision ?? 0) {
-            Self.decoration(sections, paged: paged, here: here)
+        let key = SectionCache.Key(level: id, sort: presenter.sortRule(of: id)?.description ?? "")
+        let decoration = site.sections.decoration(of: key, revision: RequestState.current?.revision ?? 0) {
+            Self.decoration(sections, paged: paged, link: link)
         }
         if !decoration.jumpHTML.isEmpty { c["jumpHTML"] = decoration.jumpHTML }
         if paged {
@@ -84,13 +103,13 @@ struct LevelPage {
         return c
     }
 
-    static func decoration(_ sections: Sections, paged: Bool, here: String) -> SectionCache.Decoration {
+    static func decoration(_ sections: Sections, paged: Bool, link: (String?) -> String) -> SectionCache.Decoration {
         var html = ""
         if let index = sections.index, !index.isEmpty {
             html = "<nav class=\"jump-bar\" id=\"jump-bar\" aria-label=\"Section index\"><ol>"
             for entry in index.prefix(maxJumpEntries) {
                 let position = sections.section(containing: entry.start) ?? 0
-                let href = paged ? (entry.start > 0 ? "\(here)?offset=\(entry.start)" : here) : "#section-\(position)"
+                let href = paged ? link(entry.start > 0 ? "offset=\(entry.start)" : nil) : "#section-\(position)"
                 html += "<li><a href=\""
                 RowHTML.escape(href, into: &html)
                 html += "\" data-start=\"\(entry.start)\">"

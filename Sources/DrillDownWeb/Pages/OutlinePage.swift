@@ -30,10 +30,12 @@ struct OutlinePage {
         var depth: Int
         var expanded: Bool
         var setSize: Int
+        /// Its place among its siblings as shown (sorted levels in display order), 1-based, for `aria-posinset`.
+        var position: Int
     }
 
     static func slice(site: Site, state: OutlineState, offset: Int?, focus: NodeID?, limit: Int) -> Slice {
-        let outline = site.outlines.outline(state, source: site.source, revision: RequestState.current?.revision ?? 0)
+        let outline = site.outlines.outline(state, presenter: site.presenter, revision: RequestState.current?.revision ?? 0)
         let source = site.source
         let total = outline.visibleCount
         var start = offset ?? 0
@@ -48,7 +50,9 @@ struct OutlinePage {
             let parent = source.parent(of: id) ?? source.root
             let setSize = sizes[parent] ?? source.childCount(of: parent)
             sizes[parent] = setSize
-            entries.append(Entry(row: site.presenter.row(for: id), depth: depth, expanded: outline.isExpanded(id), setSize: setSize))
+            let row = site.presenter.row(for: id)
+            let position = site.presenter.displayPosition(ofIndex: row.path.indices.last ?? 0, in: parent) + 1
+            entries.append(Entry(row: row, depth: depth, expanded: outline.isExpanded(id), setSize: setSize, position: position))
         }
         return Slice(outline: outline, total: total, offset: start, entries: entries)
     }
@@ -66,7 +70,7 @@ struct OutlinePage {
                 ? state.toggling(path, expanded: entry.expanded).href(pageParam) + "#n-\(path)" : nil
             let select = editing ? state.href([editParam, "focus=\(path)"].joined(separator: "&")) + "#n-\(path)" : nil
             RowHTML.appendTreeItem(
-                entry.row, depth: entry.depth, setSize: entry.setSize, expanded: entry.expanded, toggle: toggle,
+                entry.row, depth: entry.depth, setSize: entry.setSize, position: entry.position, expanded: entry.expanded, toggle: toggle,
                 focused: path == focusPath, select: select, to: &html)
         }
         var extra: [String: Any] = [

@@ -21,6 +21,8 @@ final class PageCache: @unchecked Sendable {
         var offset: Int
         /// Whether `edit=1` was asked for.
         var editing: Bool
+        /// The `sort` parameter as sent (`nil` when absent).
+        var sort: String? = nil
     }
 
     /// A page cut where the CSRF token goes: parts between the tokens (one part: no token).

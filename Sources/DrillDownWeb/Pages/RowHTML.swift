@@ -76,7 +76,7 @@ enum RowHTML {
     /// instead of opening it, and a drag handle (for the script, hidden from assistive technology)
     /// ends the row.
     static func appendTreeItem(
-        _ row: Row, depth: Int, setSize: Int, expanded: Bool, toggle: String?, focused: Bool,
+        _ row: Row, depth: Int, setSize: Int, position: Int, expanded: Bool, toggle: String?, focused: Bool,
         select: String? = nil, to out: inout HTML
     ) {
         let path = row.path.description
@@ -92,7 +92,7 @@ enum RowHTML {
         } else {
             out += "<span class=\"disclosure leaf\" aria-hidden=\"true\"></span>"
         }
-        var item = " role=\"treeitem\" aria-level=\"\(depth)\" aria-setsize=\"\(setSize)\" aria-posinset=\"\((row.path.indices.last ?? 0) + 1)\""
+        var item = " role=\"treeitem\" aria-level=\"\(depth)\" aria-setsize=\"\(setSize)\" aria-posinset=\"\(position)\""
         if toggle != nil { item += expanded ? " aria-expanded=\"true\"" : " aria-expanded=\"false\"" }
         item += focused ? " aria-selected=\"true\"" : " aria-selected=\"false\""
         openCell(href, attributes: item, to: &out)

@@ -55,6 +55,8 @@ struct OutlineJSON: Encodable {
         var expanded: Bool
         /// The number of its siblings (itself included), for `aria-setsize`.
         var setSize: Int
+        /// Its 1-based place among its siblings as shown (a sorted level in display order), for `aria-posinset`.
+        var position: Int
         var href: String?
     }
     var state: String

@@ -54,7 +54,7 @@ extension Site {
                 state: state.queryString, total: slice.total, offset: slice.offset, focusRow: focusRow,
                 rows: slice.entries.map {
                     .init(path: $0.row.path.description, title: $0.row.title, subtitle: $0.row.subtitle.isEmpty ? nil : $0.row.subtitle,
-                          depth: $0.depth, children: $0.row.childCount, expanded: $0.expanded, setSize: $0.setSize,
+                          depth: $0.depth, children: $0.row.childCount, expanded: $0.expanded, setSize: $0.setSize, position: $0.position,
                           href: Links.destination(of: $0.row))
                 }))
         }
@@ -65,6 +65,8 @@ extension Site {
         let offset = try query.int("offset", default: 0)
         let limit = min(try query.int("limit", default: options.pageSize), options.maxAPILimit)
         let path = source.path(of: id)
+        var presenter = self.presenter
+        if let choice = try SortMenu.choice(query["sort"]) { presenter = presenter.sorting(id, by: choice) }
         let rows = presenter.rows(of: id, offset: offset, limit: limit)
         return try Responses.json(LevelJSON(
             title: presenter.screenTitle(of: id), backLabel: id == source.root ? nil : presenter.screenTitle(of: source.parent(of: id)!),

@@ -10,16 +10,17 @@ extension Site {
     func addPageRoutes(to router: Router<BasicRequestContext>) {
         router.get("/") { request, _ in
             let query = Query(request.uri.query)
-            let key = PageCache.Key(path: "/", offset: try query.int("offset", default: 0), editing: query["edit"] == "1")
+            let key = PageCache.Key(path: "/", offset: try query.int("offset", default: 0), editing: query["edit"] == "1", sort: query["sort"])
             if let page = cachedPage(key) { return Responses.html(page) }
-            return Responses.html(keptPage(LevelPage(site: self, id: source.root, offset: key.offset, editing: key.editing), key))
+            let page = LevelPage(site: self, id: source.root, offset: key.offset, editing: key.editing, sort: try SortMenu.choice(key.sort))
+            return Responses.html(keptPage(page, key))
         }
         router.get("/l/**") { request, _ in
             // A page shown before at this revision is answered as it was: its path was canonical,
             // a level and not a detail, and its offset valid then, and still is.
             let query = Query(request.uri.query)
             let key = (try? query.int("offset", default: 0))
-                .map { PageCache.Key(path: request.uri.path, offset: $0, editing: query["edit"] == "1") }
+                .map { PageCache.Key(path: request.uri.path, offset: $0, editing: query["edit"] == "1", sort: query["sort"]) }
             if let key, let page = cachedPage(key) { return Responses.html(page) }
             let (id, canonical) = try NodeLookup.node(request.uri.path.dropFirst(3), in: source)
             let path = source.path(of: id)
@@ -28,8 +29,8 @@ extension Site {
             if nav.top.isDetail { return Responses.redirect(Links.detail(path)) }
             if !canonical { return Responses.redirect(Links.level(path)) }
             let offset = try query.int("offset", default: 0)
-            let page = LevelPage(site: self, id: id, offset: offset, editing: query["edit"] == "1")
-            return Responses.html(keptPage(page, key ?? PageCache.Key(path: request.uri.path, offset: offset, editing: page.editing)))
+            let page = LevelPage(site: self, id: id, offset: offset, editing: query["edit"] == "1", sort: try SortMenu.choice(query["sort"]))
+            return Responses.html(keptPage(page, key ?? PageCache.Key(path: request.uri.path, offset: offset, editing: page.editing, sort: query["sort"])))
         }
         router.get("/d/**") { request, _ in
             let (id, canonical) = try NodeLookup.node(request.uri.path.dropFirst(3), in: source)

@@ -187,7 +187,7 @@
         path: li.dataset.path, title: li.querySelector(".row-title").textContent,
         subtitle: subtitle ? subtitle.textContent : null, depth: Number(cell.getAttribute("aria-level")),
         children: disclosure ? 1 : 0, expanded: cell.getAttribute("aria-expanded") === "true",
-        setSize: Number(cell.getAttribute("aria-setsize")),
+        setSize: Number(cell.getAttribute("aria-setsize")), position: Number(cell.getAttribute("aria-posinset")),
         href: !editing && cell.tagName === "A" ? cell.getAttribute("href") : null
       };
     }
@@ -232,7 +232,7 @@
       cell.setAttribute("role", "treeitem");
       cell.setAttribute("aria-level", String(row.depth));
       cell.setAttribute("aria-setsize", String(row.setSize));
-      cell.setAttribute("aria-posinset", String(lastIndex(row.path) + 1));
+      cell.setAttribute("aria-posinset", String(row.position || lastIndex(row.path) + 1));
       if (row.children > 0) cell.setAttribute("aria-expanded", row.expanded ? "true" : "false");
       cell.setAttribute("aria-selected", chosen.has(row.path) ? "true" : "false");
       cell.tabIndex = -1;
@@ -799,7 +799,7 @@
     function fetchPage(page) {
       if (pending.has(page)) return;
       pending.set(page, true);
-      fetch(api + "?offset=" + page * pageSize + "&limit=" + pageSize).then(function (r) { return r.json(); }).then(function (data) {
+      fetch(api + (api.indexOf("?") < 0 ? "?" : "&") + "offset=" + page * pageSize + "&limit=" + pageSize).then(function (r) { return r.json(); }).then(function (data) {
         (data.rows || []).forEach(function (row, k) { cache.set(page * pageSize + k, makeRow(row)); });
         if (cache.size > cacheLimit) {
           var drop = cache.size - cacheLimit, it = cache.keys();
@@ -881,8 +881,9 @@
       clearTimeout(urlTimer);
       urlTimer = setTimeout(function () {
         var first = topRow();
-        var url = location.pathname + (first > 0 ? "?offset=" + first : "");
-        history.replaceState(null, "", url + (location.search.indexOf("edit=1") >= 0 ? (first > 0 ? "&" : "?") + "edit=1" : ""));
+        var sort = /[?&](sort=[^&]*)/.exec(location.search);
+        var items = [first > 0 ? "offset=" + first : "", location.search.indexOf("edit=1") >= 0 ? "edit=1" : "", sort ? sort[1] : ""].filter(Boolean);
+        history.replaceState(null, "", location.pathname + (items.length ? "?" + items.join("&") : ""));
       }, 300);
     }
     function onResize() { render(); }
