@@ -69,7 +69,7 @@ if wants_any web postgres; then pip_install 'playwright, pytest_playwright' play
 # (The postgres layer picks its cases out of e2e/web and e2e/cli, so it needs what they import too.)
 if wants_any web postgres; then pip_install schemathesis schemathesis; fi
 # PyYAML: the reference YAML reader of the differential tests (e2e/cli/test_differential.py, ~1 min).
-if wants_any cli postgres; then pip_install yaml pyyaml; fi
+if wants_any cli web postgres; then pip_install yaml pyyaml; fi
 # axe-playwright-python: axe-core in the browser, WCAG 2.1 A/AA on every screen
 # (e2e/web/test_accessibility.py, 41 checks, ~1 min).
 if wants_any web postgres; then pip_install axe_playwright_python axe-playwright-python; fi

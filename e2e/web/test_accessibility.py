@@ -38,6 +38,7 @@ SOUNDS_SCREENS = {
     "sounds": "l/0",
     "sounds edit mode": "l/0?edit=1",
     "sound detail": "d/0.3",
+    "sound detail edit mode": "d/0.3?edit=1",
     "outline editable": "outline?all=1",
     "columns editable": "columns/0.3",
     "search editable": "search?q=tone",

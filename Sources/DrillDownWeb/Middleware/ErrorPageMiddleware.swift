@@ -27,7 +27,7 @@ struct ErrorPageMiddleware<Context: RequestContext>: RouterMiddleware {
         var response: Response
         let accept = request.headers[.accept] ?? ""
         if request.uri.path.hasPrefix("/api/") || (accept.contains("application/json") && !accept.contains("text/html")) {
-            response = try Responses.json(ErrorBody(error: error.message, outcome: error.outcome), status: error.status)
+            response = try Responses.json(ErrorBody(error: error.message, outcome: error.outcome, field: error.field), status: error.status)
         } else {
             response = Responses.html(ErrorPage(site: site, error: error).render(), status: error.status)
         }
@@ -36,9 +36,10 @@ struct ErrorPageMiddleware<Context: RequestContext>: RouterMiddleware {
     }
 }
 
-/// The JSON answer of a failure: `{"error": "…"}`, and `"outcome": "unknown"` when a write may or
-/// may not have been stored.
+/// The JSON answer of a failure: `{"error": "…"}`, `"outcome": "unknown"` when a write may or
+/// may not have been stored, and `"field": "length"` when a form field's value was refused.
 struct ErrorBody: Encodable {
     var error: String
     var outcome: String?
+    var field: String?
 }

@@ -29,6 +29,7 @@ struct Chrome {
             c["live"] = ["revision": state.revision]
         }
         if let back { c["back"] = ["label": back.label, "href": back.href] }
+        Self.addFieldBars(to: &c, site: site)
         if let node {
             let source = site.source
             let path = source.path(of: node)
@@ -46,6 +47,24 @@ struct Chrome {
 }
 
 extension Chrome {
+    /// The Undo/Redo bar of a page with edit tools (the level, outline and columns pages'
+    /// `editBar`, or a detail's `fieldsBar` outside its Edit mode), and the Add dialog's fields:
+    /// those of a new child of the node the `+` button adds to (``FieldForm``).
+    static func addFieldBars(to c: inout [String: Any], site: Site) {
+        if var bar = c["editBar"] as? [String: Any] {
+            if let action = bar["addAction"] as? String, action.hasPrefix("/edit/add/"),
+                let parent = try? NodeLookup.node(action.dropFirst(10), in: site.source).id
+            {
+                let form = FieldForm(source: site.source, schema: site.presenter.schema, newChildOf: parent)
+                bar["addFieldsHTML"] = FieldInputs(form: form, editing: false, idPrefix: "add", titleID: "add-dialog-title-input").html()
+            }
+            c["editBar"] = bar
+            c["undoBar"] = bar
+        } else if let bar = c["fieldsBar"] as? [String: Any], bar["isEditing"] as? Bool != true {
+            c["undoBar"] = bar
+        }
+    }
+
     /// A path of the data being served for the Go to field's placeholder, as both a TreePath and a
     /// title path (`0.0 or Miles Davis/Kind of Blue`): two levels down, preferring among the first
     /// few rows one that has children.

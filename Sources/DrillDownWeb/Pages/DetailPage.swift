@@ -2,9 +2,19 @@ import DrillDownCore
 
 /// The detail screen of one node: title, image, every attribute formatted by its template,
 /// the leaf's value, and the path as breadcrumbs.
+///
+/// On an editable server the navigation bar has **Edit** (`/d/PATH?edit=1`): the node's fields
+/// (``FieldForm``: a scalar leaf's value, or a row's title and attributes) become inputs in one
+/// form posted to `/edit/update/PATH`, with **Cancel** (back to the detail, nothing changed) and
+/// **Done** (every changed field as one undoable step) in the bar.
 struct DetailPage {
     let site: Site
     let id: NodeID
+    /// Edit mode: the fields as inputs.
+    var editing = false
+    /// After a refused Done: what was typed, by field key, and the refusal.
+    var typed: [String: String]?
+    var error: EditError?
 
     func render() -> String {
         let source = site.source
@@ -25,9 +35,32 @@ struct DetailPage {
         if detail.row.childCount > 0 {
             extra["children"] = ["count": detail.row.childCount, "href": Links.level(path)]
         }
-        let back = nav.backLabel.map { ($0, Links.level(path.parent)) }
+        var back = nav.backLabel.map { ($0, Links.level(path.parent)) }
+        if site.isEditable, let state = RequestState.current {
+            let here = Links.detail(path)
+            extra["fieldsBar"] = ["isEditing": editing, "editHref": "\(here)?edit=1", "cancelHref": here, "back": here, "csrf": state.csrf]
+            if editing {
+                back = nil
+                extra["fieldsForm"] = fieldsForm(path: path, csrf: state.csrf)
+                for key in ["value", "hasFields", "noFields"] { extra[key] = nil }
+            }
+        }
         let chrome = Chrome(screen: "detail", title: nav.title, back: back, node: id)
         return site.assets.render("detail", chrome.context(site: site, extra: extra))
+    }
+
+    /// The Edit form's context: the inputs of the node's ``FieldForm``, and a refusal that names
+    /// no field of it above them.
+    func fieldsForm(path: TreePath, csrf: String) -> [String: Any] {
+        let form = FieldForm(source: site.source, schema: site.presenter.schema, node: id)
+        let inputs = FieldInputs(form: form, editing: true, idPrefix: "edit", typed: typed, error: error)
+        var c: [String: Any] = [
+            "action": "/edit/update/\(path)", "back": Links.detail(path), "csrf": csrf, "inputsHTML": inputs.html(),
+            "heading": form.isValue ? "Value" : "Fields",
+        ]
+        if inputs.hasRequired { c["hasRequired"] = true }
+        if let error, !inputs.errorIsOnAField { c["formError"] = error.message }
+        return c
     }
 
     /// Every screen from the root to this detail, each a link (the last is the current page).

@@ -1,6 +1,7 @@
 import DrillDownCore
 
-/// The pages that stand in for the script's dialogs: the Add form (`/add/PATH`, Cancel and Done),
+/// The pages that stand in for the script's dialogs: the Add form (`/add/PATH`: the fields of a
+/// new child, ``FieldForm``'s, with Cancel and Done),
 /// the Rename form (`/rename/PATH`), the Move… form (`/move/PATH`: the new parent by TreePath or
 /// title path, and a position) and the delete confirmation (`/delete/PATH`).
 struct EditPage {
@@ -11,6 +12,9 @@ struct EditPage {
     let mode: Mode
     /// Where Cancel and Done return to, when given and local.
     let back: String?
+    /// After a refused Add: what was typed, by field key, and the refusal.
+    var typed: [String: String]?
+    var error: EditError?
 
     func render() -> String {
         let source = site.source
@@ -29,6 +33,10 @@ struct EditPage {
             (screen, heading) = ("add", "Add to \(title)")
             extra["isAdd"] = true
             extra["action"] = "/edit/add/\(path)"
+            let form = FieldForm(source: source, schema: site.presenter.schema, newChildOf: id)
+            let inputs = FieldInputs(form: form, editing: false, idPrefix: "add", titleID: "add-title", typed: typed, error: error)
+            extra["addFieldsHTML"] = inputs.html()
+            if let error, !inputs.errorIsOnAField { extra["formError"] = error.message }
         case .rename:
             (screen, heading) = ("rename", "Rename \(title)")
             extra["isRename"] = true

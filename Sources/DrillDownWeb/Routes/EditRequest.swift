@@ -5,9 +5,17 @@ import Hummingbird
 
 /// One write request, from a plain HTML form (`application/x-www-form-urlencoded`) or the JSON
 /// API (a JSON object of strings and numbers), with its CSRF token checked.
+///
+/// The values of a row's fields (``FieldForm``) travel apart from the request's own fields, in
+/// ``inputs``: from JSON, `"value": V` (a scalar leaf's) and `"attributes": {"key": V}`, where a
+/// JSON string is text as typed (`.text`) and a number, `true`/`false` or `null` a typed value,
+/// and `"unset": ["key"]`; from a form, `f.KEY=text` for each field, where a field whose text is
+/// its `o.KEY` (the text the form showed) is left out, so only what was changed is submitted.
 struct EditRequest {
     /// The fields posted.
     var fields: [String: String]
+    /// The row's field values posted, by field key.
+    var inputs: [String: FieldForm.Input] = [:]
     /// The changes of a batch (`POST /edit/batch`) sent as JSON: the body's `changes`.
     var items: [BatchItem] = []
     /// Every `paths` value of a form (its ticked checkboxes), for a batch posted by a form.
@@ -37,22 +45,69 @@ struct EditRequest {
                 guard let list = changes as? [Any] else { throw WebError.badRequest("'changes' must be a list of change objects.") }
                 items = try list.enumerated().map { k, item throws(WebError) in try BatchItem(json: item, at: k) }
             }
+            var inputs: [String: FieldForm.Input] = [:]
             for (key, value) in object where key != "changes" {
-                switch value {
-                case let text as String: fields[key] = text
-                case let number as NSNumber: fields[key] = number.stringValue
+                switch (key, value) {
+                case ("attributes", let members as [String: Any]):
+                    for (name, member) in members { inputs[name] = try Self.input(member, name: "attributes.\(name)") }
+                case ("unset", let names as [Any]):
+                    for name in names {
+                        guard let name = name as? String else { throw WebError.badRequest("'unset' must be a list of field keys.") }
+                        inputs[name] = .unset
+                    }
+                case ("attributes", _), ("unset", _):
+                    throw WebError.badRequest("'attributes' must be an object of field values and 'unset' a list of field keys.")
+                case (_, let text as String): fields[key] = text
+                case (_, let number as NSNumber) where !Self.isBool(number): fields[key] = number.stringValue
+                case ("value", let flag as NSNumber): fields[key] = flag.boolValue ? "true" : "false"
+                case ("value", _): break
                 default: throw WebError.badRequest("The field '\(key)' must be a string or a number.")
                 }
+                if key == "value" { inputs[FieldForm.valueKey] = try Self.input(value, name: key) }
             }
             let accept = request.headers[.accept] ?? ""
-            return try checked(EditRequest(fields: fields, items: items, wantsJSON: api || accept.contains("application/json")), request, tokens)
+            let edit = EditRequest(fields: fields, inputs: inputs, items: items, wantsJSON: api || accept.contains("application/json"))
+            return try checked(edit, request, tokens)
         }
         guard let text = String(data: bytes, encoding: .utf8) else { throw WebError.badRequest("The form is not UTF-8.") }
         let query = Query(text)
         fields = query.values
+        var inputs: [String: FieldForm.Input] = [:]
+        for (name, text) in fields where name.hasPrefix("f.") && name.count > 2 {
+            let key = String(name.dropFirst(2))
+            if fields["o.\(key)"] != text { inputs[key] = .text(text) }
+        }
         let paths = query.all("paths").flatMap { $0.split(separator: ",").map(String.init) }
         let accept = request.headers[.accept] ?? ""
-        return try checked(EditRequest(fields: fields, formPaths: paths, wantsJSON: api || accept.contains("application/json")), request, tokens)
+        return try checked(EditRequest(fields: fields, inputs: inputs, formPaths: paths, wantsJSON: api || accept.contains("application/json")), request, tokens)
+    }
+
+    /// A field's value from JSON: a string is text as people type it, a number, boolean or null a
+    /// typed value.
+    static func input(_ value: Any, name: String) throws -> FieldForm.Input {
+        switch value {
+        case let text as String: return .text(text)
+        case is NSNull: return .typed(Scalar(.null, ""))
+        case let number as NSNumber:
+            if isBool(number) { return .typed(Scalar(.bool, number.boolValue ? "true" : "false")) }
+            let real = ["d", "f"].contains(String(cString: number.objCType))
+            return .typed(Scalar(real ? .real : .integer, number.stringValue))
+        default: throw WebError.badRequest("'\(name)' must be a string, a number, true, false or null.")
+        }
+    }
+
+    /// Whether JSON's `true` or `false` (not a number) was read as `number`.
+    static func isBool(_ number: NSNumber) -> Bool { String(cString: number.objCType) == "c" }
+
+    /// The field values in a fixed order, for a step key: `key=text`, `key:=typed`, `key!`.
+    var inputsDescription: String {
+        inputs.sorted { $0.key < $1.key }.map { key, input in
+            switch input {
+            case .text(let t): "\(key)=\(t)"
+            case .typed(let s): "\(key):=\(s.kind) \(s.text)"
+            case .unset: "\(key)!"
+            }
+        }.joined(separator: "&")
     }
 
     private static func checked(_ edit: EditRequest, _ request: Request, _ tokens: CSRFTokens) throws -> EditRequest {

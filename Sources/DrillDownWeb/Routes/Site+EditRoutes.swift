@@ -8,7 +8,10 @@ import Hummingbird
 /// JSON (under `/api/edit/`, or with `Accept: application/json`), and needs the session's CSRF
 /// token (the `csrf` field or the `X-CSRF-Token` header).
 ///
-/// - `POST /edit/add/PATH` `title=`: appends a child titled `title` (an empty title adds nothing)
+/// - `POST /edit/add/PATH` `title=` and the new row's fields (see ``addNode(at:_:in:model:key:)``):
+///   appends a child (an empty form adds nothing)
+/// - `POST /edit/update/PATH` the node's fields: a scalar leaf's value or a row's title and
+///   attributes, every changed one in one step (see ``updateFields(at:_:in:model:key:)``)
 /// - `POST /edit/rename/PATH` `title=`
 /// - `POST /edit/delete/PATH` (the no-JS page `GET /delete/PATH` asks first)
 /// - `POST /edit/move/PATH` `direction=up|down` or `index=N` (among its siblings), or `to=PARENT`
@@ -22,7 +25,9 @@ import Hummingbird
 ///   change's node is after the whole step
 /// - `POST /edit/undo`, `POST /edit/redo`
 ///
-/// The JSON answer is `{"revision": N, "changed": true, "paths": ["0.1"]}`.
+/// The JSON answer is `{"revision": N, "changed": true, "paths": ["0.1"]}`; a refused field value
+/// is 400 `{"error": "…", "field": "length"}`, and a form posted without script gets its page
+/// again with the message next to the field (400).
 ///
 /// An `Idempotency-Key` header (at most 200 bytes; app.js sends one per user action) makes a write
 /// safe to retry: the same key again returns the first outcome (with `Idempotency-Replayed: true`)
@@ -87,7 +92,9 @@ extension Site {
             }
         } catch let error as EditError {
             switch error.reason {
-            case .invalid: throw WebError.badRequest(error.message)
+            case .invalid:
+                if !form.wantsJSON, let page = refusedForm(op, at: path, form, error, in: source) { return page }
+                throw WebError(status: .badRequest, message: error.message, field: error.field)
             case .conflict: throw WebError(status: .conflict, message: error.message)
             case .unavailable: throw WebError(status: .serviceUnavailable, message: error.message, headers: [.retryAfter: "1"])
             case .unknownOutcome:
@@ -115,7 +122,8 @@ extension Site {
         }
         let fields = form.fields.filter { $0.key != "csrf" && $0.key != "back" }.sorted { $0.key < $1.key }
         let items = (form.items.map(\.description) + (form.formPaths.isEmpty ? [] : ["paths=" + form.formPaths.joined(separator: ",")])).joined(separator: "; ")
-        return StepKey(key, request: "\(op) /\(path) " + fields.map { "\($0.key)=\($0.value)" }.joined(separator: "&") + (items.isEmpty ? "" : " [\(items)]"))
+        let inputs = form.inputs.isEmpty ? "" : " " + form.inputsDescription
+        return StepKey(key, request: "\(op) /\(path) " + fields.map { "\($0.key)=\($0.value)" }.joined(separator: "&") + (items.isEmpty ? "" : " [\(items)]") + inputs)
     }
 
     /// Applies the write `op` at `path`; returns the affected paths.
@@ -123,8 +131,9 @@ extension Site {
         let paths: [TreePath]
         switch op {
             case "add":
-                let title = (form["title"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
-                paths = title.isEmpty ? [] : [try await model.apply(.insert(NewNode(title: title), parent: path, index: nil), key: key)]
+                paths = try await addNode(at: path, form, in: source, model: model, key: key)
+            case "update":
+                paths = try await updateFields(at: path, form, in: source, model: model, key: key)
             case "rename":
                 let title = (form["title"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
                 guard !path.isRoot else { throw WebError.badRequest("The root has no title to rename.") }

@@ -2,7 +2,8 @@ import Foundation
 import DrillDownCore
 import Hummingbird
 
-/// The HTML screens: `/` and `/l/PATH` levels, `/d/PATH` details, `/outline` (and on an editable
+/// The HTML screens: `/` and `/l/PATH` levels, `/d/PATH` details (`?edit=1`: its fields as a
+/// form), `/outline` (and on an editable
 /// server its selection form `/outline/select`), `/columns/PATH`, `/search?q=`, and `/go?path=`
 /// which opens any TreePath or title path.
 extension Site {
@@ -33,8 +34,9 @@ extension Site {
         }
         router.get("/d/**") { request, _ in
             let (id, canonical) = try NodeLookup.node(request.uri.path.dropFirst(3), in: source)
-            if !canonical { return Responses.redirect(Links.detail(source.path(of: id))) }
-            return Responses.html(DetailPage(site: self, id: id).render())
+            let editing = isEditable && Query(request.uri.query)["edit"] == "1"
+            if !canonical { return Responses.redirect(Links.detail(source.path(of: id)) + (editing ? "?edit=1" : "")) }
+            return Responses.html(DetailPage(site: self, id: id, editing: editing).render())
         }
         router.get("/outline") { request, _ in
             let query = Query(request.uri.query)

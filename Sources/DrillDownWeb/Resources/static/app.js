@@ -10,7 +10,7 @@
   var screen = document.body.dataset.screen;
 
   function isTyping(target) {
-    return target && (target.tagName === "INPUT" || target.tagName === "TEXTAREA" || target.isContentEditable);
+    return target && (target.tagName === "INPUT" || target.tagName === "TEXTAREA" || target.tagName === "SELECT" || target.isContentEditable);
   }
 
   // ---- Items that arrow keys move between -------------------------------------------------
@@ -31,7 +31,7 @@
   }
 
   function goBack() {
-    var back = document.getElementById("back");
+    var back = document.getElementById("back") || document.getElementById("fields-cancel");
     if (back) back.click(); else if (history.length > 1) history.back();
   }
 
@@ -1005,6 +1005,7 @@
         var fresh = doc.getElementById("main"), main = document.getElementById("main");
         var active = document.activeElement;
         if (!force && active && main.contains(active) && active.tagName === "INPUT" && active.type !== "range") return;
+        if (fieldsFormChanged()) return;
         if (fresh && main) {
           main.innerHTML = fresh.innerHTML;
           var big = document.querySelector("#rows[data-virtual]");
@@ -1152,10 +1153,12 @@
         event.preventDefault();
         form.setAttribute("action", action);
         document.getElementById("add-dialog-title").textContent = heading;
-        input.value = "";
         opener = document.activeElement && document.activeElement !== document.body ? document.activeElement : addButton;
-        dialog.showModal();
-        input.focus();
+        loadAddFields(form, action === addAction ? null : action).then(function () {
+          dialog.showModal();
+          input = document.getElementById("add-dialog-title-input");
+          if (input) input.focus();
+        });
       }
       addButton.addEventListener("click", function (event) { openAdd(event, addAction, "Add"); });
       document.addEventListener("click", function (event) {
@@ -1169,9 +1172,13 @@
       document.getElementById("add-dialog-cancel").addEventListener("click", function () { dialog.close(); });
       form.addEventListener("submit", function (event) {
         event.preventDefault();
-        var title = input.value.trim();
-        dialog.close();
-        if (title) post(form.action, new URLSearchParams({ title: title }));
+        say("");
+        // A refusal that names no field (this row takes no children) closes the dialog and shows above the page.
+        postFields(form, send, newKey, function (text) { dialog.close(); say(text); }).then(function (json) {
+          if (!json) return;
+          dialog.close();
+          if (json.changed) refresh(true);
+        });
       });
     }
 
@@ -1360,6 +1367,107 @@
       if (drag && event.key === "Escape") { endDrag(); event.preventDefault(); event.stopPropagation(); }
     }, true);
 
+    setUpFieldsForm(send, newKey);
+  }
+
+  // ---- Fields (the detail's Edit mode, the Add dialog's fields) ------------------------------
+  // The inputs are posted as they are (f.KEY, and o.KEY: the text each showed, so only changed
+  // fields count) to /edit/update/PATH or /edit/add/PATH; the server reads and checks every
+  // value (the core's FieldForm), and its refusal ({"error", "field"}) is shown next to the
+  // field it names, or above the fields. Nothing is parsed or checked here.
+  function fieldsFormChanged() {
+    var form = document.getElementById("fields-form");
+    if (!form) return false;
+    return Array.prototype.some.call(form.elements, function (el) {
+      if (el.type === "checkbox") return el.checked !== el.defaultChecked;
+      if (el.tagName === "SELECT") return Array.prototype.some.call(el.options, function (o) { return o.selected !== o.defaultSelected; });
+      return el.type !== "hidden" && el.value !== el.defaultValue;
+    });
+  }
+
+  function clearFieldErrors(form) {
+    Array.prototype.forEach.call(form.querySelectorAll(".field-error"), function (p) { p.remove(); });
+    Array.prototype.forEach.call(form.querySelectorAll("[aria-invalid]"), function (el) {
+      el.removeAttribute("aria-invalid");
+      el.removeAttribute("aria-describedby");
+    });
+    var general = form.querySelector(".form-error");
+    if (general) { general.textContent = ""; general.hidden = true; }
+  }
+
+  function showFieldError(form, message, key, elsewhere) {
+    var row = null;
+    Array.prototype.forEach.call(form.querySelectorAll(".field-row[data-key]"), function (r) {
+      if (key && r.dataset.key.toLowerCase() === String(key).toLowerCase()) row = r;
+    });
+    var input = row && row.querySelector("input:not([type=hidden]), select, textarea");
+    if (!input && elsewhere) { elsewhere(message); return; }
+    if (!input) {
+      var general = form.querySelector(".form-error");
+      if (general) { general.textContent = message; general.hidden = false; } else alert(message);
+      return;
+    }
+    var p = document.createElement("p");
+    p.className = "field-error";
+    p.id = input.id + "-error";
+    p.textContent = message;
+    row.appendChild(p);
+    input.setAttribute("aria-invalid", "true");
+    input.setAttribute("aria-describedby", p.id);
+    input.focus();
+  }
+
+  // Posts the form's inputs; resolves to the answer's JSON, or null after showing a refusal
+  // (by its field, else through `elsewhere` when given, else above the fields).
+  function postFields(form, send, newKey, elsewhere) {
+    clearFieldErrors(form);
+    var body = new URLSearchParams(new FormData(form));
+    return send(form.getAttribute("action"), body, newKey(), 0).then(function (r) {
+      return r.json().then(function (json) {
+        if (r.ok) return json;
+        showFieldError(form, json.error || r.statusText, json.field, elsewhere);
+        return null;
+      });
+    }).catch(function (error) { showFieldError(form, error.message, null, elsewhere); return null; });
+  }
+
+  // The Add dialog's fields are those of a new child of the row it adds to: the level's own
+  // are in the page; another row's (the edit tools' Add child…) come from its /add/PATH page.
+  var initialAddFields = null;
+  function loadAddFields(form, action) {
+    var box = document.getElementById("add-dialog-fields");
+    clearFieldErrors(form);
+    if (initialAddFields === null) initialAddFields = box.innerHTML;
+    if (!action) { box.innerHTML = initialAddFields; form.reset(); return Promise.resolve(); }
+    return fetch("/add/" + action.replace(/^\/edit\/add\//, ""), { credentials: "same-origin" })
+      .then(function (r) { return r.text(); })
+      .then(function (html) {
+        var fields = new DOMParser().parseFromString(html, "text/html").getElementById("add-fields");
+        box.innerHTML = fields ? fields.innerHTML : initialAddFields;
+        var title = document.getElementById("add-title");
+        if (title) { title.id = "add-dialog-title-input"; title.removeAttribute("autofocus"); }
+        var label = box.querySelector('label[for="add-title"]');
+        if (label) label.htmlFor = "add-dialog-title-input";
+      })
+      .catch(function () { box.innerHTML = initialAddFields; });
+  }
+
+  // The detail's Edit mode: Done posts every changed field as one step and shows the detail
+  // again; Edit and Cancel replace the page in the history (one entry for the detail).
+  function setUpFieldsForm(send, newKey) {
+    document.addEventListener("click", function (event) {
+      var link = event.target.closest && event.target.closest("#fields-edit, #fields-cancel, #fields-cancel-bottom");
+      if (!link || event.button !== 0 || event.ctrlKey || event.metaKey || event.shiftKey) return;
+      event.preventDefault();
+      location.replace(link.href);
+    });
+    var form = document.getElementById("fields-form");
+    if (!form) return;
+    form.addEventListener("submit", function (event) {
+      event.preventDefault();
+      var back = form.querySelector('input[name="back"]').value;
+      postFields(form, send, newKey).then(function (json) { if (json) location.replace(back); });
+    });
   }
   if (csrfMeta) setUpEditing();
   if (csrfMeta || liveMeta) followChanges();
