@@ -330,7 +330,8 @@ def test_music_library_song_detail_and_back(page, music_server, shot):
     open_row(page, "Miles Davis")
     expect(page.locator("#rows img.thumb").first).to_have_attribute("src", re.compile(r"^/files/art/.+\.png$"))
     # The thumbnail loads (decoded, with a width); the src is set before the browser has fetched it.
-    page.wait_for_function("(() => { const i = document.querySelector('#rows img.thumb'); return i.complete && i.naturalWidth > 0 })()",
+    # A function, not an expression: Playwright polls an expression with eval, which the page's CSP forbids.
+    page.wait_for_function("() => { const i = document.querySelector('#rows img.thumb'); return i.complete && i.naturalWidth > 0 }",
                            timeout=5000)
     shot("music-albums")
     open_row(page, "Kind of Blue")
