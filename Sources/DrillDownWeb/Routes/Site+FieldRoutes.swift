@@ -21,23 +21,30 @@ extension Site {
     /// is empty adds nothing.
     /// - Throws: ``EditError`` naming the missing or refused field.
     func addNode(at path: TreePath, _ form: EditRequest, in source: any Source, model: DocumentModel, key: StepKey?) async throws -> [TreePath] {
-        guard let parent = source.node(at: path) else { throw WebError.notFound("No node at TreePath \(path).") }
-        let fields = FieldForm(source: source, schema: presenter.schema, newChildOf: parent)
-        var inputs = form.inputs
-        if let title = fields.titleField {
-            let typed = inputs.first { $0.key.lowercased() == title.key.lowercased() }
-            if let text = form["title"], typed == nil { inputs[title.key] = .text(text) }
-            if case .text(let text)? = inputs[typed?.key ?? title.key] {
-                inputs[typed?.key ?? title.key] = .text(text.trimmingCharacters(in: .whitespacesAndNewlines))
-            }
-        }
-        let given = inputs.values.contains {
+        guard source.node(at: path) != nil else { throw WebError.notFound("No node at TreePath \(path).") }
+        let inputs = form.inputs, title = form["title"]
+        let given = !(title ?? "").trimmingCharacters(in: .whitespaces).isEmpty || inputs.values.contains {
             if case .text(let t) = $0 { return !t.trimmingCharacters(in: .whitespaces).isEmpty }
             return true
         }
         guard given else { return [] }
-        let node = try fields.newNode(inputs)
-        return [try await model.apply(.insert(node, parent: path, index: nil), key: key)]
+        // The form is made inside the step, on the model's own thread and the data as the step
+        // writes it: a database's level is read there, never on a request's (a hung database then
+        // holds only the model, as every other write does).
+        let schema = presenter.schema
+        return try await model.apply(deriving: { (data: any Source) throws(EditError) -> [Change] in
+            guard let parent = data.node(at: path) else { throw EditError("no node at TreePath \(path)", at: path) }
+            let fields = FieldForm(source: data, schema: schema, newChildOf: parent)
+            var inputs = inputs
+            if let titleField = fields.titleField {
+                let typed = inputs.first { $0.key.lowercased() == titleField.key.lowercased() }
+                if let title, typed == nil { inputs[titleField.key] = .text(title) }
+                if case .text(let text)? = inputs[typed?.key ?? titleField.key] {
+                    inputs[typed?.key ?? titleField.key] = .text(text.trimmingCharacters(in: .whitespacesAndNewlines))
+                }
+            }
+            return [.insert(try fields.newNode(inputs), parent: path, index: nil)]
+        }, key: key)
     }
 
     /// The form page of a refused `update` or `add` posted without script, again with what was
