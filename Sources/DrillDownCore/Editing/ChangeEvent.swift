@@ -22,6 +22,11 @@ public struct ChangeEvent: Sendable {
     public var changes: [Change]
     /// The path each change affected when it was first applied (see ``EditableDocument/apply(_:)``).
     public var paths: [TreePath]
+    /// What the step did, in words ("Rename of Ringtone to Chime": see ``StepSummary``); empty
+    /// for an external change.
+    public var summary: String
+    /// What Undo and Redo can do after the step, so every view can enable its buttons.
+    public var history: HistoryState
     /// The document after the step: a snapshot to read without going back to the model.
     public var source: any Source
 }

@@ -78,7 +78,7 @@ public actor DocumentModel {
         self.store = document
         self.actions = actions
         self.save = save
-        latest = LatestSnapshot((self.store.snapshot, 0))
+        latest = LatestSnapshot((self.store.snapshot, 0, self.store.history))
     }
 
     /// Creates a model over an in-memory document kept in `storage` (a file), committing in groups.
@@ -87,7 +87,7 @@ public actor DocumentModel {
         self.actions = actions
         self.save = nil
         self.storage = storage
-        latest = LatestSnapshot((self.store.snapshot, 0))
+        latest = LatestSnapshot((self.store.snapshot, 0, self.store.history))
     }
 
     /// Creates a model over any store (a database store persists each step itself).
@@ -95,7 +95,7 @@ public actor DocumentModel {
         self.store = store
         self.actions = actions
         self.save = nil
-        latest = LatestSnapshot((self.store.snapshot, 0))
+        latest = LatestSnapshot((self.store.snapshot, 0, self.store.history))
     }
 
     deinit {
@@ -108,9 +108,18 @@ public actor DocumentModel {
     /// ``source`` and the ``revision`` it belongs to, read at one moment (two separate reads
     /// from outside the actor may see a change in between). Read without entering the actor, so
     /// a reader never waits behind a step (a database step may wait for its server).
-    public nonisolated var versionedSource: (source: any Source, revision: Int) { latest.value }
+    public nonisolated var versionedSource: (source: any Source, revision: Int) {
+        let state = latest.value
+        return (state.source, state.revision)
+    }
 
-    /// The snapshot and revision last published, for ``versionedSource``.
+    /// ``versionedSource`` with what Undo and Redo can do at that revision, read at one moment.
+    public nonisolated var versionedState: (source: any Source, revision: Int, history: HistoryState) { latest.value }
+
+    /// What Undo and Redo can do now (see ``EditingStore/history``).
+    public var history: HistoryState { store.history }
+
+    /// The snapshot, revision and history last published, for ``versionedSource``.
     let latest: LatestSnapshot
 
     /// The in-memory document, when the store is one.
@@ -220,12 +229,12 @@ public actor DocumentModel {
             if let replay { return EditStep(changes: [], paths: replay) }
             guard let done else { return nil }
             step = done
-            publish(origin, step.changes, step.paths)
+            publish(origin, step.changes, step.paths, summary: step.summary)
         } else {
             var next = store
             guard let done = try move(&next) else { return nil }
             step = done
-            try commit(next, origin, step.changes, step.paths)
+            try commit(next, origin, step.changes, step.paths, summary: step.summary)
         }
         try await written(nil, key: key, paths: step.paths)
         return step
@@ -322,18 +331,22 @@ public actor DocumentModel {
     /// Registers (or replaces) an action implemented in code; see ``ActionSet/register(_:_:)``.
     public func registerAction(_ name: String, _ handler: @escaping ActionHandler) { actions.register(name, handler) }
 
-    func commit(_ next: any EditingStore, _ origin: ChangeEvent.Origin, _ changes: [Change], _ paths: [TreePath]) throws(EditError) {
+    func commit(_ next: any EditingStore, _ origin: ChangeEvent.Origin, _ changes: [Change], _ paths: [TreePath], summary: String? = nil) throws(EditError) {
         if let save, let document = next as? EditableDocument {
             do { try save(document.tree) } catch { throw EditError("could not save the change: \(error)") }
         }
         store = next
-        publish(origin, changes, paths)
+        publish(origin, changes, paths, summary: summary)
     }
 
-    func publish(_ origin: ChangeEvent.Origin, _ changes: [Change], _ paths: [TreePath]) {
+    /// Tells every subscriber about the step just made; `summary` says what an undo or redo did
+    /// (a new step's is the store's next undo).
+    func publish(_ origin: ChangeEvent.Origin, _ changes: [Change], _ paths: [TreePath], summary: String? = nil) {
         revision += 1
-        let event = ChangeEvent(revision: revision, origin: origin, changes: changes, paths: paths, source: store.snapshot)
-        latest.value = (event.source, revision)
+        let history = store.history
+        let said = summary ?? (origin == .apply ? history.undo ?? "" : "")
+        let event = ChangeEvent(revision: revision, origin: origin, changes: changes, paths: paths, summary: said, history: history, source: store.snapshot)
+        latest.value = (event.source, revision, history)
         for continuation in subscribers.values { continuation.yield(event) }
     }
 
@@ -455,11 +468,11 @@ public actor DocumentModel {
 /// A value read and written under a lock: the model's latest snapshot, readable from any thread.
 final class LatestSnapshot: @unchecked Sendable {
     private let lock = NSLock()
-    private var stored: (source: any Source, revision: Int)
+    private var stored: (source: any Source, revision: Int, history: HistoryState)
 
-    init(_ value: (source: any Source, revision: Int)) { stored = value }
+    init(_ value: (source: any Source, revision: Int, history: HistoryState)) { stored = value }
 
-    var value: (source: any Source, revision: Int) {
+    var value: (source: any Source, revision: Int, history: HistoryState) {
         get { lock.withLock { stored } }
         set { lock.withLock { stored = newValue } }
     }

@@ -63,6 +63,8 @@ public struct EditableDocument: Sendable {
     public var canUndo: Bool { !undoSteps.isEmpty }
     /// Whether there is a step to redo.
     public var canRedo: Bool { !redoSteps.isEmpty }
+    /// What Undo and Redo would do now.
+    public var history: HistoryState { HistoryState(undo: undoSteps.last, redo: redoSteps.last) }
 
     /// Applies one change and returns the path of the node it affected: the new node for an
     /// insert, its new place for a move, the path it had for a delete, else the node's path.
@@ -89,6 +91,7 @@ public struct EditableDocument: Sendable {
         redoSteps = []
         let original = source
         var step = EditStep(changes: changes, paths: [], before: tree, after: nil)
+        step.summary = StepSummary.describe(changes, in: original)
         // A change is at most three splices (a move into a row without children): no regrowth.
         step.edits.reserveCapacity(3 * changes.count)
         step.paths.reserveCapacity(changes.count)
@@ -150,6 +153,9 @@ public struct EditStep: Sendable {
     public var changes: [Change]
     /// The path each change affected (see ``EditableDocument/apply(_:)``).
     public var paths: [TreePath]
+    /// What the step did, in words ("Rename of Ringtone to Chime": see ``StepSummary``); empty
+    /// for a step replayed under its key.
+    public var summary = ""
     /// The tree before the step (what undo puts back); trees share structure, so keeping it is O(1).
     var before: TreeStore?
     /// The tree after the step (what redo puts back).
@@ -157,9 +163,34 @@ public struct EditStep: Sendable {
     /// The splices the step made, in order, as a database store writes them row by row.
     public internal(set) var edits: [TreeEdit] = []
 
-    /// A step of a store that keeps its own undo data (a database store): its changes and paths.
-    public init(changes: [Change], paths: [TreePath]) {
+    /// A step of a store that keeps its own undo data (a database store): its changes, paths and
+    /// ``summary``.
+    public init(changes: [Change], paths: [TreePath], summary: String = "") {
         self.init(changes: changes, paths: paths, before: nil, after: nil)
+        self.summary = summary
+    }
+
+    /// The level whose page shows the step's effect: after an undo (`undone`), where the first
+    /// change was made (the parent of an added row, the old parent of a moved one); after the step
+    /// or its redo, where its first changed row is now. `nil` for a step without changes.
+    public func level(undone: Bool) -> TreePath? {
+        guard let change = changes.first else { return nil }
+        if undone {
+            if case .insert(_, let parent, _) = change { return parent }
+            return change.path.isRoot ? .root : change.path.parent
+        }
+        guard let path = paths.first else { return nil }
+        return path.isRoot ? .root : path.parent
+    }
+
+    /// The row the step's first change addressed, where it is after an undo (`undone`) or the step.
+    public func row(undone: Bool) -> TreePath? {
+        guard let change = changes.first else { return nil }
+        if undone {
+            if case .insert = change { return nil }
+            return change.path
+        }
+        return paths.first
     }
 
     init(changes: [Change], paths: [TreePath], before: TreeStore?, after: TreeStore?) {

@@ -21,6 +21,9 @@ public protocol EditingStore: Sendable {
     var canUndo: Bool { get }
     /// Whether there is a step to redo.
     var canRedo: Bool { get }
+    /// What Undo and Redo would do now: whether each can act, and the next steps' summaries
+    /// (``StepSummary``). The default knows only ``canUndo`` and ``canRedo``.
+    var history: HistoryState { get }
     /// Applies `changes` in order as one undoable step (all or nothing) and returns the path each
     /// one affected (see ``EditableDocument/apply(_:)``). Clears the redo history.
     /// - Throws: ``EditError`` when a change is invalid or cannot be stored; nothing is changed then.
@@ -63,6 +66,8 @@ extension EditingStore {
     public var replayed: StepOutcome? { nil }
 
     public var news: AsyncStream<Void>? { nil }
+
+    public var history: HistoryState { HistoryState(canUndo: canUndo, canRedo: canRedo) }
 
     public mutating func apply(deriving derive: (any Source) throws(EditError) -> [Change]) throws(EditError) -> (changes: [Change], paths: [TreePath]) {
         let changes = try derive(snapshot)

@@ -82,6 +82,7 @@ public struct RelationalStore: EditingStore {
     public var snapshot: any Source { source }
     public var canUndo: Bool { !undoStack.isEmpty }
     public var canRedo: Bool { !redoStack.isEmpty }
+    public var history: HistoryState { HistoryState(undo: undoStack.last?.edit, redo: redoStack.last?.edit) }
 
     public mutating func apply(_ changes: [Change]) throws(EditError) -> [TreePath] {
         try step(checked: true) { _ in changes }.paths
@@ -105,9 +106,10 @@ public struct RelationalStore: EditingStore {
                 let changes = try derive(writer.source)
                 // Another writer committed since the snapshot the changes were made on: their rows must still be there, as shown.
                 if checked, fresh { try writer.check(changes, shown: shown) }
+                let summary = StepSummary.describe(changes, in: writer.source)
                 var paths: [TreePath] = []
                 for change in changes { paths.append(try writer.apply(change)) }
-                return (RelationalStep(changes: changes, paths: paths, writes: writer.writes, layout: writer.layout), writer.state)
+                return (RelationalStep(changes: changes, paths: paths, writes: writer.writes, layout: writer.layout, summary: summary), writer.state)
             }
         } catch {
             // The page that reloads on the conflict shows the data as it is now.
@@ -130,7 +132,7 @@ public struct RelationalStore: EditingStore {
         dataVersion = version
         undoStack.removeLast()
         redoStack.append(step)
-        return EditStep(changes: step.changes, paths: step.paths)
+        return step.edit
     }
 
     public mutating func redo() throws(EditError) -> EditStep? {
@@ -140,7 +142,7 @@ public struct RelationalStore: EditingStore {
         dataVersion = version
         redoStack.removeLast()
         undoStack.append(step)
-        return EditStep(changes: step.changes, paths: step.paths)
+        return step.edit
     }
 
     /// Picks up other writers' commits: a new snapshot read afresh when the version moved.

@@ -91,4 +91,9 @@ struct RelationalStep: Sendable {
     var paths: [TreePath]
     var writes: [RowWrite]
     var layout: [LayoutChange]
+    /// What the step did, in words (see ``StepSummary``).
+    var summary = ""
+
+    /// The step as the model sees it.
+    var edit: EditStep { EditStep(changes: changes, paths: paths, summary: summary) }
 }

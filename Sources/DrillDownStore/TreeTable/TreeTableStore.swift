@@ -63,6 +63,7 @@ public struct TreeTableStore<Database: TreeTableDatabase>: EditingStore {
     public var snapshot: any Source { source }
     public var canUndo: Bool { !undoHistory.isEmpty }
     public var canRedo: Bool { !redoHistory.isEmpty }
+    public var history: HistoryState { HistoryState(undo: undoHistory.last?.edit, redo: redoHistory.last?.edit) }
 
     public mutating func apply(_ changes: [Change]) throws(EditError) -> [TreePath] {
         guard !changes.isEmpty else { throw EditError("no change to apply") }
@@ -74,7 +75,7 @@ public struct TreeTableStore<Database: TreeTableDatabase>: EditingStore {
                 return try TreeTableEditor.step(changes, shown: current, now: now, writer: t.writer, queries: t.queries, schema: schema, version: version)
             })
         else { return replayed?.paths ?? [] }
-        record(changes, paths, operations, next)
+        record(changes, paths, operations, next, before: current)
         return paths
     }
 
@@ -89,14 +90,16 @@ public struct TreeTableStore<Database: TreeTableDatabase>: EditingStore {
                 return try TreeTableEditor.step(deriving: derive, now: now, writer: t.writer, queries: t.queries, schema: schema, version: version)
             })
         else { return ([], replayed?.paths ?? []) }
-        record(changes, paths, operations, next)
+        record(changes, paths, operations, next, before: current)
         return (changes, paths)
     }
 
-    /// Keeps a step that was written: the new snapshot, and the step for undo.
-    mutating func record(_ changes: [Change], _ paths: [TreePath], _ operations: [RowOperation], _ next: TreeTableSource) {
+    /// Keeps a step that was written: the new snapshot, and the step for undo, described with
+    /// the titles of `before` (the snapshot its paths address).
+    mutating func record(_ changes: [Change], _ paths: [TreePath], _ operations: [RowOperation], _ next: TreeTableSource, before: TreeTableSource) {
         source = next
-        undoHistory.append(Step(edit: EditStep(changes: changes, paths: paths), operations: operations))
+        let edit = EditStep(changes: changes, paths: paths, summary: StepSummary.describe(changes, in: before))
+        undoHistory.append(Step(edit: edit, operations: operations))
         if undoHistory.count > historyLimit { undoHistory.removeFirst(undoHistory.count - historyLimit) }
         redoHistory.removeAll()
     }

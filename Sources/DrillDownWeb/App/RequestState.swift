@@ -9,6 +9,10 @@ struct RequestState: Sendable {
     var revision: Int
     /// The CSRF token of the session in the `dd_session` cookie (see ``CSRFTokens``), empty on a read-only server.
     var csrf: String
+    /// What Undo and Redo can do at ``revision`` (nothing on a read-only server).
+    var history = HistoryState.empty
+    /// What a form's undo or redo did, for the page after its redirect (see ``StepNotice``).
+    var notice: StepNotice?
 
     /// The state of the request being answered; `nil` outside a request (tests building pages directly).
     @TaskLocal static var current: RequestState?

@@ -19,12 +19,17 @@ struct SnapshotMiddleware<Context: RequestContext>: RouterMiddleware {
         }
         guard let model = site.model else { return try await Self.answer(from: site.basePresenter.source) { try await next(request, context) } }
         // The data and its revision, read together without entering the model.
-        let (source, revision) = model.versionedSource
-        let existing = CSRFTokens.sessionID(in: request.headers[values: .cookie])
+        let (source, revision, history) = model.versionedState
+        let cookies = request.headers[values: .cookie]
+        let existing = CSRFTokens.sessionID(in: cookies)
         let session = existing ?? CSRFTokens.newSessionID()
         let token = site.csrf.token(for: session)
+        // A notice left by a form's undo or redo is shown by the next page, and only by it.
+        let notice = request.method == .get && !request.uri.path.hasPrefix("/static/") && request.uri.path != "/events"
+            && cookies.contains { $0.contains(StepNotice.cookieName + "=") } ? StepNotice.find(in: cookies) : nil
         let state = RequestState(
-            presenter: Presenter(source: source, schema: site.basePresenter.schema, orders: site.orders.orders(at: revision)), revision: revision, csrf: token)
+            presenter: Presenter(source: source, schema: site.basePresenter.schema, orders: site.orders.orders(at: revision)), revision: revision, csrf: token,
+            history: history, notice: notice)
         var response = try await RequestState.$current.withValue(state) {
             try await Self.answer(from: source) { try await next(request, context) }
         }
@@ -32,6 +37,7 @@ struct SnapshotMiddleware<Context: RequestContext>: RouterMiddleware {
             response.headers.append(HTTPField(
                 name: .setCookie, value: "\(CSRFTokens.cookieName)=\(session); Path=/; SameSite=Strict; HttpOnly"))
         }
+        if notice != nil { response.headers.append(HTTPField(name: .setCookie, value: StepNotice.clearingCookie)) }
         response.headers[.csrfToken] = token
         return response
     }

@@ -30,6 +30,13 @@ struct Chrome {
         }
         if let back { c["back"] = ["label": back.label, "href": back.href] }
         Self.addFieldBars(to: &c, site: site)
+        if site.isEditable, let state = RequestState.current {
+            if var bar = c["undoBar"] as? [String: Any] {
+                bar["history"] = Self.history(state.history)
+                c["undoBar"] = bar
+            }
+            if let notice = state.notice { c["notice"] = notice.context(here: Self.here(screen: screen, node: node, in: site.source)) }
+        }
         if let node {
             let source = site.source
             let path = source.path(of: node)
@@ -63,6 +70,25 @@ extension Chrome {
         } else if let bar = c["fieldsBar"] as? [String: Any], bar["isEditing"] as? Bool != true {
             c["undoBar"] = bar
         }
+    }
+
+    /// The Undo and Redo buttons' state: disabled when they cannot act, else labelled with what
+    /// they would do ("Undo Rename of Ringtone").
+    static func history(_ state: HistoryState) -> [String: Any] {
+        func button(_ verb: String, _ can: Bool, _ what: String?) -> [String: Any] {
+            var b: [String: Any] = ["label": can ? [verb, what].compactMap { $0 }.joined(separator: " ") : "Nothing to \(verb.lowercased())"]
+            if !can { b["disabled"] = true }
+            return b
+        }
+        return ["undo": button("Undo", state.canUndo, state.undo), "redo": button("Redo", state.canRedo, state.redo)]
+    }
+
+    /// The level link of the page showing `node`, as a ``StepNotice``'s `href` is written, so a
+    /// notice about this page does not offer to go to it.
+    static func here(screen: String, node: NodeID?, in source: any Source) -> String? {
+        guard let node, screen == "level" || screen == "detail" else { return nil }
+        let path = source.path(of: node)
+        return Links.level(screen == "level" || path.isRoot ? path : path.parent)
     }
 
     /// A path of the data being served for the Go to field's placeholder, as both a TreePath and a

@@ -25,7 +25,10 @@ import Hummingbird
 ///   change's node is after the whole step
 /// - `POST /edit/undo`, `POST /edit/redo`
 ///
-/// The JSON answer is `{"revision": N, "changed": true, "paths": ["0.1"]}`; a refused field value
+/// The JSON answer is `{"revision": N, "changed": true, "paths": ["0.1"], "history": {"canUndo": true,
+/// "canRedo": false, "undo": "Rename of Ringtone to Chime"}}` (what Undo and Redo can do now; see
+/// ``HistoryState``); an undo or redo adds `"step"`: what it did and where (``StepNotice``), which a
+/// form posted without script gets on the next page instead. A refused field value
 /// is 400 `{"error": "…", "field": "length"}`, and a form posted without script gets its page
 /// again with the message next to the field (400).
 ///
@@ -82,12 +85,13 @@ extension Site {
         let key = try Self.stepKey(request, op: op, path: path, form: form)
         var replayed = false
         let paths: [TreePath]
+        var notice: StepNotice?
         do {
             if let key, let earlier = try model.outcome(of: key) {
                 replayed = true
                 paths = earlier.paths
             } else {
-                paths = try await apply(op, at: path, form, in: source, model: model, key: key)
+                paths = try await apply(op, at: path, form, in: source, model: model, key: key, notice: &notice)
                 if let key { replayed = model.recorded(key)?.replayed ?? false }
             }
         } catch let error as EditError {
@@ -105,12 +109,16 @@ extension Site {
         if op == "add" { returnTo = Links.level(path) }
         if op == "move", let moved = paths.first { returnTo = Links.level(moved.parent) }
         if form.wantsJSON {
-            struct Result: Encodable { var revision: Int, changed: Bool, paths: [String] }
-            var response = try Responses.json(Result(revision: model.versionedSource.revision, changed: !paths.isEmpty, paths: paths.map(\.description)))
+            struct Result: Encodable { var revision: Int, changed: Bool, paths: [String], history: HistoryState, step: StepNotice? }
+            let (_, revision, history) = model.versionedState
+            var response = try Responses.json(Result(
+                revision: revision, changed: !paths.isEmpty, paths: paths.map(\.description), history: history, step: notice))
             if replayed { response.headers[.idempotencyReplayed] = "true" }
             return response
         }
-        return Response(status: .seeOther, headers: [.location: form.back(or: returnTo)])
+        var response = Response(status: .seeOther, headers: [.location: form.back(or: returnTo)])
+        if let notice { response.headers.append(HTTPField(name: .setCookie, value: notice.cookie)) }
+        return response
     }
 
     /// The step key of a write with an `Idempotency-Key` header: the key, and the request it
@@ -126,8 +134,12 @@ extension Site {
         return StepKey(key, request: "\(op) /\(path) " + fields.map { "\($0.key)=\($0.value)" }.joined(separator: "&") + (items.isEmpty ? "" : " [\(items)]") + inputs)
     }
 
-    /// Applies the write `op` at `path`; returns the affected paths.
-    func apply(_ op: Substring, at path: TreePath, _ form: EditRequest, in source: any Source, model: DocumentModel, key: StepKey?) async throws -> [TreePath] {
+    /// Applies the write `op` at `path`; returns the affected paths. An undo or redo also says what
+    /// it did, and where, in `notice`.
+    func apply(
+        _ op: Substring, at path: TreePath, _ form: EditRequest, in source: any Source, model: DocumentModel, key: StepKey?,
+        notice: inout StepNotice?
+    ) async throws -> [TreePath] {
         let paths: [TreePath]
         switch op {
             case "add":
@@ -164,10 +176,10 @@ extension Site {
                 paths = try await model.run(action, at: path, key: key)
             case "batch":
                 paths = try await batch(try form.batchItems(), in: source, model: model, key: key)
-            case "undo":
-                paths = try await model.undo(key: key)?.paths ?? []
-            case "redo":
-                paths = try await model.redo(key: key)?.paths ?? []
+            case "undo", "redo":
+                let step = op == "undo" ? try await model.undo(key: key) : try await model.redo(key: key)
+                if let step { notice = StepNotice(op: String(op), step: step, in: model.versionedSource.source) }
+                paths = step?.paths ?? []
             default:
                 throw WebError.notFound("There is no edit called '\(op)'.")
         }

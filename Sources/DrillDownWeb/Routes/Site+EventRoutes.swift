@@ -5,7 +5,9 @@ import Hummingbird
 import ServiceLifecycle
 
 /// `GET /events`: server-sent events, one `change` event per step of the model
-/// (`data: {"revision": N, "origin": "apply", "paths": ["0.1"]}`), and a comment every 5 s so
+/// (`data: {"revision": N, "origin": "apply", "paths": ["0.1"], "summary": "Rename of Ringtone to Chime",
+/// "history": {"canUndo": true, "canRedo": false, "undo": "Rename of Ringtone to Chime"}}`: what the
+/// step did and what Undo and Redo can do now), and a comment every 5 s so
 /// connections that died without closing are noticed. Pages follow it to refresh in place.
 ///
 /// Streams are capped (see ``StreamSlots``): ``WebServer/Options/maxEventStreamsPerSession`` per
@@ -21,11 +23,14 @@ extension Site {
                 .mapError(streamRefusal).get()
             let changes = await model.changes()
             let revision = await model.revision
+            let history = (try? Responses.jsonData(await model.history)).flatMap { String(data: $0, encoding: .utf8) } ?? "{}"
             let (lines, continuation) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingNewest(64))
             let forward = Task {
                 for await event in changes {
-                    struct Payload: Encodable { var revision: Int, origin: String, paths: [String] }
-                    let payload = Payload(revision: event.revision, origin: event.origin.rawValue, paths: event.paths.map(\.description))
+                    struct Payload: Encodable { var revision: Int, origin: String, paths: [String], summary: String, history: HistoryState }
+                    let payload = Payload(
+                        revision: event.revision, origin: event.origin.rawValue, paths: event.paths.map(\.description), summary: event.summary,
+                        history: event.history)
                     let json = (try? Responses.jsonData(payload)).flatMap { String(data: $0, encoding: .utf8) } ?? "{}"
                     continuation.yield("event: change\nid: \(event.revision)\ndata: \(json)\n\n")
                 }
@@ -44,7 +49,7 @@ extension Site {
             let watchesClient = canWatchDisconnect(request)
             let body = ResponseBody { writer in
                 defer { forward.cancel(); heartbeat.cancel(); slot.release() }
-                try await writer.write(ByteBuffer(string: "retry: 1000\nevent: hello\ndata: {\"revision\": \(revision)}\n\n"))
+                try await writer.write(ByteBuffer(string: "retry: 1000\nevent: hello\ndata: {\"revision\": \(revision), \"history\": \(history)}\n\n"))
                 // The stream ends with the model, when the server shuts down, or when the page goes
                 // away: its connection's inbound side closes, which cancels the loop at once (a
                 // failed write, at the latest the next heartbeat's, ends it too).

@@ -1024,6 +1024,13 @@
     return refreshing;
   }
 
+  // An event of the stream, passed on to feedback.js (the history state it carries) as drilldown:NAME.
+  function announceEvent(name, e) {
+    var data = null;
+    try { data = JSON.parse(e.data); } catch (error) { return; }
+    document.dispatchEvent(new CustomEvent("drilldown:" + name, { detail: data }));
+  }
+
   // Every change made anywhere re-renders this page within a moment. A refused stream (429:
   // this browser or address follows enough pages; 503: the server is full) ends the EventSource
   // for good, so the page asks again itself after 2-6 s, waiting twice as long after each
@@ -1034,9 +1041,10 @@
     function open() {
       timer = null;
       events = new EventSource("/events");
-      events.addEventListener("change", function () { refresh(); });
+      events.addEventListener("change", function (e) { refresh(); announceEvent("change", e); });
       // Marks the page as following changes (tests wait for it instead of sleeping).
-      events.addEventListener("hello", function () {
+      events.addEventListener("hello", function (e) {
+        announceEvent("hello", e);
         document.body.dataset.live = "1";
         delay = 4000;
         if (missed) { missed = false; refresh(); }
@@ -1109,6 +1117,9 @@
       });
     }
     window.drilldownPost = post;
+    // For feedback.js: a write with its own key, and the page drawn again.
+    window.drilldownSend = function (action, body) { return send(action, body, newKey(), 0); };
+    window.drilldownRefresh = refresh;
     // Several changes as one step (POST /api/edit/batch): the outline's keys and selection.
     window.drilldownBatch = function (changes, before) { return post("/api/edit/batch", JSON.stringify({ changes: changes }), before); };
 
