@@ -376,3 +376,30 @@ struct TreeTableScaleTests {
         while try store.undo() != nil {}
     }
 }
+
+@Suite("Feedback: a tree table's steps are described, and its history says what Undo and Redo would do")
+struct TreeTableHistoryTests {
+    @Test("rename, move and delete in an SQLite tree table: summaries from the titles before each step")
+    func summaries() async throws {
+        let folder = try TempFolder()
+        defer { folder.cleanUp() }
+        let path = folder.path("t.sqlite")
+        try SQLiteTreeStore(path: path).write(seedTree, documentFormat: "json")
+        var store = try TreeTableStore(path: path)
+        #expect(store.history == .empty)
+        _ = try store.apply([.updateTitle([0, 0], title: "Screen Z")])
+        _ = try store.apply([.move([2, 0], parent: [1], index: nil), .move([2, 0], parent: [1], index: nil)])
+        #expect(store.history == HistoryState(canUndo: true, canRedo: false, undo: "Move of 2 rows"))
+        let undone = try store.undo()
+        #expect(undone?.summary == "Move of 2 rows" && undone?.level(undone: true) == [2])
+        #expect(store.history == HistoryState(canUndo: true, canRedo: true, undo: "Rename of Screen A to Screen Z", redo: "Move of 2 rows"))
+        _ = try store.apply([.delete([3])])
+        #expect(store.history == HistoryState(canUndo: true, canRedo: false, undo: "Delete of Item 4"))
+        // Through the model, as every front end edits.
+        let model = DocumentModel(store: store)
+        #expect(model.versionedState.history.undo == "Delete of Item 4")
+        let step = try await model.undo()
+        #expect(step?.summary == "Delete of Item 4")
+    }
+
+}

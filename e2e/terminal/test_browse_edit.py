@@ -200,5 +200,5 @@ def test_sqlite_tree_table_edits_and_external_changes(tmux_factory, data, tmp_pa
     # The store keeps its history across other writers' commits (as in the web app): u takes back
     # the terminal's own add, and the other writer's change stays.
     t.send("u")
-    wait_status(t, "Undid: insert 'In the Table'")
+    wait_status(t, "Undid Addition of In the Table")
     assert settles(lambda: titles(db), ["Item 1", "Item 2", "Set Elsewhere", "Item 4"]) is True

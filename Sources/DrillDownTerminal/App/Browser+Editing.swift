@@ -221,7 +221,8 @@ extension Browser {
             let undid = request.kind == .undo
             let focus = undid ? step.changes.first.map(Self.focus(undoing:)) : step.paths.last
             show(document: latest, focus: focus ?? .root, open: false)
-            inform("\(request.done): \(step.changes.map(\.description).joined(separator: ", "))" + (undid ? " · U redo" : ""))
+            let what = step.summary.isEmpty ? ": " + step.changes.map(\.description).joined(separator: ", ") : " " + step.summary
+            inform(request.done + what + (undid ? " · U redo" : ""))
         case .moved(nil):
             inform(request.kind == .undo ? "Nothing to undo" : "Nothing to redo")
         case .failed(let error):

@@ -85,7 +85,9 @@ extension Site {
     /// The level page `key` of this request's snapshot with its session's token, when it was
     /// rendered before (see ``PageCache``).
     func cachedPage(_ key: PageCache.Key) -> HTML? {
-        pages.page(key, revision: RequestState.current?.revision ?? 0, token: RequestState.current?.csrf ?? "")
+        // A page showing an undo's notice (see ``StepNotice``) is this request's alone.
+        guard RequestState.current?.notice == nil else { return nil }
+        return pages.page(key, revision: RequestState.current?.revision ?? 0, token: RequestState.current?.csrf ?? "")
     }
 
     /// `page` rendered with the cache's stand-in token and kept as `key`; returned with the
@@ -99,6 +101,7 @@ extension Site {
             guard fallible?.readFailures.count == failures else { return html }
             return pages.keep(html, key, revision: 0, token: "", tokenless: true)
         }
+        if state.notice != nil { return page.render() }
         var standIn = state
         standIn.csrf = pages.placeholder
         let html = RequestState.$current.withValue(standIn) { page.render() }
