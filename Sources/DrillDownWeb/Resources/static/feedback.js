@@ -23,13 +23,21 @@
       if (other) other.focus();
     }
   }
-  function showHistory(history) {
-    if (!history) return;
+  // The newest revision whose history is shown: an answer and the stream's events may arrive in
+  // either order, and an older state never replaces a newer one.
+  var shownRevision = Number((document.querySelector('meta[name="revision"]') || {}).content) || 0;
+  function showHistory(history, revision) {
+    if (!history || revision < shownRevision) return;
+    shownRevision = revision;
     setButton("undo", "Undo", history.canUndo, history.undo);
     setButton("redo", "Redo", history.canRedo, history.redo);
+    // A notice whose button can no longer act (a new step cleared what it would redo) goes.
+    var again = document.getElementById("notice-again");
+    if (again && !(again.textContent === "Redo" ? history.canRedo : history.canUndo)) dismiss(false);
   }
-  document.addEventListener("drilldown:change", function (event) { showHistory(event.detail && event.detail.history); });
-  document.addEventListener("drilldown:hello", function (event) { showHistory(event.detail && event.detail.history); });
+  function follow(event) { if (event.detail) showHistory(event.detail.history, event.detail.revision); }
+  document.addEventListener("drilldown:change", follow);
+  document.addEventListener("drilldown:hello", follow);
 
   // ---- The notice after an undo or redo ---------------------------------------------------
   // The level link of this page, as the server writes a step's `href`: a notice about this page
@@ -146,7 +154,7 @@
         return json;
       });
     }).then(function (json) {
-      showHistory(json.history);
+      showHistory(json.history, json.revision);
       return refresh(true).then(function () {
         if (json.step) showNotice((op === "undo" ? "Undid " : "Redid ") + json.step.summary, json.step, false);
         else showNotice(op === "undo" ? "Nothing to undo." : "Nothing to redo.", null, false);
@@ -227,7 +235,7 @@
         return json;
       });
     }).then(function (json) {
-      showHistory(json.history);
+      showHistory(json.history, json.revision);
       return refresh(true).then(function () {
         if (button) setSign(path, "✓ " + pastTense(button.textContent), false);
       });
