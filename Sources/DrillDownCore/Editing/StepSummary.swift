@@ -17,7 +17,8 @@ public enum StepSummary {
     /// - Complexity: O(changes + depth of the first change's path).
     public static func describe(_ changes: [Change], in before: any Source) -> String {
         guard let first = changes.first else { return "Change" }
-        let paths = Set(changes.map(\.path))
+        // The rows addressed (a single change needs no set).
+        let paths = changes.count == 1 ? [first.path] : Set(changes.map(\.path))
         func title(_ path: TreePath) -> String {
             guard let id = before.node(at: path) else { return "row \(path)" }
             return shortTitle(id == before.root ? before.rootTitle : before.title(of: id))
@@ -25,7 +26,7 @@ public enum StepSummary {
         // Rows added, deleted or moved are counted by change (a selection's paths may repeat as
         // each change leaves the level shifted); other changes by the rows they address.
         let alike = changes.allSatisfy { $0.kind == first.kind }
-        if changes.count == 1 || alike && (paths.count > 1 || first.kind == 0 || first.kind >= 4) {
+        if changes.count == 1 || alike && (paths.count > 1 || first.countsEachChange) {
             let count = "\(changes.count) rows"
             switch first {
             case .insert(let node, _, _):
@@ -65,6 +66,15 @@ extension Change {
         case .setValue: 3
         case .delete: 4
         case .move: 5
+        }
+    }
+
+    /// Whether a step of several such changes is counted by change (rows added, deleted or moved)
+    /// rather than by the rows it addresses.
+    var countsEachChange: Bool {
+        switch self {
+        case .insert, .delete, .move: true
+        case .updateTitle, .setAttribute, .setValue: false
         }
     }
 }

@@ -157,6 +157,7 @@
       showHistory(json.history, json.revision);
       return refresh(true).then(function () {
         if (json.step) showNotice((op === "undo" ? "Undid " : "Redid ") + json.step.summary, json.step, false);
+        else if (json.changed) showNotice(op === "undo" ? "Undone." : "Redone.", null, false);  // a retry's replayed answer
         else showNotice(op === "undo" ? "Nothing to undo." : "Nothing to redo.", null, false);
         // The notice's own button was pressed: its successor takes the focus.
         if (wasFocused && wasFocused.id === "notice-again") {
