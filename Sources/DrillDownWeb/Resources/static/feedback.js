@@ -159,8 +159,9 @@
         if (json.step) showNotice((op === "undo" ? "Undid " : "Redid ") + json.step.summary, json.step, false);
         else if (json.changed) showNotice(op === "undo" ? "Undone." : "Redone.", null, false);  // a retry's replayed answer
         else showNotice(op === "undo" ? "Nothing to undo." : "Nothing to redo.", null, false);
-        // The notice's own button was pressed: its successor takes the focus.
-        if (wasFocused && wasFocused.id === "notice-again") {
+        // The notice's own button was pressed (it is gone), or Undo or Redo can do no more: the
+        // notice's button takes the focus.
+        if (wasFocused && (wasFocused.id === "notice-again" || wasFocused.disabled)) {
           var next = document.getElementById("notice-again");
           if (next) next.focus();
         }
