@@ -296,3 +296,19 @@ func dump(_ source: any Source) -> [String] {
     walk(source.root, .root)
     return lines
 }
+
+@Suite("Feedback: a relational store's steps are described")
+struct RelationalHistoryTests {
+    @Test("a rename and a delete of mapped rows: summaries from the rows' titles before each step")
+    func summaries() throws {
+        var music = try RelationalStoreTests.Music()
+        defer { music.cleanUp() }
+        let artist = music.titles(.root)[0], album = music.titles([0])[0]
+        _ = try music.store.apply([.updateTitle([0], title: "Renamed")])
+        _ = try music.store.apply([.delete([0, 0])])
+        #expect(music.store.history == HistoryState(canUndo: true, canRedo: false, undo: "Delete of \(album)"))
+        let undone = try music.store.undo()
+        #expect(undone?.summary == "Delete of \(album)" && undone?.level(undone: true) == [0])
+        #expect(music.store.history == HistoryState(canUndo: true, canRedo: true, undo: "Rename of \(artist) to Renamed", redo: "Delete of \(album)"))
+    }
+}

@@ -111,16 +111,12 @@
       form.appendChild(button);
       notice.appendChild(form);
     }
-    var close = document.createElement("button");
-    close.type = "button"; close.className = "notice-close"; close.id = "notice-close";
-    close.setAttribute("aria-label", "Dismiss"); close.textContent = "×";
-    notice.appendChild(close);
     region.appendChild(notice);
-    scheduleHide();
+    setUpNotice(notice);
   }
+  // A notice gets its close button (one the server drew, after a form's undo, too) and goes later.
   function setUpNotice(notice) {
     if (!notice) return;
-    // A notice the server drew (a form's undo without script, or a reload) gets the same close button.
     if (!notice.querySelector(".notice-close")) {
       var close = document.createElement("button");
       close.type = "button"; close.className = "notice-close"; close.id = "notice-close";
@@ -143,18 +139,24 @@
     });
   }
 
-  // An undo or redo: posted with the script, answered with what it did and the history now.
-  function history(form, submitter) {
+  // Posts the form (as its submitter would) with the script; resolves to the answer's JSON, whose
+  // history the buttons show, or fails with the server's message.
+  function post(form, submitter) {
     var body = new URLSearchParams(new FormData(form, submitter));
-    var op = /\/redo$/.test(form.getAttribute("action")) ? "redo" : "undo";
-    var wasFocused = document.activeElement;
     return send(form.getAttribute("action"), body).then(function (r) {
       return r.json().then(function (json) {
         if (!r.ok) throw new Error(json.error || r.statusText);
+        showHistory(json.history, json.revision);
         return json;
       });
-    }).then(function (json) {
-      showHistory(json.history, json.revision);
+    });
+  }
+
+  // An undo or redo: answered with what it did and the history now.
+  function history(form, submitter) {
+    var op = /\/redo$/.test(form.getAttribute("action")) ? "redo" : "undo";
+    var wasFocused = document.activeElement;
+    return post(form, submitter).then(function (json) {
       return refresh(true).then(function () {
         if (json.step) showNotice((op === "undo" ? "Undid " : "Redid ") + json.step.summary, json.step, false);
         else if (json.changed) showNotice(op === "undo" ? "Undone." : "Redone.", null, false);  // a retry's replayed answer
@@ -230,14 +232,7 @@
     event.stopImmediatePropagation();
     var path = match[1];
     var button = event.submitter && event.submitter.classList.contains("action-button") ? event.submitter : null;
-    var body = new URLSearchParams(new FormData(form, event.submitter));
-    send(form.getAttribute("action"), body).then(function (r) {
-      return r.json().then(function (json) {
-        if (!r.ok) throw new Error(json.error || r.statusText);
-        return json;
-      });
-    }).then(function (json) {
-      showHistory(json.history, json.revision);
+    post(form, event.submitter).then(function () {
       return refresh(true).then(function () {
         if (button) setSign(path, "✓ " + pastTense(button.textContent), false);
       });
