@@ -148,6 +148,8 @@ def test_without_script_the_undo_form_comes_back_with_the_notice(browser, sounds
         expect(page).to_have_url(sounds.url + "l/0")
         expect(page.locator("#notice-sentence")).to_have_text("Undid Change of plays of Ringtone")
         expect(page.locator("#notice-again")).to_have_text("Redo")
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SHOTS / f"no-script-notice-{size}.png"))
         page.locator("#notice-again").click()
         expect(page.locator("#notice-sentence")).to_have_text("Redid Change of plays of Ringtone")
         # The notice is shown once: the next page is without it.
