@@ -9,6 +9,11 @@ struct RequestState: Sendable {
     var revision: Int
     /// The CSRF token of the session in the `dd_session` cookie (see ``CSRFTokens``), empty on a read-only server.
     var csrf: String
+    /// On a server with accounts: who asks, and what they may do in the snapshot (the presenter
+    /// lists only what they may reach); `nil` without accounts.
+    var user: SignedInUser? = nil
+    /// What ``user`` may do; `nil` without accounts.
+    var access: AccessView? = nil
 
     /// The state of the request being answered; `nil` outside a request (tests building pages directly).
     @TaskLocal static var current: RequestState?

@@ -7,7 +7,8 @@ import Hummingbird
 /// server, a CSRF session: the `dd_session` cookie (a random id, issued on the first request)
 /// and its token (see ``CSRFTokens``), which pages embed and every response also carries as
 /// `X-CSRF-Token` for scripts.
-struct SnapshotMiddleware<Context: RequestContext>: RouterMiddleware {
+struct SnapshotMiddleware: RouterMiddleware {
+    typealias Context = SiteContext
     let site: Site
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
@@ -17,22 +18,55 @@ struct SnapshotMiddleware<Context: RequestContext>: RouterMiddleware {
         if let timeout = site.options.databaseTimeout, RequestDeadline.current == nil {
             return try await RequestDeadline.$current.withValue(.now + timeout) { try await handle(request, context: context, next: next) }
         }
-        guard let model = site.model else { return try await Self.answer(from: site.basePresenter.source) { try await next(request, context) } }
+        let user = context.identity
+        guard let model = site.model else {
+            guard let accounts = site.accounts, let user else {
+                return try await Self.answer(from: site.basePresenter.source) { try await next(request, context) }
+            }
+            // A read-only server with accounts: the reader's view of the data, and a token for signing out.
+            var presenter = site.basePresenter
+            presenter.access = accounts.view(for: user.name, in: presenter.source, revision: 0)
+            let (token, cookie) = csrfToken(for: user, request)
+            let state = RequestState(presenter: presenter, revision: 0, csrf: token, user: user, access: presenter.access)
+            var response = try await RequestState.$current.withValue(state) {
+                try await Self.answer(from: presenter.source) { try await next(request, context) }
+            }
+            return Self.finish(&response, token: token, cookie: cookie)
+        }
         // The data and its revision, read together without entering the model.
         let (source, revision) = model.versionedSource
-        let existing = CSRFTokens.sessionID(in: request.headers[values: .cookie])
-        let session = existing ?? CSRFTokens.newSessionID()
-        let token = site.csrf.token(for: session)
-        let state = RequestState(
-            presenter: Presenter(source: source, schema: site.basePresenter.schema, orders: site.orders.orders(at: revision)), revision: revision, csrf: token)
+        var presenter = Presenter(source: source, schema: site.basePresenter.schema, orders: site.orders.orders(at: revision))
+        if let accounts = site.accounts, let user { presenter.access = accounts.view(for: user.name, in: source, revision: revision) }
+        let (token, cookie) = csrfToken(for: user, request)
+        let state = RequestState(presenter: presenter, revision: revision, csrf: token, user: user, access: presenter.access)
         var response = try await RequestState.$current.withValue(state) {
             try await Self.answer(from: source) { try await next(request, context) }
         }
-        if existing == nil {
-            response.headers.append(HTTPField(
-                name: .setCookie, value: "\(CSRFTokens.cookieName)=\(session); Path=/; SameSite=Strict; HttpOnly"))
+        return Self.finish(&response, token: token, cookie: cookie)
+    }
+
+    /// The CSRF token of the request's session, and the `dd_session` cookie to set when one is
+    /// issued now. Without accounts: the token of the `dd_session` cookie's id. With accounts:
+    /// bound to the user and the signed session's id (a bearer request needs none), so a token
+    /// of another user or session is refused.
+    func csrfToken(for user: SignedInUser?, _ request: Request) -> (token: String, cookie: String?) {
+        if site.accounts != nil {
+            switch user?.means {
+            case .session(let id): return (site.csrf.sign("csrf|\(user!.name)|\(id)"), nil)
+            case .bearer, nil: return ("", nil)
+            case .proxy: break
+            }
         }
-        response.headers[.csrfToken] = token
+        let existing = CSRFTokens.sessionID(in: request.headers[values: .cookie])
+        let session = existing ?? CSRFTokens.newSessionID()
+        let token = user.map { site.csrf.sign("csrf|\($0.name)|\(session)") } ?? site.csrf.token(for: session)
+        let cookie = existing == nil ? "\(CSRFTokens.cookieName)=\(session); Path=/; SameSite=Strict; HttpOnly" : nil
+        return (token, cookie)
+    }
+
+    static func finish(_ response: inout Response, token: String, cookie: String?) -> Response {
+        if let cookie { response.headers.append(HTTPField(name: .setCookie, value: cookie)) }
+        if !token.isEmpty { response.headers[.csrfToken] = token }
         return response
     }
 }

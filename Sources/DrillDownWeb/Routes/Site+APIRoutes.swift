@@ -13,7 +13,7 @@ import Hummingbird
 /// - `GET /api/openapi.json`: the OpenAPI 3 document of every `/api/` route (writes included),
 ///   `Resources/api/openapi.json`; `APIDocumentTests` keeps it and the router in step.
 extension Site {
-    func addAPIRoutes(to router: Router<BasicRequestContext>) {
+    func addAPIRoutes(to router: Router<SiteContext>) {
         router.get("/api/openapi.json") { request, _ in
             let file = assets.apiDocument
             if request.headers[.ifNoneMatch] == file.etag { return Response(status: .notModified, headers: [.eTag: file.etag]) }
