@@ -20,7 +20,8 @@ struct SessionCookie: Sendable, Equatable {
 
     /// A new session for `user`, with a fresh id.
     static func new(for user: String, now: Date = Date()) -> SessionCookie {
-        SessionCookie(id: CSRFTokens.newSessionID(), user: user, expires: now.addingTimeInterval(lifetime))
+        // Whole seconds: what the cookie holds.
+        SessionCookie(id: CSRFTokens.newSessionID(), user: user, expires: Date(timeIntervalSince1970: (now.timeIntervalSince1970 + lifetime).rounded(.down)))
     }
 
     /// The cookie's value signed with `signer`.
