@@ -70,7 +70,7 @@ extension Site {
         let rows = presenter.rows(of: id, offset: offset, limit: limit)
         return try Responses.json(LevelJSON(
             title: presenter.screenTitle(of: id), backLabel: id == source.root ? nil : presenter.screenTitle(of: source.parent(of: id)!),
-            path: path.description, titlePath: source.titlePath(of: id), total: source.childCount(of: id),
+            path: path.description, titlePath: source.titlePath(of: id), total: presenter.rowCount(of: id),
             offset: offset, limit: limit, rows: rows.map(RowJSON.init)))
     }
 
