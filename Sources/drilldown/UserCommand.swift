@@ -20,12 +20,8 @@ struct UserCommand: ParsableCommand {
         var role: String = "viewer"
 
         func run() throws {
-            let url = URL(fileURLWithPath: file)
-            var users = try accounts { try UsersFile.load(url, missingIsEmpty: true) }
             let role = try accounts { try Role(named: self.role) }
-            let password = try readPassword()
-            try accounts { try users.addUser(name, role: role, password: password) }
-            try accounts { try users.write(url) }
+            try updateUsersFile(file, missingIsEmpty: true) { try $0.addUser(name, role: role, password: try readPassword()) }
             print("Added \(name) (\(role.rawValue)) to \(file).")
         }
     }
@@ -49,10 +45,7 @@ struct UserCommand: ParsableCommand {
         @Argument(help: "The user's name.") var name: String
 
         func run() throws {
-            let url = URL(fileURLWithPath: file)
-            var users = try accounts { try UsersFile.load(url) }
-            try accounts { try users.removeUser(name) }
-            try accounts { try users.write(url) }
+            try updateUsersFile(file) { try $0.removeUser(name) }
             print("Removed \(name) from \(file).")
         }
     }
@@ -63,12 +56,10 @@ struct UserCommand: ParsableCommand {
         @Argument(help: "The user's name.") var name: String
 
         func run() throws {
-            let url = URL(fileURLWithPath: file)
-            var users = try accounts { try UsersFile.load(url) }
-            guard users.user(name) != nil else { throw BadInput("no user named '\(name)' in \(file)") }
-            let password = try readPassword()
-            try accounts { try users.setPassword(of: name, to: password) }
-            try accounts { try users.write(url) }
+            try updateUsersFile(file) { users in
+                guard users.user(name) != nil else { throw BadInput("no user named '\(name)' in \(file)") }
+                try users.setPassword(of: name, to: try readPassword())
+            }
             print("Set the password of \(name).")
         }
     }
@@ -89,11 +80,9 @@ struct TokenCommand: ParsableCommand {
         @Option(name: .long, help: "How long it works: 30d, 12h, 90m (default: until revoked).") var expires: String?
 
         func run() throws {
-            let url = URL(fileURLWithPath: file)
-            var users = try accounts { try UsersFile.load(url) }
             let lifetime = try expires.map { text in try accounts { try UsersFile.lifetime(text) } }
-            let token = try accounts { try users.createToken(for: name, lifetime: lifetime) }
-            try accounts { try users.write(url) }
+            var token = ""
+            try updateUsersFile(file) { token = try $0.createToken(for: name, lifetime: lifetime) }
             print(token)
         }
     }
@@ -116,10 +105,7 @@ struct TokenCommand: ParsableCommand {
         @Argument(help: "The token's id.") var id: String
 
         func run() throws {
-            let url = URL(fileURLWithPath: file)
-            var users = try accounts { try UsersFile.load(url) }
-            try accounts { try users.revokeToken(id) }
-            try accounts { try users.write(url) }
+            try updateUsersFile(file) { try $0.revokeToken(id) }
             print("Revoked token \(id).")
         }
     }
@@ -129,6 +115,17 @@ struct TokenCommand: ParsableCommand {
 private func accounts<T>(_ body: () throws -> T) throws -> T {
     do { return try body() } catch let error as AccountsError { throw BadInput(error.message) } catch let error as AccessError {
         throw BadInput(error.message)
+    }
+}
+
+/// Reads the users file at `path`, changes it with `change` and writes it back (nothing is
+/// written when `change` throws).
+private func updateUsersFile(_ path: String, missingIsEmpty: Bool = false, _ change: (inout UsersFile) throws -> Void) throws {
+    let url = URL(fileURLWithPath: path)
+    try accounts {
+        var users = try UsersFile.load(url, missingIsEmpty: missingIsEmpty)
+        try change(&users)
+        try users.write(url)
     }
 }
 
