@@ -19,9 +19,6 @@ public struct AccessView: Sendable, Equatable {
         self.grants = grants.map { Grant.Resolved(path: $0.0, role: $0.1) }
     }
 
-    /// Everything to everyone: a server without accounts.
-    public static func unrestricted(user: String = "") -> AccessView { AccessView(user: user, base: .admin, grants: []) }
-
     /// Whether some row may be hidden from this user.
     public var hidesRows: Bool { !base.mayRead || grants.contains { !$0.role.mayRead } }
 
@@ -56,9 +53,6 @@ public struct AccessView: Sendable, Equatable {
         let kept = result.hits.filter { mayReach(source.path(of: $0)) }
         return SearchResult(hits: Array(kept.prefix(limit)), total: kept.count)
     }
-
-    /// Whether the user manages users and history (admin on the whole data set).
-    public var mayManage: Bool { base == .admin }
 
     /// Throws unless the user may change the row at `path`.
     /// - Throws: ``AccessError`` naming the user, their role there and the role needed.
