@@ -6,7 +6,9 @@ import Hummingbird
 /// Gives each request one snapshot of the data (see ``RequestState``) and, on an editable
 /// server, a CSRF session: the `dd_session` cookie (a random id, issued on the first request)
 /// and its token (see ``CSRFTokens``), which pages embed and every response also carries as
-/// `X-CSRF-Token` for scripts.
+/// `X-CSRF-Token` for scripts. On a server with accounts the snapshot is presented as the
+/// signed-in user may see it (``RequestState/access``), and the token is bound to the user and
+/// their session (see ``csrfToken(for:_:)``).
 struct SnapshotMiddleware: RouterMiddleware {
     typealias Context = SiteContext
     let site: Site
