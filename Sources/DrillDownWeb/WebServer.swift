@@ -63,6 +63,10 @@ public struct WebServer: Sendable {
         /// from one instance is accepted by the others.
         public var sessionSecret: [UInt8]?
 
+        /// Accounts (`serve --users`): every request must come from a signed-in user, who sees and
+        /// changes what their role allows (see ``AccountsOptions``); `nil` lets everyone do everything.
+        public var accounts: AccountsOptions?
+
         /// Seconds a shutdown (SIGTERM or SIGINT) may take: open requests and streams are given
         /// this long to end, then the process exits anyway (status 1, saying so).
         public var gracePeriod: Double = 10
@@ -81,8 +85,9 @@ public struct WebServer: Sendable {
     /// Creates the server for `presenter`'s data; images are served from `dataFolder` only
     /// (`nil`: no files are served).
     /// - Throws: when the bundled templates cannot be read or parsed.
+    /// - Throws: also an ``AccountsError`` when ``Options/accounts`` names a missing or malformed users file.
     public init(presenter: Presenter, dataFolder: URL?, options: Options = Options()) throws {
-        site = Site(basePresenter: presenter, model: nil, dataFolder: dataFolder, options: options, assets: try Assets.load())
+        site = try Site(basePresenter: presenter, model: nil, dataFolder: dataFolder, options: options, assets: try Assets.load())
     }
 
     /// Creates an editable server: every request reads `model`'s current snapshot presented with
@@ -97,12 +102,12 @@ public struct WebServer: Sendable {
     /// - Throws: when the bundled templates cannot be read or parsed.
     public init(model: DocumentModel, schema: Schema, dataFolder: URL?, options: Options = Options()) async throws {
         let presenter = Presenter(source: await model.source, schema: schema)
-        site = Site(basePresenter: presenter, model: model, dataFolder: dataFolder, options: options, assets: try Assets.load())
+        site = try Site(basePresenter: presenter, model: model, dataFolder: dataFolder, options: options, assets: try Assets.load())
     }
 
     /// The router with every route and middleware, for ``run(host:port:)`` and in-process tests;
     /// it answers requests addressed to loopback names, `host` and ``Options/allowedHosts``.
-    public func makeRouter(host: String = "127.0.0.1") -> Router<BasicRequestContext> {
+    public func makeRouter(host: String = "127.0.0.1") -> Router<SiteContext> {
         site.makeRouter(hosts: HostPolicy(listenHost: host, extraNames: site.options.allowedHosts))
     }
 

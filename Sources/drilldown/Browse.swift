@@ -1,7 +1,9 @@
 import ArgumentParser
 import DrillDown
 import DrillDownFormats
+import DrillDownCore
 import DrillDownTerminal
+import DrillDownWeb
 import Foundation
 
 /// `drilldown browse FILE`: the full-screen terminal UI.
@@ -28,12 +30,36 @@ struct Browse: ParsableCommand {
     @Flag(name: .long, help: "Allow edits: values and fields, add, rename, delete, move, undo, switches, sliders and buttons; each is saved at once.")
     var editable = false
 
+    @Option(name: .long, help: "Browse as this user of --users: a viewer browses read-only, and edits outside the user's subtrees are refused.")
+    var user: String?
+
+    @Option(name: .long, help: ArgumentHelp("The accounts file (see 'drilldown user add') whose roles and grants --user gets.", valueName: "users.yaml"))
+    var users: String?
+
+    func validate() throws {
+        if (user == nil) != (users == nil) { throw ValidationError("--user and --users go together: the user's name and the accounts file it is in.") }
+    }
+
     func run() throws {
         guard isatty(1) != 0 else {
             throw BadInput("drilldown browse needs a terminal; for a non-interactive view use `drilldown tree FILE`")
         }
         let loaded = try data.load()
         var app = TerminalApp(presenter: loaded.presenter)
+        var editable = self.editable
+        if let user, let users {
+            let file: UsersFile
+            do { file = try UsersFile.load(URL(fileURLWithPath: users)) } catch let error as AccountsError { throw BadInput(error.message) }
+            guard file.user(user) != nil else { throw BadInput("\(users): no user named '\(user)'") }
+            let policy = file.policy
+            let view = policy.view(for: user, in: loaded.presenter.source)
+            // The terminal UI lists every row of a level; it does not leave out hidden ones yet.
+            guard !view.hidesRows else {
+                throw BadInput("\(user) may not see every row (a role 'none' on the data or a subtree), and the terminal UI cannot hide rows yet: use 'drilldown serve --users \(users)'")
+            }
+            editable = editable && view.mayChangeSomewhere
+            app.access = { policy.view(for: user, in: $0) }
+        }
         if editable {
             // Every edit goes through the one model (a document is patched under its lock, never
             // over a newer version; a database store commits each step), which follows other writers.

@@ -70,7 +70,22 @@ struct Serve: AsyncParsableCommand {
     var maxEventStreamsPerSession = 4
 
     @Option(name: .long,
-            help: ArgumentHelp("A file holding the secret that signs sessions' CSRF tokens (at least 16 bytes); give every instance behind one proxy the same file. Default: $DRILLDOWN_SESSION_SECRET, else a random secret per process.",
+            help: ArgumentHelp("Turn on accounts: only users of this file (made with 'drilldown user add') may sign in, and each sees and changes what their role allows. Without it everyone who reaches the port may do everything.",
+                               valueName: "users.yaml"))
+    var users: String?
+
+    @Option(name: .long,
+            help: ArgumentHelp("With --users: take the signed-in user's name from this header (e.g. X-Forwarded-User), set by a reverse proxy at a --trusted-proxy address.",
+                               valueName: "header"))
+    var authHeader: String?
+
+    @Option(name: .customLong("trusted-proxy"),
+            help: ArgumentHelp("The address of a reverse proxy whose --auth-header and X-Forwarded-For are believed; its sessions' cookies are marked Secure. Repeatable.",
+                               valueName: "address"))
+    var trustedProxies: [String] = []
+
+    @Option(name: [.customLong("secret-file"), .customLong("session-secret-file")],
+            help: ArgumentHelp("A file holding the secret that signs sessions and their CSRF tokens (at least 16 bytes); give every instance behind one proxy the same file. Default: $DRILLDOWN_SESSION_SECRET, else a random secret per process.",
                                valueName: "file"))
     var sessionSecretFile: String?
 
@@ -91,6 +106,15 @@ struct Serve: AsyncParsableCommand {
         for (flag, value) in [("--max-event-streams-per-client", maxEventStreamsPerClient),
                               ("--max-event-streams-per-session", maxEventStreamsPerSession)] where !(1 ... 100_000).contains(value) {
             throw ValidationError("\(flag) must be between 1 and 100000.")
+        }
+        if users == nil, authHeader != nil || !trustedProxies.isEmpty {
+            throw ValidationError("--auth-header and --trusted-proxy need --users (the accounts they name).")
+        }
+        if authHeader != nil, trustedProxies.isEmpty {
+            throw ValidationError("--auth-header needs --trusted-proxy: the header is believed only from the proxy's address.")
+        }
+        if let header = authHeader, header.isEmpty || !header.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) {
+            throw ValidationError("--auth-header takes a header name such as X-Forwarded-User, not '\(header)'.")
         }
         for name in allowHosts where name.isEmpty || name.contains("/") || name.contains(where: \.isWhitespace) {
             throw ValidationError("--allow-host takes a host name such as drilldown.example.com, not '\(name)'.")
@@ -144,6 +168,16 @@ struct Serve: AsyncParsableCommand {
         let loaded = try reading.load(dataFile, defaultSchema: schemaFile)
         var options = webOptions
         options.sessionSecret = try sessionSecret()
+        if let users {
+            var accounts = AccountsOptions(usersFile: URL(fileURLWithPath: users))
+            accounts.authHeader = authHeader
+            accounts.trustedProxies = trustedProxies
+            accounts.secureCookies = !trustedProxies.isEmpty
+            options.accounts = accounts
+        } else if editable, !["127.0.0.1", "localhost", "::1"].contains(host) {
+            FileHandle.standardError.write(Data(
+                "drilldown: warning: this server is editable on \(host) without accounts: anyone who reaches the port can change the data. Start it with --users users.yaml (see 'drilldown user add').\n".utf8))
+        }
         if let readiness = loaded.readiness {
             options.readiness = { await Self.ping(readiness) }
             options.databaseTimeout = .milliseconds(Int64(reading.dbTimeout * 1000))

@@ -135,7 +135,7 @@ struct APIDocumentTests {
         }
     }
 
-    static func editableRouter() async throws -> Router<BasicRequestContext> {
+    static func editableRouter() async throws -> Router<SiteContext> {
         let schema = Schema()
         let model = DocumentModel(
             document: EditableDocument(source: DocumentSource(tree: seed000.tree), schema: schema), actions: try ActionSet(schema: schema))

@@ -11,6 +11,9 @@ public struct Presenter: Sendable {
     public let orders: LevelOrders
     /// The level whose order ``sorting(_:by:)`` set, and its rule (`nil`: the data's order).
     var levelSort: (level: NodeID, rule: SortRule?)?
+    /// The reader's access: rows it may not reach are left out of levels (``rows(of:offset:limit:)``,
+    /// ``rowCount(of:)``); `nil` lists every row.
+    public var access: AccessView?
 
     /// Creates a presenter; `orders` caches sorted levels' orders for one snapshot of `source`.
     public init(source: any Source, schema: Schema = Schema(), orders: LevelOrders = LevelOrders()) {
@@ -96,6 +99,7 @@ public struct Presenter: Sendable {
     /// path names its place in the data, whatever position it shows at.
     /// - Complexity: O(limit), whatever the level's width, once a sorted level's order is known.
     public func rows(of id: NodeID, offset: Int = 0, limit: Int = .max) -> [Row] {
+        if let listed = listedIndices(of: id) { return listedRows(of: id, listed, offset: offset, limit: limit) }
         let range = source.children(of: id)
         let lo = max(0, min(offset, range.count))
         let hi = limit >= range.count - lo ? range.count : lo + limit

@@ -46,7 +46,23 @@ public struct EditRequest: Sendable, Equatable {
     }
 
     /// Runs the request on `model` and waits until the step is stored (see ``DocumentModel/apply(_:key:)``).
-    public func run(on model: DocumentModel) async -> Outcome {
+    /// With `access` (`browse --user`), a request the user may not make fails with the
+    /// ``AccessError``'s message and changes nothing.
+    public func run(on model: DocumentModel, access: (@Sendable (any Source) -> AccessView)? = nil) async -> Outcome {
+        if let access {
+            let source = model.versionedSource.source
+            let view = access(source)
+            do {
+                switch kind {
+                case .changes(let changes): try view.requireChanges(changes, in: source)
+                case .run(_, let path), .operate(_, _, let path): try view.requireChange(at: path, titled: source.node(at: path).map { source.titlePath(of: $0) })
+                case .undo: try view.requireChangeEverywhere("undo")
+                case .redo: try view.requireChangeEverywhere("redo")
+                }
+            } catch {
+                return .failed(EditError(error.message, at: error.at))
+            }
+        }
         do {
             switch kind {
             case .changes(let changes): return .applied(try await model.apply(changes))

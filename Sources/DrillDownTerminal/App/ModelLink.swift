@@ -8,6 +8,8 @@ import Foundation
 final class ModelLink: @unchecked Sendable {
     let model: DocumentModel
     let notify: @Sendable () -> Void
+    /// What the user may do in a snapshot (`browse --user`); `nil`: everything.
+    var access: (@Sendable (any Source) -> AccessView)?
     private let condition = NSCondition()
     private var done: [(EditRequest, EditRequest.Outcome)] = []
     private var running = 0
@@ -32,7 +34,7 @@ final class ModelLink: @unchecked Sendable {
     func submit(_ request: EditRequest) {
         condition.withLock { running += 1 }
         Task { [self] in
-            let outcome = await request.run(on: model)
+            let outcome = await request.run(on: model, access: access)
             note {
                 $0.done.append((request, outcome))
                 $0.running -= 1

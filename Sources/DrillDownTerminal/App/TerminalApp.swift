@@ -15,6 +15,10 @@ public struct TerminalApp {
     /// With `--editable`: the model every edit goes through (it saves each step and follows
     /// other writers); `nil` browses read-only.
     public var model: DocumentModel?
+    /// What the user may do (`browse --user NAME --users FILE`): a viewer browses read-only, and
+    /// an edit outside the subtrees the user may change is refused with the reason on the status
+    /// line; `nil`: everything.
+    public var access: (@Sendable (any Source) -> AccessView)?
     /// The file to watch for changes made elsewhere while browsing read-only.
     public var watched: WatchedFile?
 
@@ -43,6 +47,7 @@ public struct TerminalApp {
         let searches = SearchWorker(limit: Browser.searchLimit)
         let watcher = watched.map { FileWatcher($0, notify: searches.wakeUp) }
         let link = model.map { ModelLink(model: $0, notify: searches.wakeUp) }
+        link?.access = access
         defer { link?.finish() }
         let idle: Int32 = watcher == nil && link == nil ? -1 : Int32(FileWatcher.interval / 1_000_000)
         terminal.write(renderer.render(browser.render()))

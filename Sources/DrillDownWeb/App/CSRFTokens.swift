@@ -30,8 +30,12 @@ struct CSRFTokens: Sendable {
     }
 
     /// The token of the session `id`: 64 hex digits.
-    func token(for id: String) -> String {
-        Self.hex(Array(HMAC<SHA256>.authenticationCode(for: Data(id.utf8), using: key)))
+    func token(for id: String) -> String { sign(id) }
+
+    /// The HMAC-SHA256 of `message` under the secret, in hex (the CSRF token of a session id, and
+    /// the signature of a signed-in session's cookie, see ``SessionCookie``).
+    func sign(_ message: String) -> String {
+        Self.hex(Array(HMAC<SHA256>.authenticationCode(for: Data(message.utf8), using: key)))
     }
 
     /// Whether `sent` is the token of session `id`, compared in constant time.

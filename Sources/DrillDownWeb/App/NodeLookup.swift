@@ -13,6 +13,19 @@ enum NodeLookup {
     ///   siblings), 404 when no node has that path.
     /// - Complexity: O(depth) for TreePaths, O(depth × width) for title paths.
     static func node(_ raw: Substring, in source: any Source) throws(WebError) -> (id: NodeID, isCanonical: Bool) {
+        let found = try lookUp(raw, in: source)
+        try reachable(found.id, String(raw), in: source)
+        return found
+    }
+
+    /// Throws 404, as for a path that names nothing, when the request's user may not reach `id`
+    /// (on a server with accounts; see ``AccessView/mayReach(_:)``).
+    static func reachable(_ id: NodeID, _ text: String, in source: any Source) throws(WebError) {
+        guard let access = RequestState.current?.access, access.hidesRows, !access.mayReach(source.path(of: id)) else { return }
+        throw .notFound("No node at '\(text.removingPercentEncoding ?? text)'.")
+    }
+
+    private static func lookUp(_ raw: Substring, in source: any Source) throws(WebError) -> (id: NodeID, isCanonical: Bool) {
         guard raw.utf8.count <= maxLength else { throw .badRequest("The path is longer than \(maxLength) bytes.") }
         // The common case, a plain TreePath such as 3.0.1, without Foundation's decoding; anything
         // else (and any TreePath that names no node) takes the path below and its messages.
@@ -24,11 +37,17 @@ enum NodeLookup {
         guard let text = String(raw).removingPercentEncoding else {
             throw .badRequest("The path '\(raw)' has an invalid %-escape.")
         }
-        return try node(decoded: text, in: source)
+        return try lookUp(decoded: text, in: source)
     }
 
     /// The node named by an already decoded path.
     static func node(decoded text: String, in source: any Source) throws(WebError) -> (id: NodeID, isCanonical: Bool) {
+        let found = try lookUp(decoded: text, in: source)
+        try reachable(found.id, text, in: source)
+        return found
+    }
+
+    private static func lookUp(decoded text: String, in source: any Source) throws(WebError) -> (id: NodeID, isCanonical: Bool) {
         guard !text.unicodeScalars.contains(where: { $0.value < 32 || $0.value == 127 }) else {
             throw .badRequest("The path contains control characters.")
         }

@@ -13,6 +13,11 @@ struct RequestState: Sendable {
     var history = HistoryState.empty
     /// What a form's undo or redo did, for the page after its redirect (see ``StepNotice``).
     var notice: StepNotice?
+    /// On a server with accounts: who asks, and what they may do in the snapshot (the presenter
+    /// lists only what they may reach); `nil` without accounts.
+    var user: SignedInUser? = nil
+    /// What ``user`` may do; `nil` without accounts.
+    var access: AccessView? = nil
 
     /// The state of the request being answered; `nil` outside a request (tests building pages directly).
     @TaskLocal static var current: RequestState?

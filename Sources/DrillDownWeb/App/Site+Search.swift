@@ -27,6 +27,24 @@ extension Site {
     /// cancels ``RunningSearch/task`` when its client goes.
     func startSearch(_ query: SearchQuery, request: Request) async throws -> RunningSearch {
         let source = self.source
+        // A reader who may not reach some rows: every hit is found, and those hidden are left out
+        // of the hits and the count (see ``AccessView/filter(_:limit:in:)``).
+        if let access = RequestState.current?.access, access.hidesRows {
+            var all = query
+            all.limit = .max
+            let whole = try await runSearch(all, request: request).task
+            let task = Task {
+                try await withTaskCancellationHandler {
+                    access.filter(try await whole.value, limit: query.limit, in: source)
+                } onCancel: { whole.cancel() }
+            }
+            return RunningSearch(early: nil, task: task)
+        }
+        return try await runSearch(query, request: request)
+    }
+
+    private func runSearch(_ query: SearchQuery, request: Request) async throws -> RunningSearch {
+        let source = self.source
         let pool = searches
         let early = ResultBox<[NodeID]?>()
         let task = Task {

@@ -31,6 +31,10 @@ struct Site: Sendable {
     let csrf: CSRFTokens
     /// The open `/events` streams, capped by ``WebServer/Options/maxEventStreams``.
     let eventStreams: StreamSlots
+    /// The users file and access views of a server with accounts; `nil` without.
+    let accounts: AccountStore?
+    /// Failed sign-ins, to slow down guessing.
+    let throttle = SignInThrottle()
     /// The threads searches run on, at most ``WebServer/Options/searchWidth`` at once.
     let searches: SearchPool
     /// Whether requests come from a real connection (not HummingbirdTesting's router), so a
@@ -43,12 +47,14 @@ struct Site: Sendable {
     var source: any Source { presenter.source }
 
     /// Whether writes are accepted.
-    var isEditable: Bool { model != nil && !options.readOnly }
+    /// On a server with accounts, for the request being answered: whether its user may change
+    /// anything at all (a viewer gets no Edit buttons).
+    var isEditable: Bool { model != nil && !options.readOnly && (RequestState.current?.access?.mayChangeSomewhere ?? true) }
 
     /// Whether pages follow changes (`/events`): over a model, editable or not.
     var isLive: Bool { model != nil }
 
-    init(basePresenter: Presenter, model: DocumentModel?, dataFolder: URL?, options: WebServer.Options, assets: Assets) {
+    init(basePresenter: Presenter, model: DocumentModel?, dataFolder: URL?, options: WebServer.Options, assets: Assets) throws {
         self.basePresenter = basePresenter
         self.model = model
         self.dataFolder = dataFolder
@@ -58,22 +64,29 @@ struct Site: Sendable {
         eventStreams = StreamSlots(
             capacity: options.maxEventStreams, perAddress: options.maxEventStreamsPerClient, perSession: options.maxEventStreamsPerSession)
         searches = SearchPool(width: options.searchWidth)
+        accounts = try options.accounts.map { try AccountStore(url: $0.usersFile) }
     }
 
     /// The router with every route; middleware order is outermost first. `hosts` are the
     /// names requests may be addressed to.
-    func makeRouter(hosts: HostPolicy) -> Router<BasicRequestContext> {
-        let router = Router(context: BasicRequestContext.self, options: .autoGenerateHeadEndpoints)
+    func makeRouter(hosts: HostPolicy) -> Router<SiteContext> {
+        let router = Router(context: SiteContext.self, options: .autoGenerateHeadEndpoints)
         if basePresenter.source is any FallibleSource { router.add(middleware: BlockingReadsMiddleware()) }
         router.add(middleware: SecurityHeadersMiddleware())
         router.add(middleware: HostCheckMiddleware(policy: hosts))
         router.add(middleware: ErrorPageMiddleware(site: self))
-        router.add(middleware: WriteGuardMiddleware(editable: isEditable, maxBodyBytes: options.maxBodyBytes, hosts: hosts))
+        router.add(middleware: WriteGuardMiddleware(editable: isEditable, accounts: accounts != nil, maxBodyBytes: options.maxBodyBytes, hosts: hosts))
+        if let accounts, let settings = options.accounts {
+            router.add(middleware: AccountsAuthenticator(accounts: accounts, options: settings, signer: csrf))
+            router.add(middleware: SignInGateMiddleware())
+        }
         router.add(middleware: SnapshotMiddleware(site: self))
+        if accounts != nil { router.add(middleware: WholeTreeViewsMiddleware()) }
         addPageRoutes(to: router)
         addAPIRoutes(to: router)
         addFileRoutes(to: router)
         addHealthRoutes(to: router)
+        if let accounts, let settings = options.accounts { addAccountRoutes(to: router, accounts: accounts, options: settings) }
         if isEditable { addEditRoutes(to: router) }
         if isLive { addEventRoutes(to: router) }
         return router

@@ -6,8 +6,11 @@ import Hummingbird
 /// Gives each request one snapshot of the data (see ``RequestState``) and, on an editable
 /// server, a CSRF session: the `dd_session` cookie (a random id, issued on the first request)
 /// and its token (see ``CSRFTokens``), which pages embed and every response also carries as
-/// `X-CSRF-Token` for scripts.
-struct SnapshotMiddleware<Context: RequestContext>: RouterMiddleware {
+/// `X-CSRF-Token` for scripts. On a server with accounts the snapshot is presented as the
+/// signed-in user may see it (``RequestState/access``), and the token is bound to the user and
+/// their session (see ``csrfToken(for:_:)``).
+struct SnapshotMiddleware: RouterMiddleware {
+    typealias Context = SiteContext
     let site: Site
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
@@ -17,28 +20,61 @@ struct SnapshotMiddleware<Context: RequestContext>: RouterMiddleware {
         if let timeout = site.options.databaseTimeout, RequestDeadline.current == nil {
             return try await RequestDeadline.$current.withValue(.now + timeout) { try await handle(request, context: context, next: next) }
         }
-        guard let model = site.model else { return try await Self.answer(from: site.basePresenter.source) { try await next(request, context) } }
+        let user = context.identity
+        guard let model = site.model else {
+            guard let accounts = site.accounts, let user else {
+                return try await Self.answer(from: site.basePresenter.source) { try await next(request, context) }
+            }
+            // A read-only server with accounts: the reader's view of the data, and a token for signing out.
+            var presenter = site.basePresenter
+            presenter.access = accounts.view(for: user.name, in: presenter.source, revision: 0)
+            let (token, cookie) = csrfToken(for: user, request)
+            let state = RequestState(presenter: presenter, revision: 0, csrf: token, user: user, access: presenter.access)
+            var response = try await RequestState.$current.withValue(state) {
+                try await Self.answer(from: presenter.source) { try await next(request, context) }
+            }
+            return Self.finish(&response, token: token, cookie: cookie)
+        }
         // The data and its revision, read together without entering the model.
         let (source, revision, history) = model.versionedState
         let cookies = request.headers[values: .cookie]
-        let existing = CSRFTokens.sessionID(in: cookies)
-        let session = existing ?? CSRFTokens.newSessionID()
-        let token = site.csrf.token(for: session)
         // A notice left by a form's undo or redo is shown by the next page, and only by it.
         let notice = request.method == .get && !request.uri.path.hasPrefix("/static/") && request.uri.path != "/events"
             && cookies.contains { $0.contains(StepNotice.cookieName + "=") } ? StepNotice.find(in: cookies) : nil
+        var presenter = Presenter(source: source, schema: site.basePresenter.schema, orders: site.orders.orders(at: revision))
+        if let accounts = site.accounts, let user { presenter.access = accounts.view(for: user.name, in: source, revision: revision) }
+        let (token, cookie) = csrfToken(for: user, request)
         let state = RequestState(
-            presenter: Presenter(source: source, schema: site.basePresenter.schema, orders: site.orders.orders(at: revision)), revision: revision, csrf: token,
-            history: history, notice: notice)
+            presenter: presenter, revision: revision, csrf: token, history: history, notice: notice, user: user, access: presenter.access)
         var response = try await RequestState.$current.withValue(state) {
             try await Self.answer(from: source) { try await next(request, context) }
         }
-        if existing == nil {
-            response.headers.append(HTTPField(
-                name: .setCookie, value: "\(CSRFTokens.cookieName)=\(session); Path=/; SameSite=Strict; HttpOnly"))
-        }
         if notice != nil { response.headers.append(HTTPField(name: .setCookie, value: StepNotice.clearingCookie)) }
-        response.headers[.csrfToken] = token
+        return Self.finish(&response, token: token, cookie: cookie)
+    }
+
+    /// The CSRF token of the request's session, and the `dd_session` cookie to set when one is
+    /// issued now. Without accounts: the token of the `dd_session` cookie's id. With accounts:
+    /// bound to the user and the signed session's id (a bearer request needs none), so a token
+    /// of another user or session is refused.
+    func csrfToken(for user: SignedInUser?, _ request: Request) -> (token: String, cookie: String?) {
+        if site.accounts != nil {
+            switch user?.means {
+            case .session(let id): return (site.csrf.sign("csrf|\(user!.name)|\(id)"), nil)
+            case .bearer, nil: return ("", nil)
+            case .proxy: break
+            }
+        }
+        let existing = CSRFTokens.sessionID(in: request.headers[values: .cookie])
+        let session = existing ?? CSRFTokens.newSessionID()
+        let token = user.map { site.csrf.sign("csrf|\($0.name)|\(session)") } ?? site.csrf.token(for: session)
+        let cookie = existing == nil ? "\(CSRFTokens.cookieName)=\(session); Path=/; SameSite=Strict; HttpOnly" : nil
+        return (token, cookie)
+    }
+
+    static func finish(_ response: inout Response, token: String, cookie: String?) -> Response {
+        if let cookie { response.headers.append(HTTPField(name: .setCookie, value: cookie)) }
+        if !token.isEmpty { response.headers[.csrfToken] = token }
         return response
     }
 }

@@ -13,6 +13,8 @@ import Hummingbird
 struct WriteGuardMiddleware<Context: RequestContext>: RouterMiddleware {
     /// Whether the server was started with `--editable`.
     let editable: Bool
+    /// Whether the server has accounts: signing in and out are POSTs even on a read-only server.
+    var accounts = false
     /// The largest body accepted, in bytes.
     let maxBodyBytes: Int
     /// The names this server answers to, for the `Origin` check.
@@ -22,7 +24,7 @@ struct WriteGuardMiddleware<Context: RequestContext>: RouterMiddleware {
         switch request.method {
         case .get, .head:
             break
-        case .post where editable:
+        case .post where editable || (accounts && (request.uri.path == "/signin" || request.uri.path == "/signout")):
             try checkSameOrigin(request)
         default:
             let message = editable

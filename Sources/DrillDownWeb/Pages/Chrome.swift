@@ -29,6 +29,9 @@ struct Chrome {
             c["live"] = ["revision": state.revision]
         }
         if let back { c["back"] = ["label": back.label, "href": back.href] }
+        if let state = RequestState.current, let user = state.user, case .session = user.means {
+            c["account"] = ["name": user.name, "csrf": state.csrf]
+        }
         Self.addFieldBars(to: &c, site: site)
         if site.isEditable, let state = RequestState.current {
             if var bar = c["undoBar"] as? [String: Any] {

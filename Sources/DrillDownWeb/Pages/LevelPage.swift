@@ -28,7 +28,7 @@ struct LevelPage {
         var nav = Navigator(presenter: presenter)
         nav.open(id)
         let path = source.path(of: id)
-        let total = source.childCount(of: id)
+        let total = presenter.rowCount(of: id)
         let paged = total > site.options.virtualThreshold
         let start = paged ? min(offset, max(0, total - 1)) : 0
         let rows = presenter.rows(of: id, offset: start, limit: paged ? site.options.pageSize : total)

@@ -111,6 +111,16 @@ struct EditRequest {
     }
 
     private static func checked(_ edit: EditRequest, _ request: Request, _ tokens: CSRFTokens) throws -> EditRequest {
+        // With accounts: a bearer request carries no cookie and needs no token; a session's token
+        // is bound to its user and session id (see ``SnapshotMiddleware``).
+        if let state = RequestState.current, let user = state.user {
+            if user.means == .bearer { return edit }
+            let sent = request.headers[.csrfToken] ?? edit.fields["csrf"] ?? ""
+            guard !state.csrf.isEmpty, SessionCookie.constantTimeEqual(sent, state.csrf) else {
+                throw WebError.forbidden("The change was refused: its CSRF token was not issued for \(user.name)'s session. Reload the page and try again.")
+            }
+            return edit
+        }
         guard let session = CSRFTokens.sessionID(in: request.headers[values: .cookie]) else {
             throw WebError.forbidden("This change has no session: reload the page and try again.")
         }

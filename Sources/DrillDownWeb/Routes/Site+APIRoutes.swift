@@ -13,7 +13,7 @@ import Hummingbird
 /// - `GET /api/openapi.json`: the OpenAPI 3 document of every `/api/` route (writes included),
 ///   `Resources/api/openapi.json`; `APIDocumentTests` keeps it and the router in step.
 extension Site {
-    func addAPIRoutes(to router: Router<BasicRequestContext>) {
+    func addAPIRoutes(to router: Router<SiteContext>) {
         router.get("/api/openapi.json") { request, _ in
             let file = assets.apiDocument
             if request.headers[.ifNoneMatch] == file.etag { return Response(status: .notModified, headers: [.eTag: file.etag]) }
@@ -70,7 +70,7 @@ extension Site {
         let rows = presenter.rows(of: id, offset: offset, limit: limit)
         return try Responses.json(LevelJSON(
             title: presenter.screenTitle(of: id), backLabel: id == source.root ? nil : presenter.screenTitle(of: source.parent(of: id)!),
-            path: path.description, titlePath: source.titlePath(of: id), total: source.childCount(of: id),
+            path: path.description, titlePath: source.titlePath(of: id), total: presenter.rowCount(of: id),
             offset: offset, limit: limit, rows: rows.map(RowJSON.init)))
     }
 

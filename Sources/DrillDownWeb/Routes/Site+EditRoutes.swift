@@ -38,7 +38,7 @@ import Hummingbird
 /// different request is 422. A write whose commit outcome is unknown (the database went away
 /// during COMMIT) is 503 with `"outcome": "unknown"`: retry it with the same key to settle it.
 extension Site {
-    func addEditRoutes(to router: Router<BasicRequestContext>) {
+    func addEditRoutes(to router: Router<SiteContext>) {
         router.post("/edit/**") { request, _ in try await edit(request, prefix: 6, api: false) }
         router.post("/api/edit/**") { request, _ in try await edit(request, prefix: 10, api: true) }
         router.get("/add") { request, _ in
@@ -81,6 +81,7 @@ extension Site {
         } else {
             path = source.path(of: try NodeLookup.node(rawPath, in: source).id)
         }
+        try authorize(op, at: path, form, in: source)
         var returnTo = Links.level(path.isRoot ? path : path.parent)
         let key = try Self.stepKey(request, op: op, path: path, form: form)
         var replayed = false

@@ -15,12 +15,15 @@ import ServiceLifecycle
 /// past either), ``WebServer/Options/maxEventStreams`` in all (503); both with `Retry-After`.
 /// A stream's slot is freed as soon as its client closes the connection.
 extension Site {
-    func addEventRoutes(to router: Router<BasicRequestContext>) {
+    func addEventRoutes(to router: Router<SiteContext>) {
         router.get("/events") { request, _ in
             guard let model else { throw WebError.notFound("This server is read-only: it has no changes to stream.") }
             let session = CSRFTokens.sessionID(in: request.headers[values: .cookie])
             let slot = try eventStreams.acquire(address: request.headers[.peerAddress], session: session)
                 .mapError(streamRefusal).get()
+            // A reader from whom rows are hidden is not told their paths (see ``AccessView/mayReach(_:)``).
+            let reader = RequestState.current.flatMap { state in state.user.map { ($0.name, state.access?.hidesRows ?? false) } }
+            let accounts = self.accounts
             let changes = await model.changes()
             let revision = await model.revision
             let history = (try? Responses.jsonData(await model.history)).flatMap { String(data: $0, encoding: .utf8) } ?? "{}"
@@ -28,8 +31,14 @@ extension Site {
             let forward = Task {
                 for await event in changes {
                     struct Payload: Encodable { var revision: Int, origin: String, paths: [String], summary: String, history: HistoryState }
+                    var paths = event.paths
+                    if let accounts, let (name, hides) = reader, hides {
+                        let (source, revision) = model.versionedSource
+                        let access = accounts.view(for: name, in: source, revision: revision)
+                        paths = paths.filter(access.mayReach)
+                    }
                     let payload = Payload(
-                        revision: event.revision, origin: event.origin.rawValue, paths: event.paths.map(\.description), summary: event.summary,
+                        revision: event.revision, origin: event.origin.rawValue, paths: paths.map(\.description), summary: event.summary,
                         history: event.history)
                     let json = (try? Responses.jsonData(payload)).flatMap { String(data: $0, encoding: .utf8) } ?? "{}"
                     continuation.yield("event: change\nid: \(event.revision)\ndata: \(json)\n\n")

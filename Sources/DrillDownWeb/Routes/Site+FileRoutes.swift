@@ -10,7 +10,7 @@ extension Site {
         "avif": "image/avif", "bmp": "image/bmp", "ico": "image/x-icon", "svg": "image/svg+xml",
     ]
 
-    func addFileRoutes(to router: Router<BasicRequestContext>) {
+    func addFileRoutes(to router: Router<SiteContext>) {
         router.get("/static/:name") { request, context in
             let name = context.parameters.get("name") ?? ""
             guard let file = assets.files[name] else { throw WebError.notFound("There is no static file '\(name)'.") }

@@ -7,7 +7,7 @@ import Hummingbird
 /// server its selection form `/outline/select`), `/columns/PATH`, `/search?q=`, and `/go?path=`
 /// which opens any TreePath or title path.
 extension Site {
-    func addPageRoutes(to router: Router<BasicRequestContext>) {
+    func addPageRoutes(to router: Router<SiteContext>) {
         router.get("/") { request, _ in
             let query = Query(request.uri.query)
             let key = PageCache.Key(path: "/", offset: try query.int("offset", default: 0), editing: query["edit"] == "1", sort: query["sort"])
@@ -87,7 +87,16 @@ extension Site {
     func cachedPage(_ key: PageCache.Key) -> HTML? {
         // A page showing an undo's notice (see ``StepNotice``) is this request's alone.
         guard RequestState.current?.notice == nil else { return nil }
-        return pages.page(key, revision: RequestState.current?.revision ?? 0, token: RequestState.current?.csrf ?? "")
+        return pages.page(Self.userKey(key), revision: RequestState.current?.revision ?? 0, token: RequestState.current?.csrf ?? "")
+    }
+
+    /// `key` of the request's user: with accounts, what a page shows (rows, Edit buttons, the
+    /// Sign out button's name) depends on who asks.
+    static func userKey(_ key: PageCache.Key) -> PageCache.Key {
+        guard let user = RequestState.current?.user else { return key }
+        var key = key
+        key.path = user.name + "\u{0}" + key.path
+        return key
     }
 
     /// `page` rendered with the cache's stand-in token and kept as `key`; returned with the
@@ -106,6 +115,6 @@ extension Site {
         standIn.csrf = pages.placeholder
         let html = RequestState.$current.withValue(standIn) { page.render() }
         guard fallible?.readFailures.count == failures else { return PageCache.cut(html.buffer, at: pages.placeholder).joined(with: state.csrf) }
-        return pages.keep(html, key, revision: state.revision, token: state.csrf)
+        return pages.keep(html, Self.userKey(key), revision: state.revision, token: state.csrf)
     }
 }

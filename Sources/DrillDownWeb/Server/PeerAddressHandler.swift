@@ -3,7 +3,7 @@ import NIOCore
 import NIOHTTPTypes
 
 /// Puts the client's address (the socket peer) into every request head as `X-DrillDown-Peer`,
-/// replacing any value the client sent, so handlers of a `BasicRequestContext`, which carries no
+/// replacing any value the client sent, so handlers of a request context, which carries no
 /// channel, can count what one client holds (``StreamSlots``).
 ///
 /// An IPv6 client is named by its /64 (`2001:db8:1:2::/64`), since one host commonly has a

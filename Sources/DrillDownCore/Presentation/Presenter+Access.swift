@@ -1,0 +1,27 @@
+/// Levels as one reader sees them (``Presenter/access``): rows the reader may not reach are not
+/// listed or counted; TreePaths keep naming the data.
+extension Presenter {
+    /// The number of rows the level under `id` lists for this presenter's reader.
+    public func rowCount(of id: NodeID) -> Int { listedIndices(of: id)?.count ?? source.childCount(of: id) }
+
+    /// The data indices of the rows of the level under `id` in display order, when the reader
+    /// may not reach some of them; `nil` when every row is listed.
+    func listedIndices(of id: NodeID) -> [Int]? {
+        guard let access, access.hidesRows else { return nil }
+        let count = source.childCount(of: id)
+        let base = id == source.root ? TreePath.root : source.path(of: id)
+        guard let listed = access.listedChildren(of: base, count: count) else { return nil }
+        guard let order = order(of: id) else { return listed }
+        let keep = Set(listed)
+        return (0 ..< order.count).map(order.dataIndex(at:)).filter(keep.contains)
+    }
+
+    /// The rows at display positions `offset ..< offset + limit` of `listed`.
+    func listedRows(of id: NodeID, _ listed: [Int], offset: Int, limit: Int) -> [Row] {
+        let range = source.children(of: id)
+        let lo = max(0, min(offset, listed.count))
+        let hi = limit >= listed.count - lo ? listed.count : lo + limit
+        let base = id == source.root ? TreePath.root : source.path(of: id)
+        return listed[lo ..< hi].map { row(for: range[$0], path: base.appending($0)) }
+    }
+}

@@ -1,0 +1,66 @@
+import DrillDownCore
+import Foundation
+
+/// The users file of a running server, read again when it changes on disk (a user added, a token
+/// revoked with `drilldown token revoke` takes effect at the next request), and the
+/// ``AccessView`` of each user per data revision.
+final class AccountStore: @unchecked Sendable {
+    /// Where the users file is.
+    let url: URL
+    private let lock = NSLock()
+    private var file: UsersFile
+    private var stamp: FileStamp?
+    private var generation = 0
+    private var views: [String: AccessView] = [:]
+    private var viewsKey = (revision: -1, generation: -1)
+
+    /// Reads `url`.
+    /// - Throws: ``AccountsError`` when it is missing or malformed.
+    init(url: URL) throws {
+        self.url = url
+        file = try UsersFile.load(url)
+        stamp = FileStamp(url)
+    }
+
+    /// The users file as it is now. A file that became malformed keeps the last good one (and says so on standard error).
+    var current: UsersFile {
+        let now = FileStamp(url)
+        return lock.withLock {
+            guard now != stamp else { return file }
+            stamp = now
+            do {
+                file = try UsersFile.load(url)
+                generation += 1
+            } catch {
+                FileHandle.standardError.write(Data("drilldown: \(error); keeping the accounts read before\n".utf8))
+            }
+            return file
+        }
+    }
+
+    /// What `user` may do in the snapshot `source` at `revision`.
+    func view(for user: String, in source: any Source, revision: Int) -> AccessView {
+        let policy = current.policy
+        return lock.withLock {
+            if viewsKey != (revision, generation) || views.count > 1000 {
+                views = [:]
+                viewsKey = (revision, generation)
+            }
+            if let hit = views[user] { return hit }
+            let made = policy.view(for: user, in: source)
+            views[user] = made
+            return made
+        }
+    }
+
+    /// A file's modification time and size, to notice changes cheaply.
+    struct FileStamp: Equatable {
+        var modified: Date?
+        var size: Int?
+        init?(_ url: URL) {
+            guard let attributes = try? FileManager.default.attributesOfItem(atPath: url.path) else { return nil }
+            modified = attributes[.modificationDate] as? Date
+            size = (attributes[.size] as? NSNumber)?.intValue
+        }
+    }
+}

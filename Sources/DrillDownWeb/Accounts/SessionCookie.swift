@@ -1,0 +1,84 @@
+import Foundation
+
+/// A signed-in session, kept in the `dd_auth` cookie and signed (HMAC-SHA256) with the secret
+/// every instance shares (`--secret-file`), so a session made on one instance is accepted by all
+/// and none keeps state: `v1.SID.USER.EXPIRES.MAC`, where SID is 128 random bits drawn at sign-in
+/// (the session's CSRF tokens are bound to it), USER the name base64url-encoded and EXPIRES a
+/// Unix time. A value the client made up fails the MAC and is ignored.
+struct SessionCookie: Sendable, Equatable {
+    /// The cookie's name.
+    static let name = "dd_auth"
+    /// How long a session lasts.
+    static let lifetime: TimeInterval = 12 * 3600
+
+    /// The session id: 32 hex digits.
+    var id: String
+    /// The signed-in user.
+    var user: String
+    /// When the session ends.
+    var expires: Date
+
+    /// A new session for `user`, with a fresh id.
+    static func new(for user: String, now: Date = Date()) -> SessionCookie {
+        // Whole seconds: what the cookie holds.
+        SessionCookie(id: CSRFTokens.newSessionID(), user: user, expires: Date(timeIntervalSince1970: (now.timeIntervalSince1970 + lifetime).rounded(.down)))
+    }
+
+    /// The cookie's value signed with `signer`.
+    func value(signedWith signer: CSRFTokens) -> String {
+        let body = "v1.\(id).\(Self.base64url(user)).\(Int(expires.timeIntervalSince1970))"
+        return body + "." + signer.sign("session|" + body)
+    }
+
+    /// The session in a request's `Cookie` headers, when its value was signed by `signer` and has not expired.
+    static func read(_ cookies: [String], signer: CSRFTokens, now: Date = Date()) -> SessionCookie? {
+        for header in cookies {
+            for part in header.split(separator: ";") {
+                let pair = part.trimmingCharacters(in: .whitespaces)
+                guard pair.hasPrefix(name + "=") else { continue }
+                if let session = parse(String(pair.dropFirst(name.count + 1)), signer: signer, now: now) { return session }
+            }
+        }
+        return nil
+    }
+
+    static func parse(_ value: String, signer: CSRFTokens, now: Date) -> SessionCookie? {
+        let parts = value.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        guard parts.count == 5, parts[0] == "v1", parts[1].utf8.count == 32 else { return nil }
+        let body = parts[0 ..< 4].joined(separator: ".")
+        guard constantTimeEqual(signer.sign("session|" + body), parts[4]) else { return nil }
+        guard let seconds = Int(parts[3]), let user = unbase64url(parts[2]) else { return nil }
+        let expires = Date(timeIntervalSince1970: TimeInterval(seconds))
+        guard expires > now else { return nil }
+        return SessionCookie(id: parts[1], user: user, expires: expires)
+    }
+
+    /// The `Set-Cookie` value that stores `value` (or, with `nil`, removes the cookie).
+    static func setCookie(_ value: String?, secure: Bool) -> String {
+        let tail = "; Path=/; HttpOnly; SameSite=Strict" + (secure ? "; Secure" : "")
+        guard let value else { return "\(name)=; Max-Age=0" + tail }
+        return "\(name)=\(value); Max-Age=\(Int(lifetime))" + tail
+    }
+
+    static func base64url(_ text: String) -> String {
+        Data(text.utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+
+    static func unbase64url(_ text: String) -> String? {
+        var b = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        while b.count % 4 != 0 { b += "=" }
+        return Data(base64Encoded: b).flatMap { String(data: $0, encoding: .utf8) }
+    }
+
+    static func hex(_ bytes: [UInt8]) -> String { CSRFTokens.hex(bytes) }
+
+    /// Whether `a` and `b` are equal, in time that depends on their length only.
+    static func constantTimeEqual(_ a: String, _ b: String) -> Bool {
+        let x = Array(a.utf8), y = Array(b.utf8)
+        guard x.count == y.count else { return false }
+        var diff: UInt8 = 0
+        for i in x.indices { diff |= x[i] ^ y[i] }
+        return diff == 0
+    }
+}

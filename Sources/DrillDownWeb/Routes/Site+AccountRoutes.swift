@@ -1,0 +1,85 @@
+import DrillDownCore
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// Signing in and out on a server with accounts (`serve --users`), working without JavaScript:
+///
+/// - `GET /signin?back=/l/0`: the sign-in form (name and password).
+/// - `POST /signin` `user=`, `password=`, `back=`: on success a new session (a fresh id, whatever
+///   session cookie came with the request) in the `dd_auth` cookie and a redirect to `back`; a
+///   wrong name or password shows the form again (401) with one message for both, so the answer
+///   does not tell which names exist; after repeated failures 429 with `Retry-After`
+///   (see ``SignInThrottle``).
+/// - `POST /signout` (with the page's CSRF token): ends the session and goes to `/signin`.
+extension Site {
+    func addAccountRoutes(to router: Router<SiteContext>, accounts: AccountStore, options: AccountsOptions) {
+        router.get("/signin") { request, context in
+            if context.identity != nil { return Responses.redirect(Self.localBack(Query(request.uri.query)["back"])) }
+            return signInPage(back: Query(request.uri.query)["back"], user: "", message: nil, status: .ok)
+        }
+        router.post("/signin") { request, _ in
+            var request = request
+            let body = try await request.collectBody(upTo: options.maxFormBytes)
+            let form = Query(String(buffer: body))
+            let name = (form["user"] ?? "").trimmingCharacters(in: .whitespaces)
+            let password = form["password"] ?? ""
+            let back = form["back"]
+            let address = clientAddress(request, options: options)
+            let wait = throttle.wait(account: name, address: address)
+            if wait > 0 {
+                var page = signInPage(
+                    back: back, user: name,
+                    message: "Too many failed sign-ins: wait \(wait) s before trying again.", status: .tooManyRequests)
+                page.headers[.retryAfter] = String(wait)
+                return page
+            }
+            guard !name.isEmpty, !password.isEmpty, let user = accounts.current.signIn(name, password: password) else {
+                throttle.failed(account: name, address: address)
+                return signInPage(back: back, user: name, message: "The name or the password is wrong.", status: .unauthorized)
+            }
+            throttle.succeeded(account: user.name)
+            let session = SessionCookie.new(for: user.name)
+            return Response(
+                status: .seeOther,
+                headers: [
+                    .location: Self.localBack(back), .cacheControl: "no-store",
+                    .setCookie: SessionCookie.setCookie(session.value(signedWith: csrf), secure: options.secureCookies),
+                ])
+        }
+        router.post("/signout") { request, context in
+            guard context.identity != nil else { return Responses.redirect("/signin") }
+            _ = try await EditRequest.read(request, api: false, maxBytes: self.options.maxBodyBytes, tokens: csrf)
+            return Response(
+                status: .seeOther,
+                headers: [.location: "/signin", .cacheControl: "no-store", .setCookie: SessionCookie.setCookie(nil, secure: options.secureCookies)])
+        }
+    }
+
+    /// The sign-in form, which shows no data.
+    func signInPage(back: String?, user: String, message: String?, status: HTTPResponse.Status) -> Response {
+        var context: [String: Any] = ["version": assets.version, "back": Self.localBack(back), "user": user]
+        if let message { context["message"] = message }
+        var response = Responses.html(assets.renderHTML("signin", context), status: status)
+        response.headers[.cacheControl] = "no-store"
+        return response
+    }
+
+    /// `back` when it is a path on this server, else `/`.
+    static func localBack(_ back: String?) -> String { EditRequest.isLocal(back) && back != "/signin" ? back! : "/" }
+
+    /// The address a sign-in is counted under: the socket's peer, or (from a trusted proxy) the
+    /// last address of its `X-Forwarded-For`.
+    func clientAddress(_ request: Request, options: AccountsOptions) -> String? {
+        let peer = request.headers[.peerAddress]
+        guard let peer, options.trustedProxies.contains(peer),
+            let forwarded = request.headers[HTTPField.Name("X-Forwarded-For")!]?.split(separator: ",").last
+        else { return peer }
+        return forwarded.trimmingCharacters(in: .whitespaces)
+    }
+}
+
+extension AccountsOptions {
+    /// The largest sign-in form accepted.
+    var maxFormBytes: Int { 4096 }
+}
