@@ -41,6 +41,7 @@ struct Chrome {
                 "isList": screen == "level" || screen == "detail", "isOutline": screen == "outline",
                 "isColumns": screen == "columns",
             ]
+            Self.addSearchOrigin(to: &c, screen: screen, node: node, path: path, site: site)
         }
         return c
     }
@@ -62,6 +63,21 @@ extension Chrome {
             c["undoBar"] = bar
         } else if let bar = c["fieldsBar"] as? [String: Any], bar["isEditing"] as? Bool != true {
             c["undoBar"] = bar
+        }
+    }
+
+    /// The search bar's origin: this page's URL (`from`, so the search page's back button returns
+    /// here) and the level a search can be narrowed to (`searchScope`: its TreePath and title).
+    static func addSearchOrigin(to c: inout [String: Any], screen: String, node: NodeID, path: TreePath, site: Site) {
+        let href = switch screen {
+        case "detail": Links.detail(path)
+        case "columns": Links.columns(path)
+        case "outline": "/outline"
+        default: Links.level(path)
+        }
+        c["searchFrom"] = ["href": href]
+        if let level = SearchOrigin.level(of: node, in: site.source) {
+            c["searchScope"] = ["path": site.source.path(of: level).description, "title": site.presenter.screenTitle(of: level)]
         }
     }
 
