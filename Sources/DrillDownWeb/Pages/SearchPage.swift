@@ -79,7 +79,7 @@ struct SearchPage {
         let html = first.render()
         let split = html.range(of: countMarker) ?? html.endIndex ..< html.endIndex
         let head = String(html[..<split.lowerBound]), tail = String(html[split.upperBound...])
-        let shown = early.count
+        let shown = early.count, offset = page.offset, link = page.link, limit = site.options.searchLimit
         let body = ResponseBody { writer in
             do {
                 try await writer.write(ByteBuffer(string: head))
@@ -89,8 +89,8 @@ struct SearchPage {
             }
             var line = "The count was stopped.", pager = ""
             if let total = try? await running.task.value.total {
-                line = summary(total: total, offset: page.offset, shown: shown)
-                pager = page.pagerHTML(total: total, shown: shown)
+                line = summary(total: total, offset: offset, shown: shown)
+                pager = pagerHTML(link: link, offset: offset, limit: limit, total: total, shown: shown)
             }
             try await writer.write(ByteBuffer(string: "<p class=\"search-summary search-total\" id=\"summary-total\">\(line)</p>\n" + pager + tail))
             try await writer.finish(nil)
@@ -112,31 +112,31 @@ struct SearchPage {
         return count + (total > shown ? ", showing the first \(shown)" : "")
     }
 
-    /// This search's page starting at hit `offset`.
-    func link(offset: Int) -> String {
+    /// This search's link without `offset`: its text, values, scope and origin.
+    var link: String {
         var parts = ["q=" + Query.encode(text)]
         if includeValues { parts.append("values=1") }
         if let scope { parts.append("in=" + site.source.path(of: scope).description) }
         if let origin { parts.append("from=" + Query.encode(origin.href)) }
-        if offset > 0 { parts.append("offset=\(offset)") }
         return "/search?" + parts.joined(separator: "&")
     }
 
-    /// The Previous / Next links of a page showing `shown` of `total` hits; empty when all fit.
-    func pagerHTML(total: Int, shown: Int) -> String {
-        let limit = site.options.searchLimit
+    /// The Previous / Next links of the page of `link` at `offset` showing `shown` of `total`
+    /// hits, `limit` a page; empty when all fit.
+    static func pagerHTML(link: String, offset: Int, limit: Int, total: Int, shown: Int) -> String {
+        func at(_ offset: Int) -> String { offset > 0 ? link + "&offset=\(offset)" : link }
         let previous = offset > 0, next = offset + shown < total
         guard previous || next else { return "" }
         var html = HTML()
         html.write("<nav class=\"search-pager\" aria-label=\"Result pages\">")
         if previous {
             html.write("<a class=\"button\" rel=\"prev\" id=\"search-previous\" href=\"")
-            html.appendEscaped(link(offset: max(0, offset - limit)))
+            html.appendEscaped(at(max(0, offset - limit)))
             html.write("\">Previous</a>")
         }
         if next {
             html.write("<a class=\"button\" rel=\"next\" id=\"search-next\" href=\"")
-            html.appendEscaped(link(offset: offset + shown))
+            html.appendEscaped(at(offset + shown))
             html.write("\">Next</a>")
         }
         html.write("</nav>\n")
@@ -173,7 +173,8 @@ struct SearchPage {
                 extra["counting"] = ["shown": found.hits.count]
             } else {
                 extra["summary"] = Self.summary(total: found.total, offset: offset, shown: found.hits.count)
-                extra["pager"] = pagerHTML(total: found.total, shown: found.hits.count)
+                extra["pager"] = Self.pagerHTML(
+                    link: link, offset: offset, limit: site.options.searchLimit, total: found.total, shown: found.hits.count)
                 if found.total == 0 { extra["none"] = true }
             }
         }

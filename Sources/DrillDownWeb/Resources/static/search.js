@@ -19,9 +19,6 @@
       counting.textContent = total.textContent;
       counting.removeAttribute("data-counting");
       total.remove();
-      var pager = document.querySelector(".search-pager");
-      var list = document.getElementById("results");
-      if (pager && list) list.after(pager);
     }
   }
 
