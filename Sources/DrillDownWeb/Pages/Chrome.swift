@@ -72,7 +72,7 @@ extension Chrome {
         let href = switch screen {
         case "detail": Links.detail(path)
         case "columns": Links.columns(path)
-        case "outline": "/outline"
+        case "outline": Links.outline(revealing: path)
         default: Links.level(path)
         }
         c["searchFrom"] = ["href": href]

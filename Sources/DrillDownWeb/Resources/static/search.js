@@ -51,8 +51,14 @@
     popup.className = "search-popup";
     popup.id = "search-popup";
     popup.hidden = true;
-    var scopeBar = null, scopeButtons = [];
+    var scopeBar = null, scopeButtons = [], scopeField = null;
     if (scopePath && !scopeBox) {
+      // Carries the narrowing to the search page when the form is sent.
+      scopeField = document.createElement("input");
+      scopeField.type = "hidden";
+      scopeField.name = "in";
+      scopeField.value = scopePath;
+      form.appendChild(scopeField);
       scopeBar = document.createElement("div");
       scopeBar.className = "search-scope";
       scopeBar.setAttribute("role", "group");
@@ -98,6 +104,7 @@
     function showScope() {
       scopeButtons.forEach(function (b) { b.setAttribute("aria-pressed", String(!!b.dataset.scoped === scoped)); });
       if (scopeBox) scopeBox.checked = scoped;
+      if (scopeField) scopeField.disabled = !scoped;
     }
     showScope();
 
