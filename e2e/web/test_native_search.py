@@ -239,11 +239,12 @@ def test_a_million_rows_answer_while_typing(page, million_server):
     # Every request asked for one page, however many matches there are.
     assert all("limit=25" in u for u in asked), asked
     # The page stays responsive: the list of a 1 001 000-row document came within seconds.
+    print(f"\n1 001 000 rows: the first list came {answered:.2f} s after the first keystroke")
     assert answered < 15, f"the matches took {answered:.1f} s"
     # A broad query on the same document: the first page and the count, a page at a time.
     page.locator("#search").fill("")
     type_query(page, "row 1")
-    expect(page.locator("#search-count")).to_have_text(re.compile(r"^[\d,]+ matches$"), timeout=30_000)
+    expect(page.locator("#search-count")).to_have_text("111,000 matches", timeout=30_000)
     expect(options(page)).to_have_count(25)
     # Narrowed to the group on screen: a walk of its 1000 rows.
     page.locator("#search").fill("")

@@ -77,6 +77,15 @@ extension DocumentSource {
         return try walk(needle, query, isCancelled, firstHits)
     }
 
+    /// Builds the title index now, so that even the first title search scans it: for a server
+    /// whose users search as they type (a one-off search walks instead and never builds it).
+    /// Does nothing for an edited tree or one too large for the index, which every search walks.
+    /// - Complexity: O(n), once per document.
+    public func prepareSearch() {
+        guard tree.isDense, SearchIndex.fits(textBytes: tree.text.count) else { return }
+        searchCache.prepare(self)
+    }
+
     /// The search as a depth-first walk of the tree, for values and edited trees.
     func walk(
         _ needle: [UInt8], _ query: SearchQuery, _ isCancelled: () -> Bool, _ firstHits: ([NodeID]) -> Void = { _ in }
