@@ -37,10 +37,17 @@ def options(page):
     return page.locator("#search-listbox [role=option][data-href]")
 
 
-def type_query(page, text):
+def type_query(page, text, timeout=5000):
+    """Types `text` into the search field and waits for the list of its matches (not an earlier prefix's)."""
     field = page.locator("#search")
     field.click()
     field.press_sequentially(text, delay=15)
+    wait_for_list(page, text, timeout)
+
+
+def wait_for_list(page, text, timeout=5000):
+    page.wait_for_function("q => { const l = document.getElementById('search-listbox'); return l && l.dataset.query === q }",
+                           arg=text, timeout=timeout)
 
 
 def test_matches_are_listed_while_typing_with_parents_and_the_match_marked(page, music_server, size):
@@ -74,6 +81,7 @@ def test_keyboard_arrows_enter_and_escape(page, music_server, size):
     page.keyboard.press("/")
     expect(page.locator("#search")).to_be_focused()
     page.keyboard.type("blue")
+    wait_for_list(page, "blue")
     expect(options(page).first).to_be_visible()
     field = page.locator("#search")
     page.keyboard.press("ArrowDown")
@@ -96,6 +104,7 @@ def test_keyboard_arrows_enter_and_escape(page, music_server, size):
     expect(field).to_have_attribute("aria-expanded", "false")
     # Enter opens the chosen match.
     page.keyboard.type("green")
+    wait_for_list(page, "green")
     expect(options(page)).to_have_count(1)
     page.keyboard.press("ArrowDown")
     page.keyboard.press("Enter")
@@ -231,15 +240,15 @@ def test_a_million_rows_answer_while_typing(page, million_server):
     asked = []
     page.on("request", lambda r: asked.append(r.url) if "/api/search" in r.url else None)
     # The first query may wait for the title index, built once in the background as the server starts.
-    type_query(page, "row 999.99")
-    expect(page.locator("#search-count")).to_have_text("11 matches", timeout=60_000)
+    type_query(page, "row 999.99", timeout=60_000)
+    expect(page.locator("#search-count")).to_have_text("11 matches")
     expect(options(page)).to_have_count(11)
     expect(options(page).first.locator(".search-option-path")).to_have_text("Group 999")
     # Then every keystroke's list comes quickly: a scan of the index for one page and the count.
     page.locator("#search").fill("")
     started = time.monotonic()
-    type_query(page, "row 998.99")
-    expect(page.locator("#search-count")).to_have_text("11 matches", timeout=30_000)
+    type_query(page, "row 998.99", timeout=30_000)
+    expect(page.locator("#search-count")).to_have_text("11 matches")
     expect(options(page).first.locator(".row-title")).to_have_text("Row 998.99")
     answered = time.monotonic() - started
     print(f"\n1 001 000 rows: the list came {answered:.2f} s after the first keystroke")
@@ -248,13 +257,13 @@ def test_a_million_rows_answer_while_typing(page, million_server):
     assert all("limit=25" in u for u in asked), asked
     # A broad query on the same document: the first page and the count, a page at a time.
     page.locator("#search").fill("")
-    type_query(page, "row 1")
-    expect(page.locator("#search-count")).to_have_text("111,000 matches", timeout=30_000)
+    type_query(page, "row 1", timeout=30_000)
+    expect(page.locator("#search-count")).to_have_text("111,000 matches")
     expect(options(page)).to_have_count(25)
     # Narrowed to the group on screen: a walk of its 1000 rows.
     page.locator("#search").fill("")
-    type_query(page, "0.1")
-    expect(page.locator("#search-count")).to_have_text("11,100 matches", timeout=30_000)
+    type_query(page, "0.1", timeout=30_000)
+    expect(page.locator("#search-count")).to_have_text("11,100 matches")
     page.locator(".search-scope-button").nth(1).click()
     expect(page.locator("#search-count")).to_have_text("111 matches")
     paths = options(page).evaluate_all("els => els.map(e => e.dataset.path)")

@@ -183,7 +183,7 @@
         loading = false;
         popup.removeAttribute("aria-busy");
         if (!data || asked !== now.key) return;
-        if (!next) { list.textContent = ""; shown = 0; active = -1; input.removeAttribute("aria-activedescendant"); }
+        if (!next) { list.textContent = ""; shown = 0; active = -1; input.removeAttribute("aria-activedescendant"); list.dataset.query = now.q; }
         var frag = document.createDocumentFragment();
         data.hits.forEach(function (hit, k) { frag.appendChild(option(hit, now.q, offset + k)); });
         list.appendChild(frag);
