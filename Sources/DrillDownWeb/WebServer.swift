@@ -128,6 +128,7 @@ public struct WebServer: Sendable {
         let shownHost = host.contains(":") ? "[\(host)]" : host
         var live = site
         live.watchesDisconnects = true
+        live.prepareSearch()
         return Application(
             router: live.makeRouter(hosts: HostPolicy(listenHost: host, extraNames: site.options.allowedHosts)),
             server: serverBuilder,

@@ -45,6 +45,9 @@ struct SearchIndexTests {
                     // The first hits are handed over once, as soon as there are `limit` of them.
                     let expected = limit > 0 && walked.total >= limit ? [walked.hits] : []
                     #expect(early == expected && earlyWalked == expected, "round \(round), '\(text)', limit \(limit)")
+                    var paged = query
+                    paged.offset = 2
+                    #expect(source.search(paged) == (try source.walk(Array(text.lowercased().utf8), paged, { false })), "offset 2, '\(text)'")
                 }
             }
         }

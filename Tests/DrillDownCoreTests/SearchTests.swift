@@ -32,6 +32,32 @@ struct SearchTests {
         #expect(source.find(SearchQuery("france", includeValues: true)).total == 1)
     }
 
+    @Test("an offset pages on through the hits; the total still counts them all")
+    func offset() {
+        let source = seedSource()
+        let all = source.find(SearchQuery("screen")).hits
+        let pages = stride(from: 0, to: 12, by: 3).map { source.find(SearchQuery("screen", limit: 3, offset: $0)) }
+        #expect(pages.flatMap(\.hits) == all)
+        #expect(pages.allSatisfy { $0.total == 10 })
+        #expect(pages.last!.hits.count == 1)
+        #expect(source.find(SearchQuery("screen", limit: 3, offset: 50)).hits.isEmpty)
+        // The first hits of a page are handed over early, as for the first page.
+        var early: [[NodeID]] = []
+        let page = try? source.find(SearchQuery("screen", limit: 3, offset: 3), until: { false }, firstHits: { early.append($0) })
+        #expect(early == [page!.hits])
+    }
+
+    @Test("a scope searches only under its node, which is not a hit itself")
+    func scope() {
+        let source = seedSource()
+        let item4 = source.node(at: [3])!
+        let scoped = source.find(SearchQuery("screen", in: item4))
+        #expect(scoped.hits.allSatisfy { source.path(of: $0).indices.first == 3 })
+        #expect(scoped.total == source.find(SearchQuery("screen")).hits.filter { source.path(of: $0).indices.first == 3 }.count)
+        #expect(source.find(SearchQuery("item 4", in: item4)).total == 0)
+        #expect(source.find(SearchQuery("screen", limit: 1, offset: 1, in: item4)).hits == Array(scoped.hits.dropFirst().prefix(1)))
+    }
+
     @Test("an empty query finds nothing")
     func empty() {
         #expect(seedSource().find(SearchQuery("")).total == 0)

@@ -20,7 +20,8 @@ struct APIDocumentTests {
         ],
         "/api/node": [("/api/node", 200)],
         "/api/node/{path}": [("/api/node/3.0.0.0.0", 200), ("/api/node/4", 200), ("/api/node/5.3", 200), ("/api/node/7", 404)],
-        "/api/search": [("/api/search?q=screen", 200), ("/api/search?q=row&values=1&limit=3", 200), ("/api/search?q=%20", 400)],
+        "/api/search": [("/api/search?q=screen", 200), ("/api/search?q=row&values=1&limit=3", 200), ("/api/search?q=%20", 400),
+                        ("/api/search?q=screen&offset=1&limit=2&in=3", 200), ("/api/search?q=screen&in=9", 404)],
         "/api/outline": [
             ("/api/outline", 200), ("/api/outline?open=1,1.0&limit=3", 200), ("/api/outline?all=1&closed=5&offset=2", 200),
             ("/api/outline?open=x", 400), ("/api/outline?open=1&focus=1.0&limit=2", 200), ("/api/outline?focus=1.0", 200),

@@ -89,6 +89,22 @@ struct APITests {
                 #expect(hits.count == 3)
                 #expect(hits.first?["titlePath"] as? String == "Item 1/Screen A")
                 #expect(hits.first?["href"] as? String == "/d/0.0")
+                #expect(hits.first?["parents"] as? [String] == ["Item 1"])
+                #expect(json["offset"] as? Int == 0)
+            }
+            try await client.execute(uri: "/api/search?q=screen&limit=3&offset=9", method: .get) { response in
+                let json = response.json
+                #expect(json["total"] as? Int == 10 && json["offset"] as? Int == 9)
+                let hits = json["hits"] as? [[String: Any]] ?? []
+                #expect(hits.map { $0["path"] as? String } == ["3.0.0.0.0"])
+                #expect(hits.first?["parents"] as? [String] == ["Item 4", "Screen G", "Screen H", "Screen I"])
+            }
+            try await client.execute(uri: "/api/search?q=screen&in=3.0.0", method: .get) { response in
+                let hits = response.json["hits"] as? [[String: Any]] ?? []
+                #expect(hits.map { $0["title"] as? String } == ["Screen I", "Screen J"])
+            }
+            try await client.execute(uri: "/api/search?q=screen&in=9", method: .get) { response in
+                #expect(response.status == .notFound)
             }
             try await client.execute(uri: "/api/search", method: .get) { response in
                 #expect(response.status == .badRequest)

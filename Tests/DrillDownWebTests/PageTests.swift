@@ -183,18 +183,55 @@ struct PageTests {
         }
     }
 
-    @Test("search lists matches at any depth with their title path and TreePath")
+    @Test("search lists matches at any depth with the match marked and their parents' titles")
     func search() async throws {
         try await seedApp().test(.router) { client in
             try await client.execute(uri: "/search?q=screen+j", method: .get) { response in
                 let html = response.text
                 #expect(html.contains("1 match"))
                 #expect(html.contains("href=\"/d/3.0.0.0.0\""))
-                #expect(html.contains("Item 4/Screen G/Screen H/Screen I/Screen J"))
-                #expect(html.contains("<code class=\"tree-path\">3.0.0.0.0</code>"))
+                #expect(html.contains("<span class=\"row-title\"><mark>Screen J</mark></span>"))
+                #expect(html.contains("<span class=\"row-subtitle result-path\">Item 4 › Screen G › Screen H › Screen I</span>"))
+                #expect(!html.contains("tree-path"))
             }
             try await client.execute(uri: "/search?q=row", method: .get) { response in
                 #expect(response.text.contains("1000 matches, showing the first 100"))
+                #expect(response.text.contains("href=\"/search?q=row&amp;offset=100\">Next</a>"))
+                #expect(!response.text.contains(">Previous</a>"))
+            }
+        }
+    }
+
+    @Test("search pages on with ?offset=, returns to ?from= and narrows to ?in=")
+    func searchPagesAndOrigin() async throws {
+        try await seedApp().test(.router) { client in
+            try await client.execute(uri: "/search?q=row&offset=900&from=%2Fl%2F3", method: .get) { response in
+                let html = response.text
+                #expect(html.contains("1000 matches, showing 901–1000"))
+                #expect(html.contains("href=\"/search?q=row&amp;from=/l/3&amp;offset=800\">Previous</a>"))
+                #expect(!html.contains(">Next</a>"))
+                // The back button returns to the page the search started on, with its title.
+                #expect(html.contains("<a class=\"back\" href=\"/l/3\" rel=\"up\" id=\"back\">"))
+                #expect(html.contains("<span class=\"back-label\">Item 4</span>"))
+                #expect(html.contains("name=\"in\" value=\"3\" id=\"search-in\"> Only in Item 4"))
+            }
+            try await client.execute(uri: "/search?q=screen&in=3&from=%2Fl%2F3", method: .get) { response in
+                #expect(response.text.contains("4 matches"))
+                #expect(response.text.contains("id=\"search-in\" checked"))
+            }
+            // Another site, or a page that is not one of the app's, is not followed.
+            for from in ["https%3A%2F%2Fexample.com%2F", "%2F%2Fexample.com", "%2Fl%2F99"] {
+                try await client.execute(uri: "/search?q=row&from=\(from)", method: .get) { response in
+                    #expect(response.text.contains("<a class=\"back\" href=\"/\" rel=\"up\" id=\"back\">"))
+                }
+            }
+            try await client.execute(uri: "/search?q=row&offset=x", method: .get) { response in
+                #expect(response.status == .badRequest)
+            }
+            // Every page's search field says where it is.
+            try await client.execute(uri: "/l/3.0", method: .get) { response in
+                #expect(response.text.contains("<input type=\"hidden\" name=\"from\" value=\"/l/3.0\">"))
+                #expect(response.text.contains("data-scope=\"3.0\" data-scope-title=\"Screen G\""))
             }
         }
     }

@@ -6,13 +6,24 @@ public struct SearchQuery: Sendable, Equatable {
     public var includeValues: Bool
     /// The most hits to return (all are counted).
     public var limit: Int
+    /// How many hits to skip before the ones returned: a page of hits starts here (they are
+    /// still counted in the total).
+    public var offset: Int
+    /// The node whose descendants are searched; `nil` searches the whole tree. The node itself
+    /// is not a hit.
+    public var scope: NodeID?
 
-    /// Creates a query.
-    public init(_ text: String, includeValues: Bool = false, limit: Int = 100) {
+    /// Creates a query. A negative `offset` counts as 0.
+    public init(_ text: String, includeValues: Bool = false, limit: Int = 100, offset: Int = 0, in scope: NodeID? = nil) {
         self.text = text
         self.includeValues = includeValues
         self.limit = limit
+        self.offset = max(0, offset)
+        self.scope = scope
     }
+
+    /// Whether the `total`-th hit found (counting from 1) is returned, when `returned` hits are kept so far.
+    func keeps(_ total: Int, returned: Int) -> Bool { total > offset && returned < limit }
 }
 
 /// The outcome of a search: the first hits in document order and how many there are in all.
@@ -55,15 +66,24 @@ extension DocumentSource {
     ) throws(SearchCancelled) -> SearchResult {
         let needle = Array(query.text.lowercased().utf8)
         guard !needle.isEmpty else { return SearchResult(hits: [], total: 0) }
-        if !query.includeValues, tree.isDense, !needle.contains(0), SearchIndex.fits(textBytes: tree.text.count),
+        if !query.includeValues, query.scope == nil || query.scope == root, tree.isDense, !needle.contains(0), SearchIndex.fits(textBytes: tree.text.count),
             let index = searchCache.index(of: self)
         {
-            guard let found = index.find(needle, limit: query.limit, isCancelled: isCancelled, firstHits: firstHits) else {
+            guard let found = index.find(needle, limit: query.limit, offset: query.offset, isCancelled: isCancelled, firstHits: firstHits) else {
                 throw SearchCancelled()
             }
             return found
         }
         return try walk(needle, query, isCancelled, firstHits)
+    }
+
+    /// Builds the title index now, so that even the first title search scans it: for a server
+    /// whose users search as they type (a one-off search walks instead and never builds it).
+    /// Does nothing for an edited tree or one too large for the index, which every search walks.
+    /// - Complexity: O(n), once per document.
+    public func prepareSearch() {
+        guard tree.isDense, SearchIndex.fits(textBytes: tree.text.count) else { return }
+        searchCache.prepare(self)
     }
 
     /// The search as a depth-first walk of the tree, for values and edited trees.
@@ -91,7 +111,7 @@ extension DocumentSource {
             return query.includeValues && contains(tree.valueBytes(of: id))
         }
         // Depth first in document order; iterators walk a level run by run.
-        var stack: [NodeRange.Iterator] = [children(of: root).makeIterator()]
+        var stack: [NodeRange.Iterator] = [children(of: query.scope ?? root).makeIterator()]
         var visited = 0
         while !stack.isEmpty {
             guard let id = stack[stack.count - 1].next() else {
@@ -102,7 +122,7 @@ extension DocumentSource {
             if visited & 4095 == 0, isCancelled() { throw SearchCancelled() }
             if matches(id) {
                 total += 1
-                if hits.count < query.limit {
+                if query.keeps(total, returned: hits.count) {
                     hits.append(id)
                     if hits.count == query.limit { firstHits(hits) }
                 }
@@ -159,20 +179,27 @@ extension Source {
         if let document = self as? DocumentSource { return try document.search(query, until: isCancelled, firstHits: firstHits) }
         let needle = query.text.lowercased()
         guard !needle.isEmpty else { return SearchResult(hits: [], total: 0) }
-        if let indexed = self as? any IndexedSearch, let found = try indexed.indexedFind(query, until: isCancelled) {
-            if found.hits.count == query.limit { firstHits(found.hits) }
-            return found
+        // An index answers whole-tree searches; it is asked for the hits up to the page's end.
+        if query.scope == nil || query.scope == root, let indexed = self as? any IndexedSearch {
+            var whole = query
+            whole.offset = 0
+            whole.limit = query.limit > Int.max - query.offset ? Int.max : query.offset + query.limit
+            if let found = try indexed.indexedFind(whole, until: isCancelled) {
+                let page = SearchResult(hits: Array(found.hits.dropFirst(query.offset)), total: found.total)
+                if page.hits.count == query.limit { firstHits(page.hits) }
+                return page
+            }
         }
         var hits: [NodeID] = []
         var total = 0
         var visited = 0
-        var stack: [NodeID] = children(of: root).reversed()
+        var stack: [NodeID] = children(of: query.scope ?? root).reversed()
         while let id = stack.popLast() {
             visited &+= 1
             if visited & 1023 == 0, isCancelled() { throw SearchCancelled() }
             if matches(id, needle: needle, includeValues: query.includeValues) {
                 total += 1
-                if hits.count < query.limit {
+                if query.keeps(total, returned: hits.count) {
                     hits.append(id)
                     if hits.count == query.limit { firstHits(hits) }
                 }

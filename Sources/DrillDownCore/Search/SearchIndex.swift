@@ -77,11 +77,12 @@ struct SearchIndex: Sendable {
     /// Whether the index can hold a document whose folded titles take `bytes` bytes.
     static func fits(textBytes bytes: Int) -> Bool { bytes < Int(UInt32.max) / 2 }
 
-    /// The first `limit` nodes whose title contains `needle` (lowercased, non-empty, without 0
-    /// bytes) and how many there are; `nil` when `isCancelled` said so (asked every 64 KiB scanned).
+    /// The `limit` nodes whose title contains `needle` (lowercased, non-empty, without 0 bytes)
+    /// after the first `offset` such nodes, and how many there are; `nil` when `isCancelled`
+    /// said so (asked every 64 KiB scanned).
     /// `firstHits` gets the `limit` hits as soon as they are found, while the rest are still counted.
     /// - Complexity: O(bytes + matches × log titles)
-    func find(_ needle: [UInt8], limit: Int, isCancelled: () -> Bool, firstHits: ([NodeID]) -> Void = { _ in }) -> SearchResult? {
+    func find(_ needle: [UInt8], limit: Int, offset: Int = 0, isCancelled: () -> Bool, firstHits: ([NodeID]) -> Void = { _ in }) -> SearchResult? {
         let m = needle.count
         // The needle's rarest byte (by this document's own counts) drives memchr.
         var rare = 0
@@ -112,7 +113,7 @@ struct SearchIndex: Sendable {
                     if start + m <= count, memcmp(base + start, pattern.baseAddress!, m) == 0 {
                         k = entry(containing: start, from: k)
                         total += 1
-                        if hits.count < limit {
+                        if total > offset, hits.count < limit {
                             hits.append(ids[k])
                             if hits.count == limit { firstHits(hits) }
                         }

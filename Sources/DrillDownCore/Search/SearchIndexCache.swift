@@ -24,6 +24,15 @@ final class SearchIndexCache: @unchecked Sendable {
         return built
     }
 
+    /// Builds the index of `source` now, when it has none (see ``DocumentSource/prepareSearch()``).
+    func prepare(_ source: DocumentSource) {
+        lock.lock()
+        defer { lock.unlock() }
+        guard index == nil else { return }
+        searched = true
+        index = SearchIndex(source)
+    }
+
     /// Bytes the index holds once built (0 before).
     var bytes: Int {
         lock.lock()

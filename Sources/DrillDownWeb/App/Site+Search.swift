@@ -60,6 +60,15 @@ extension Site {
         return RunningSearch(early: first, task: task)
     }
 
+    /// Builds the title index of a document being served, in the background on the
+    /// ``SearchPool``, so the first searches typed in the live search scan it instead of walking
+    /// the whole tree (seconds on a million rows).
+    func prepareSearch() {
+        guard let document = source as? DocumentSource else { return }
+        let pool = searches
+        Task { _ = try? await pool.run { _ in document.prepareSearch() } }
+    }
+
     /// Whether the search of `request` can be cancelled by its connection closing: on a live
     /// server, with a request body nothing has read (a GET or HEAD without `Transfer-Encoding`,
     /// which ``WriteGuardMiddleware`` would have collected).

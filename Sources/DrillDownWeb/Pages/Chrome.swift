@@ -51,6 +51,7 @@ struct Chrome {
                 "isList": screen == "level" || screen == "detail", "isOutline": screen == "outline",
                 "isColumns": screen == "columns",
             ]
+            Self.addSearchOrigin(to: &c, screen: screen, node: node, path: path, site: site)
         }
         return c
     }
@@ -92,6 +93,21 @@ extension Chrome {
         guard let node, screen == "level" || screen == "detail" else { return nil }
         let path = source.path(of: node)
         return Links.level(screen == "level" || path.isRoot ? path : path.parent)
+    }
+
+    /// The search bar's origin: this page's URL (`from`, so the search page's back button returns
+    /// here) and the level a search can be narrowed to (`searchScope`: its TreePath and title).
+    static func addSearchOrigin(to c: inout [String: Any], screen: String, node: NodeID, path: TreePath, site: Site) {
+        let href = switch screen {
+        case "detail": Links.detail(path)
+        case "columns": Links.columns(path)
+        case "outline": Links.outline(revealing: path)
+        default: Links.level(path)
+        }
+        c["searchFrom"] = ["href": href]
+        if let level = SearchOrigin.level(of: node, in: site.source) {
+            c["searchScope"] = ["path": site.source.path(of: level).description, "title": site.presenter.screenTitle(of: level)]
+        }
     }
 
     /// A path of the data being served for the Go to field's placeholder, as both a TreePath and a

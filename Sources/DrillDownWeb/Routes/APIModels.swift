@@ -29,7 +29,7 @@ struct NodeJSON: Encodable {
     var breadcrumbs: [Crumb]
 }
 
-/// `GET /api/search?q=`: the first hits and the total.
+/// `GET /api/search?q=`: a page of hits (from `offset`) and the total.
 struct SearchJSON: Encodable {
     struct Hit: Encodable {
         var path: String
@@ -38,9 +38,12 @@ struct SearchJSON: Encodable {
         var subtitle: String?
         var drills: Bool
         var href: String
+        /// The titles of the hit's ancestors below the root, outermost first (the root's title at the top level).
+        var parents: [String]
     }
     var query: String
     var total: Int
+    var offset: Int
     var hits: [Hit]
 }
 

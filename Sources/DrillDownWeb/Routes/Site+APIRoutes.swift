@@ -7,7 +7,7 @@ import Hummingbird
 ///
 /// - `GET /api/level/PATH?offset=0&limit=100`
 /// - `GET /api/node/PATH`
-/// - `GET /api/search?q=TEXT&limit=100&values=1`
+/// - `GET /api/search?q=TEXT&offset=0&limit=100&values=1&in=PATH` (`in`: only under that node)
 /// - `GET /api/outline?open=1,1.0&offset=0&limit=500` (or `all=1&closed=...`; `focus=PATH` adds that
 ///   node's row number, or null when a collapsed ancestor hides it)
 /// - `GET /api/openapi.json`: the OpenAPI 3 document of every `/api/` route (writes included),
@@ -35,10 +35,14 @@ extension Site {
             guard !text.isEmpty else { throw WebError.badRequest("Give the text to find as ?q=.") }
             guard text.utf8.count <= 200 else { throw WebError.badRequest("The search text is longer than 200 bytes.") }
             let limit = min(try query.int("limit", default: options.searchLimit), options.maxAPILimit)
-            let found = try await SearchPage.hits(site: self, text: text, includeValues: query["values"] == "1", limit: limit, request: request)
-            return closesConnection(try Responses.json(SearchJSON(query: text, total: found.total, hits: found.hits.map {
+            let offset = try query.int("offset", default: 0)
+            let scope = try query["in"].flatMap { $0.isEmpty ? nil : try searchScope($0) }
+            let found = try await SearchPage.hits(
+                site: self, query: SearchPage.query(text, includeValues: query["values"] == "1", offset: offset, limit: limit, scope: scope),
+                request: request)
+            return closesConnection(try Responses.json(SearchJSON(query: text, total: found.total, offset: offset, hits: found.hits.map {
                 .init(path: $0.row.path.description, titlePath: $0.titlePath, title: $0.row.title,
-                      subtitle: $0.row.subtitle.isEmpty ? nil : $0.row.subtitle, drills: $0.row.drills, href: $0.href)
+                      subtitle: $0.row.subtitle.isEmpty ? nil : $0.row.subtitle, drills: $0.row.drills, href: $0.href, parents: $0.parents)
             })), request)
         }
         router.get("/api/outline") { request, _ in
@@ -58,6 +62,13 @@ extension Site {
                           href: Links.destination(of: $0.row))
                 }))
         }
+    }
+
+    /// The node a search is narrowed to by `?in=PATH` (a TreePath or title path); `nil` for the root.
+    /// - Throws: ``WebError`` 400/404 as ``NodeLookup`` does.
+    func searchScope(_ path: String) throws(WebError) -> NodeID? {
+        let id = try NodeLookup.node(decoded: path, in: source).id
+        return id == source.root ? nil : id
     }
 
     func level(_ id: NodeID, _ request: Request) throws -> Response {

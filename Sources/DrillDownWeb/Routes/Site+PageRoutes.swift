@@ -66,11 +66,12 @@ extension Site {
         }
         router.get("/search") { request, _ in
             let query = Query(request.uri.query)
-            let text = String((query["q"] ?? "").prefix(200))
-            let values = query["values"] == "1"
-            let trimmed = text.trimmingCharacters(in: .whitespaces)
-            guard !trimmed.isEmpty else { return Responses.html(SearchPage(site: self, text: text, includeValues: values).render()) }
-            return try await SearchPage.response(site: self, text: text, includeValues: values, request: request)
+            var page = SearchPage(site: self, text: String((query["q"] ?? "").prefix(200)), includeValues: query["values"] == "1")
+            page.offset = try query.int("offset", default: 0)
+            page.origin = SearchOrigin(query["from"], site: self)
+            if let scope = query["in"], !scope.isEmpty { page.scope = try searchScope(scope) }
+            guard !page.text.trimmingCharacters(in: .whitespaces).isEmpty else { return Responses.html(page.render()) }
+            return try await SearchPage.response(page, request: request)
         }
         router.get("/go") { request, _ in
             let query = Query(request.uri.query)

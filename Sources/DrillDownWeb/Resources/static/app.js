@@ -56,43 +56,6 @@
     });
   }
 
-  // ---- Search: a live match count while typing --------------------------------------------
-  // Asks /api/search with limit=0 (the total only, no rows presented), 200 ms after the last
-  // keystroke, and cancels the request a newer keystroke makes stale.
-  function setUpSearchCount() {
-    // A results page sent before its count (the first hits at once) has the count below the
-    // list; it belongs in the summary above it.
-    var total = document.getElementById("summary-total"), counting = document.querySelector("#summary[data-counting]");
-    if (total && counting) {
-      counting.textContent = total.textContent;
-      counting.removeAttribute("data-counting");
-      total.remove();
-    }
-    var input = document.getElementById("search"), out = document.getElementById("search-count");
-    if (!input || !out || !window.fetch) return;
-    var values = input.form && input.form.querySelector('input[name="values"]');
-    var timer = null, controller = null, asked = null;
-    function update() {
-      var q = input.value.trim(), withValues = !!(values && values.checked);
-      var key = q + "\u0000" + withValues;
-      if (key === asked) return;
-      asked = key;
-      if (controller) controller.abort();
-      controller = null;
-      if (!q) { out.textContent = ""; return; }
-      controller = window.AbortController ? new AbortController() : null;
-      var url = "/api/search?limit=0&q=" + encodeURIComponent(q) + (withValues ? "&values=1" : "");
-      fetch(url, { signal: controller ? controller.signal : undefined }).then(function (r) {
-        return r.ok ? r.json() : null;
-      }).then(function (data) {
-        if (!data || asked !== key) return;
-        out.textContent = data.total === 1 ? "1 match" : data.total.toLocaleString("en-US") + " matches";
-      }).catch(function () { /* aborted or offline: the count waits for the next keystroke */ });
-    }
-    input.addEventListener("input", function () { clearTimeout(timer); timer = setTimeout(update, 200); });
-    if (values) values.addEventListener("change", update);
-  }
-
   // ---- TreePaths -------------------------------------------------------------------------
   // A TreePath as text ("3.0.1", "" for the root) and as an array of row numbers.
   function pathArray(text) { return text ? text.split(".").map(Number) : []; }
@@ -1489,7 +1452,6 @@
   function measureNav() { document.documentElement.style.setProperty("--nav-h", navbar.offsetHeight + "px"); }
   if (navbar) { measureNav(); window.addEventListener("resize", measureNav); }
   if (document.getElementById("jump-bar")) document.body.classList.add("has-jump");
-  setUpSearchCount();
   var outlineTree = screen === "outline" && document.getElementById("tree");
   if (outlineTree) setUpVirtualTree(outlineTree);
   if (outlineTree && outlineTree.classList.contains("editing") && window.drilldownBatch) setUpOutlineKeys(outlineTree, window.drilldownBatch);
