@@ -71,7 +71,7 @@ struct MovePickerPage {
             extra["rows"] = results.hits.map { id -> [String: Any] in
                 let path = source.path(of: id)
                 var row = entry(path: path, title: presenter.screenTitle(of: id))
-                row["context"] = source.titlePath(of: source.parent(of: id) ?? source.root)
+                row["context"] = ancestors(of: id)
                 return row
             }
             let n = results.total
@@ -95,11 +95,12 @@ struct MovePickerPage {
             }
         }
         if let refusal = MoveCheck.refusal(moving: moving, into: at, in: presenter) {
-            extra["refusal"] = refusal.prefix(1).uppercased() + refusal.dropFirst() + "."
+            extra["refusal"] = refusal + "."
         } else if MoveCheck.ordersChildrenByKey(place, in: source) {
             extra["orderNote"] = "Rows here are kept in the order of their key: the moved rows take their places."
         } else if let rule = presenter.sortRule(of: place) {
-            extra["orderNote"] = "Rows here are sorted by \(rule.description): the moved rows take their places."
+            let by = rule.description.hasPrefix("-") ? "\(rule.description.dropFirst()), descending" : rule.description
+            extra["orderNote"] = "Rows here are sorted by \(by): the moved rows take their places."
         } else {
             extra["positions"] = positions(in: place)
             extra["hasPositions"] = true
@@ -117,6 +118,17 @@ struct MovePickerPage {
             e["href"] = href(at: path)
         }
         return e
+    }
+
+    /// Where a search hit is: its ancestors' titles from the top (“Settings › General”).
+    func ancestors(of id: NodeID) -> String {
+        var titles: [String] = []
+        var node = site.source.parent(of: id)
+        while let n = node {
+            titles.append(site.presenter.screenTitle(of: n))
+            node = site.source.parent(of: n)
+        }
+        return titles.reversed().joined(separator: " › ")
     }
 
     /// The choices of position in `place`: at the end (chosen unless another was), at the

@@ -137,7 +137,7 @@
     event.stopPropagation();
     if (event.key !== "Tab") { rowKeys(event, dialog); return; }
     var all = Array.prototype.filter.call(dialog.querySelectorAll("a[href], button:not([disabled]), input:not([type=hidden]), select, summary"),
-      function (el) { return el.offsetParent !== null; });
+      function (el) { return el.offsetParent !== null && !el.closest("details:not([open]) > :not(summary)"); });
     if (!all.length) return;
     var first = all[0], last = all[all.length - 1];
     if (event.shiftKey && document.activeElement === first) { event.preventDefault(); last.focus(); }
