@@ -8,9 +8,10 @@ public protocol MoveRules: Source {
     func moveRefusal(of moving: NodeID, into parent: NodeID) -> String?
     /// Whether `id` can have children at all.
     func canHoldChildren(_ id: NodeID) -> Bool
-    /// Whether the children of `parent` keep an order of their own (sorted by a key), so a
-    /// moved row takes its place there and a position cannot be chosen.
-    func ordersChildrenByKey(_ parent: NodeID) -> Bool
+    /// What the children of `parent` are ordered by when they keep an order of their own (a
+    /// key, such as `year, title`), so a moved row takes its place there and a position cannot
+    /// be chosen; `nil` when rows can be placed anywhere.
+    func ownOrder(ofChildrenOf parent: NodeID) -> String?
 }
 
 /// Where rows can be moved to, checked before the move for a destination picker: the rows
@@ -62,8 +63,8 @@ public enum MoveCheck {
         return nil
     }
 
-    /// Whether the children of `parent` are ordered by a key, so a position cannot be chosen.
-    public static func ordersChildrenByKey(_ parent: NodeID, in source: any Source) -> Bool {
-        (source as? any MoveRules)?.ordersChildrenByKey(parent) ?? false
+    /// What the children of `parent` are ordered by, when a position cannot be chosen there.
+    public static func ownOrder(ofChildrenOf parent: NodeID, in source: any Source) -> String? {
+        (source as? any MoveRules)?.ownOrder(ofChildrenOf: parent)
     }
 }

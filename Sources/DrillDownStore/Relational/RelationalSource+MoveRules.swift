@@ -14,9 +14,10 @@ extension RelationalSource: MoveRules {
     /// Rows of the last level have no level below to hold children.
     public func canHoldChildren(_ id: NodeID) -> Bool { levelBelow(id) != nil }
 
-    /// A level is ordered by its key unless its `order:` is one integer column that moves renumber.
-    public func ordersChildrenByKey(_ parent: NodeID) -> Bool {
-        guard let level = levelBelow(parent) else { return false }
-        return level.positionColumn == nil
+    /// A level keeps its own order (its `order:` columns, else its key) unless that order is one
+    /// integer column that moves renumber.
+    public func ownOrder(ofChildrenOf parent: NodeID) -> String? {
+        guard let level = levelBelow(parent), level.positionColumn == nil else { return nil }
+        return level.level.order.isEmpty ? "their key" : level.level.order.joined(separator: ", ")
     }
 }

@@ -96,8 +96,8 @@ struct MovePickerPage {
         }
         if let refusal = MoveCheck.refusal(moving: moving, into: at, in: presenter) {
             extra["refusal"] = refusal + "."
-        } else if MoveCheck.ordersChildrenByKey(place, in: source) {
-            extra["orderNote"] = "Rows here are kept in the order of their key: the moved rows take their places."
+        } else if let order = MoveCheck.ownOrder(ofChildrenOf: place, in: source) {
+            extra["orderNote"] = "Rows here are ordered by \(order): the moved rows take their places."
         } else if let rule = presenter.sortRule(of: place) {
             let by = rule.description.hasPrefix("-") ? "\(rule.description.dropFirst()), descending" : rule.description
             extra["orderNote"] = "Rows here are sorted by \(by): the moved rows take their places."
