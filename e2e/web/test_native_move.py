@@ -8,41 +8,20 @@ relational database (a track moves under an album, not under an artist). axe fin
 light and dark. Screenshots go to artifacts/screenshots/move-*.png."""
 import json
 import re
-import shutil
 import sqlite3
 import subprocess
-import sys
 
 import pytest
 from playwright.sync_api import expect
 
-from conftest import ROOT, SCREENSHOTS, Server, drilldown_binary, wait_until
+from conftest import SCREENSHOTS, Server, drilldown_binary, wait_until
+from test_web_chinook import chinook  # noqa: F401 (the fixture: a fresh Chinook-shaped database, editable)
 
-SOUNDS = ROOT / "Examples" / "Sounds"
 LEVEL_0 = ["Vibrate on Ring", "Vibrate on Silent", "Ringer and Alerts", "Ringtone", "Text Tone"]
 WIDTHS = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1280, "height": 800}}
 
 axe_module = pytest.importorskip("axe_playwright_python.sync_playwright")
 WCAG = {"runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]}}
-
-
-@pytest.fixture
-def sounds(tmp_path):
-    for name in ("sounds.plist", "schema.yaml"):
-        shutil.copy(SOUNDS / name, tmp_path / name)
-    server = Server(tmp_path / "sounds.plist", "--schema", tmp_path / "schema.yaml", "--editable")
-    server.data = tmp_path / "sounds.plist"
-    yield server
-    server.stop()
-
-
-@pytest.fixture
-def chinook(tmp_path):
-    subprocess.run([sys.executable, str(ROOT / "Scripts" / "make-chinook.py"), str(tmp_path)], check=True, capture_output=True)
-    server = Server(tmp_path / "chinook.sqlite", "--editable")
-    server.db = tmp_path / "chinook.sqlite"
-    yield server
-    server.stop()
 
 
 @pytest.fixture(params=list(WIDTHS))
