@@ -102,15 +102,15 @@ struct MoveTests {
         }
     }
 
-    @Test("the Move… and Rename pages are forms that post to the edit routes")
+    @Test("the Move… picker and the Rename page are forms that post to the edit routes")
     func formPages() async throws {
         let (app, _) = try await editableApp()
         try await app.test(.router) { client in
             let (cookie, _) = try await session(client)
             try await client.execute(uri: "/move/0.2?back=/l/0", method: .get, headers: [.cookie: cookie]) { response in
                 let html = response.text
-                #expect(html.contains("id=\"move-form\" method=\"post\" action=\"/edit/move/0.2\""))
-                #expect(html.contains("name=\"to\" id=\"move-to\" value=\"0\""))
+                #expect(html.contains("id=\"move-here-form\" method=\"post\" action=\"/edit/move/0.2\""))
+                #expect(html.contains("<input type=\"hidden\" name=\"to\" value=\"0\">"))
                 #expect(html.contains("name=\"back\" value=\"/l/0\""))
             }
             try await client.execute(uri: "/rename/0.2", method: .get, headers: [.cookie: cookie]) { response in

@@ -54,7 +54,7 @@ struct PageTemplateTests {
         try await Self.compare(musicServer.site, ["/", "/l/0", "/l/0.0", "/d/0.0.0", "/d/1", "/columns/0.0", "/outline?all=1", "/search?q=blue"])
     }
 
-    @Test("editable screens: edit mode, the add and delete pages, with the session's token")
+    @Test("editable screens: edit mode, the add, delete and Move… pages, with the session's token")
     func editable() async throws {
         let (_, model) = try await editableApp()
         let schema = Schema()
@@ -62,7 +62,7 @@ struct PageTemplateTests {
         let cookie = "dd_session=0123456789abcdef0123456789abcdef"
         try await Self.compare(server.site, [
             "/", "/?edit=1", "/l/0", "/l/0?edit=1", "/d/0.2", "/add", "/add/0", "/delete/0.1", "/outline", "/columns/0",
-            "/search?q=o",
+            "/search?q=o", "/move/0.1", "/move/0.1?at=Nowhere", "/move?paths=0.1,0.2&q=o",
         ], headers: [.cookie: cookie])
     }
 }

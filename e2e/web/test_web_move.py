@@ -193,20 +193,24 @@ def test_the_move_form_without_javascript(browser, sounds):
     try:
         page.goto(sounds.url + "l/0?edit=1")
         page.locator(esc("0.3") + " .move-link").click()
-        expect(page.locator("#move-form")).to_contain_text("Ringtone")
-        expect(page.locator("#move-to")).to_have_value("0")
+        expect(page.locator("#move-heading")).to_contain_text("Ringtone")
+        page.locator(".picker-advanced summary").click()
         page.fill("#move-to", "General")          # a title path
-        page.fill("#move-index", "0")
-        page.click("#move-done")
+        page.click("#move-to-go")
+        expect(page.locator("#picker-title")).to_have_text("General")
+        page.select_option("#move-position", label="At the start")
+        page.click("#move-here")
         expect(page).to_have_url(re.compile(r"/l/0\?edit=1$"))
         expect(page.locator("#rows li.row .row-title")).to_have_text([t for t in LEVEL_0 if t != "Ringtone"])
         eventually_saved(sounds.data, "1", ["Ringtone", "About"])
-        # Into its own subtree: the error page says why, nothing changes.
+        # Into its own subtree: the picker says why, nothing changes.
         page.goto(sounds.url + "?edit=1")
         page.locator(esc("0") + " .move-link").click()
+        page.locator(".picker-advanced summary").click()
         page.fill("#move-to", "0.2")
-        page.click("#move-done")
-        expect(page.locator(".error-message")).to_contain_text("into itself or its own subtree")
+        page.click("#move-to-go")
+        expect(page.locator("#move-here")).to_be_disabled()
+        expect(page.locator("#move-refusal")).to_contain_text("a row cannot move into a row inside it")
         assert saved(sounds.data) == ["Sounds", "General"]
     finally:
         context.close()

@@ -25,7 +25,7 @@ struct Assets: Sendable {
     /// The same templates compiled for speed (see ``PageTemplates``); `nil` when one uses a
     /// construct that renderer does not handle, and swift-mustache renders every page.
     let compiled: PageTemplates?
-    /// `app.css`, `app.js`, `feedback.js`, `search.js`, by name.
+    /// `app.css`, `app.js`, `feedback.js`, `search.js`, `move.js` (the Move… picker's dialog), by name.
     let files: [String: File]
     /// A short hash of the static files, appended to their URLs so browsers cache them safely.
     let version: String
@@ -44,7 +44,7 @@ struct Assets: Sendable {
         }
         var files: [String: File] = [:]
         var combined: UInt64 = 0xcbf2_9ce4_8422_2325
-        for (name, type) in [("app.css", "text/css; charset=utf-8"), ("app.js", "text/javascript; charset=utf-8"), ("feedback.js", "text/javascript; charset=utf-8"), ("search.js", "text/javascript; charset=utf-8")] {
+        for (name, type) in [("app.css", "text/css; charset=utf-8"), ("app.js", "text/javascript; charset=utf-8"), ("feedback.js", "text/javascript; charset=utf-8"), ("search.js", "text/javascript; charset=utf-8"), ("move.js", "text/javascript; charset=utf-8")] {
             let url = base.appendingPathComponent("static").appendingPathComponent(name)
             guard let data = try? Data(contentsOf: url) else { throw LoadError(description: "missing web asset \(url.path)") }
             let hash = fnv1a(data)

@@ -2,10 +2,10 @@ import DrillDownCore
 
 /// The pages that stand in for the script's dialogs: the Add form (`/add/PATH`: the fields of a
 /// new child, ``FieldForm``'s, with Cancel and Done),
-/// the Rename form (`/rename/PATH`), the Move… form (`/move/PATH`: the new parent by TreePath or
-/// title path, and a position) and the delete confirmation (`/delete/PATH`).
+/// the Rename form (`/rename/PATH`) and the delete confirmation (`/delete/PATH`). Move… has a
+/// page of its own, ``MovePickerPage``.
 struct EditPage {
-    enum Mode { case add, rename, move, delete }
+    enum Mode { case add, rename, delete }
 
     let site: Site
     let id: NodeID
@@ -41,12 +41,6 @@ struct EditPage {
             (screen, heading) = ("rename", "Rename \(title)")
             extra["isRename"] = true
             extra["action"] = "/edit/rename/\(path)"
-        case .move:
-            (screen, heading) = ("move", "Move \(title)")
-            extra["isMove"] = true
-            extra["action"] = "/edit/move/\(path)"
-            extra["parentPath"] = path.parent.description
-            extra["parentTitlePath"] = path.parent.isRoot ? "the top level" : source.titlePath(of: source.parent(of: id) ?? source.root)
         case .delete:
             (screen, heading) = ("delete", "Delete \(title)?")
             extra["isDelete"] = true

@@ -16,7 +16,7 @@ import Hummingbird
 /// - `POST /edit/delete/PATH` (the no-JS page `GET /delete/PATH` asks first)
 /// - `POST /edit/move/PATH` `direction=up|down` or `index=N` (among its siblings), or `to=PARENT`
 ///   (a TreePath or title path; empty for the root) with an optional `index=N` to move it under
-///   another node (the no-JS form is `GET /move/PATH`)
+///   another node (the destination picker is `GET /move/PATH`, see ``MovePickerPage``)
 /// - `POST /edit/set/PATH` `control=INDEX|TARGET` and `toggle=1`, `value=V` or `step=±N`
 /// - `POST /edit/run/PATH` `action=NAME` (a button's action)
 /// - `POST /edit/batch`: several changes as one undoable step (see ``BatchItem``): JSON
@@ -56,7 +56,12 @@ extension Site {
         router.get("/move/**") { request, _ in
             let (id, _) = try NodeLookup.node(request.uri.path.dropFirst(6), in: source)
             guard id != source.root else { throw WebError.badRequest("The root cannot be moved.") }
-            return Responses.html(EditPage(site: self, id: id, mode: .move, back: Query(request.uri.query)["back"]).render())
+            return try await movePicker([source.path(of: id)], request)
+        }
+        router.get("/move") { request, _ in
+            let query = Query(request.uri.query)
+            let paths = try MovePickerPage.paths(query.all("paths").flatMap { $0.split(separator: ",") }, in: source)
+            return try await movePicker(paths, request)
         }
         router.get("/delete/**") { request, _ in
             let (id, _) = try NodeLookup.node(request.uri.path.dropFirst(8), in: source)
@@ -95,6 +100,10 @@ extension Site {
                 paths = try await apply(op, at: path, form, in: source, model: model, key: key, notice: &notice)
                 if let key { replayed = model.recorded(key)?.replayed ?? false }
             }
+        } catch let error as EditError where error.reason == .invalid && form.fromPicker {
+            return try refusedMove(op, at: path, form, message: error.message, in: source)
+        } catch let error as WebError where form.fromPicker && (error.status == .badRequest || error.status == .notFound) {
+            return try refusedMove(op, at: path, form, message: error.message, in: source)
         } catch let error as EditError {
             switch error.reason {
             case .invalid:

@@ -540,7 +540,7 @@
   }
 
   // The outline's edit tools for a selection of several rows: how many, and Move…, Indent,
-  // Outdent and Delete acting on all of them as one step (Move… opens the selection form page).
+  // Outdent and Delete acting on all of them as one step (Move… opens the destination picker).
   function showSelectionTools(tools, paths, back, state) {
     var hint = document.getElementById("edit-selection");
     var links = tools.querySelector(".edit-links:not(.selection-links)");
@@ -563,7 +563,7 @@
       tools.appendChild(group);
     }
     group.hidden = false;
-    document.getElementById("selection-move").href = "/outline/select?" + [state.query(), "checked=" + paths.join(","), "back=" + encodeURIComponent(back)].filter(Boolean).join("&");
+    document.getElementById("selection-move").href = "/move?paths=" + paths.join(",") + "&back=" + encodeURIComponent(back);
     tools.dataset.back = back;
   }
 
