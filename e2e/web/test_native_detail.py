@@ -220,9 +220,11 @@ def test_the_page_is_one_column_with_the_jump_bar_beside_the_list(page, library,
     search = box(page, ".search-form")
     if size == "desktop":
         assert abs(toolbar["width"] - navrow["width"]) <= 1
-        # The search bar ends where the list ends (the jump bar beside both).
-        assert abs((search["x"] + search["width"]) - (lists["x"] + lists["width"])) <= 40, (search, lists)
-        assert search["width"] <= 820
+        # The search bar starts where the list starts, the toolbar ends where the list ends (the
+        # jump bar beside it), all in one column of at most 820 px.
+        assert abs(search["x"] - lists["x"]) <= 1, (search, lists)
+        assert abs((toolbar["x"] + toolbar["width"] - 16) - (lists["x"] + lists["width"])) <= 40, (toolbar, lists)
+        assert toolbar["width"] <= 820
         jump = box(page, "#jump-bar")
         assert jump["x"] >= lists["x"] + lists["width"] - 1, "the jump bar does not cover the list"
         assert jump["x"] + jump["width"] <= navrow["x"] + navrow["width"] + 1, "the jump bar stands in the page column, not at the window's edge"

@@ -42,14 +42,14 @@
     var menu = document.getElementById("path-menu");
     if (!menu) return;
     Array.prototype.forEach.call(menu.querySelectorAll(".path-item[data-copy]"), function (item) {
-      var text = item.getAttribute("data-copy");
       var button = document.createElement("button");
       button.type = "button";
       button.className = "button copy-button";
       button.textContent = "Copy";
       button.setAttribute("aria-label", "Copy " + item.getAttribute("data-copy-name"));
-      if (!text) button.disabled = true;
+      if (!item.getAttribute("data-copy")) button.disabled = true;
       button.addEventListener("click", function () {
+        var text = item.getAttribute("data-copy");
         var done = function () { button.textContent = "Copied"; setTimeout(function () { button.textContent = "Copy"; }, 1200); };
         if (navigator.clipboard && window.isSecureContext) { navigator.clipboard.writeText(text).then(done, done); return; }
         var scratch = document.createElement("textarea");
@@ -79,6 +79,22 @@
       }
     });
     document.addEventListener("click", function (e) { if (menu.open && !menu.contains(e.target)) menu.open = false; });
+  }
+
+  // After a live refresh: the Path menu's paths as the fresh page has them (a rename or a move
+  // changes them), keeping the menu open or closed and its Copy buttons.
+  function syncPathMenu(doc) {
+    var items = document.querySelectorAll("#path-menu .path-item"), fresh = doc.querySelectorAll("#path-menu .path-item");
+    if (items.length !== fresh.length) return;
+    Array.prototype.forEach.call(items, function (item, i) { item.setAttribute("data-copy", fresh[i].getAttribute("data-copy")); });
+    var treePath = doc.getElementById("tree-path"), titles = doc.getElementById("title-path");
+    if (treePath) document.getElementById("tree-path").value = treePath.value;
+    if (titles) {
+      var mine = document.getElementById("title-path");
+      mine.innerHTML = titles.innerHTML;
+      mine.setAttribute("data-path", titles.getAttribute("data-path"));
+      mine.title = titles.title;
+    }
   }
 
   // ---- Dates in the reader's locale ----------------------------------------------------------
@@ -1054,6 +1070,7 @@
         }
         var title = doc.getElementById("title");
         if (title) document.getElementById("title").textContent = title.textContent;
+        syncPathMenu(doc);
         document.title = doc.title;
         document.body.dataset.revision = (doc.querySelector('meta[name="revision"]') || {}).content || "";
       })
