@@ -20,6 +20,13 @@ struct Show: ParsableCommand {
         try Self.print(loaded: loaded, navigator: nav, json: output.json)
     }
 
+    /// A field's value in `--json`: as the detail shows it, except a boolean, which stays `true`
+    /// or `false` for scripts.
+    static func jsonValue(_ field: DetailField) -> String {
+        if case .boolean = field.style { return field.value.text }
+        return field.text
+    }
+
     /// Prints the detail view of the navigator's top node.
     static func print(loaded: OpenedData, navigator nav: Navigator, json: Bool) throws {
         let id = nav.top.node
@@ -36,7 +43,7 @@ struct Show: ParsableCommand {
                 titlePath: source.titlePath(of: id), kind: detail.row.kind,
                 subtitle: detail.row.subtitle.isEmpty ? nil : detail.row.subtitle, image: detail.row.image,
                 children: detail.row.childCount, value: detail.value?.text, valueKind: detail.value?.kind.description,
-                fields: detail.fields.map { Field(key: $0.key, label: $0.label, value: $0.text) }, breadcrumbs: nav.breadcrumbs.map(\.title)))
+                fields: detail.fields.map { Field(key: $0.key, label: $0.label, value: Self.jsonValue($0)) }, breadcrumbs: nav.breadcrumbs.map(\.title)))
             return
         }
         var out = Out()
