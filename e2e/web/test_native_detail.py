@@ -141,6 +141,7 @@ def test_the_path_menu_by_keyboard_alone(page, library, size):
     expect(page.locator("#path-summary")).to_be_focused()
     expect(page).to_have_url(re.compile(r"/l/0$")), "Escape closed the menu without going back"
     page.keyboard.press("Enter")
+    expect(page.locator("#go-path")).to_be_focused()
     page.keyboard.type("Miles Davis/Kind of Blue")
     page.keyboard.press("Enter")
     expect(page).to_have_url(re.compile(r"/l/1\.0$"))
