@@ -77,7 +77,31 @@ struct PresentationTests {
         #expect(songs.first?.drills == false)
         #expect(presenter.rows(of: artists[1].id).first?.subtitle == "1:02:05")
         let detail = presenter.detail(of: songs[0].id)
-        #expect(detail.fields.map { "\($0.0)=\($0.1)" } == ["length=9:22"])
+        #expect(detail.fields.map { "\($0.label)=\($0.text)" } == ["Length=9:22"])
+        #expect(detail.subtitle == "", "the length shows once, as an attribute, not also under the title")
+    }
+
+    @Test("a detail reads as people read: labels from keys, dates, sizes, booleans, no kind bookkeeping")
+    func detailFields() throws {
+        var sound = Template(kind: "sound")
+        sound.subtitle = try TextTemplate("{file}")
+        var schema = Schema()
+        schema.kinds = [sound]
+        let doc: Doc = .object([("Rows", .array([.object([
+            ("Title", .string("Ringtone")), ("kind", .string("sound")), ("file", .string("Opening.m4r")),
+            ("lastPinged", .string("2026-11-27T19:10:33Z")), ("bytes", .int(11_170_334)),
+            ("enabled", .bool(true)), ("album_id", .int(7)), ("version", .string("1.0")),
+        ])]))])
+        let presenter = Presenter(source: DocumentSource(tree: doc.tree), schema: schema)
+        let detail = presenter.detail(of: presenter.source.children(of: presenter.source.root)[0])
+        #expect(detail.fields.map { "\($0.label)=\($0.text)" } == [
+            "File=Opening.m4r", "Last Pinged=2026-11-27 19:10", "Bytes=10.7 MB", "Enabled=Yes", "Album ID=7", "Version=1.0",
+        ])
+        #expect(detail.fields[1].style == .date("2026-11-27T19:10:33Z"))
+        #expect(detail.fields[3].style == .boolean(true))
+        #expect(detail.subtitle == "")
+        #expect(Field.readableLabel("HTTPPort") == "HTTP Port")
+        #expect(Field.readableLabel("play-count") == "Play Count")
     }
 
     @Test("schema errors name the field and what was expected")

@@ -53,6 +53,28 @@ struct SchemaFileTests {
             == "s.yaml:3:5: schema field 'kinds.song.select': expected drill, detail, action:NAME or none, found 'jump'")
     }
 
+    @Test("a kind named only as a childKind is a kind with defaults, and rows take it")
+    func childKindAloneDeclaresAnEmptyKind() throws {
+        let yaml = """
+            root: artist
+            kinds:
+              artist: { title: "{name}", children: albums, childKind: album }
+            """
+        let schema = try SchemaFile(bytes: Array(yaml.utf8), file: "s.yaml").schema
+        #expect(schema.kinds.map(\.kind) == ["artist", "album"])
+        #expect(schema.template(named: "album") == Template(kind: "album"))
+        let data = try DocumentReader.read(bytes: Array("""
+            Rows:
+              - { name: AC/DC, Children: [ { Title: Back in Black } ] }
+            """.utf8), file: "d.yaml")
+        let presenter = Presenter(source: DocumentSource(tree: data.tree), schema: schema)
+        let artist = presenter.source.children(of: presenter.source.root)[0]
+        let album = presenter.source.children(of: artist)[0]
+        #expect(presenter.kind(of: artist)?.kind == "artist")
+        #expect(presenter.kind(of: album)?.kind == "album")
+        #expect(presenter.row(for: album).title == "Back in Black")
+    }
+
     @Test("every bundled and example schema loads", arguments: [
         "Examples/Music/schema.yaml", "Examples/Planets/schema.yaml", "Examples/Sounds/schema.yaml",
         "Sources/drilldown/Bundled/Music/schema.yaml",

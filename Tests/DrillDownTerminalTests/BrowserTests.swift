@@ -252,7 +252,7 @@ struct OtherModeTests {
         #expect(b.screen[2].contains("5:43"))
         b.press(.enter)
         let s = b.screen
-        #expect(s.contains { $0.contains("length") && $0.contains("5:43") })
+        #expect(s.contains { $0.contains("Length") && $0.contains("5:43") })
         let notes = s.filter { $0.contains("word") }
         #expect(notes.count > 2)
         for line in s { #expect(DisplayWidth.of(line) <= 40) }

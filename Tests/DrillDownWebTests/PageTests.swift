@@ -31,7 +31,8 @@ struct PageTests {
                 #expect(html.contains("<span class=\"back-label\">Screen G</span>"))
                 #expect(html.contains("href=\"/l/3.0.0.0\""))
                 #expect(html.contains("value=\"3.0.0\""))
-                #expect(html.contains("value=\"Item 4/Screen G/Screen H\""))
+                #expect(html.contains("data-path=\"Item 4/Screen G/Screen H\""))
+                #expect(html.contains("<li>Item 4</li><li>Screen G</li><li>Screen H</li>"))
             }
         }
     }

@@ -131,7 +131,7 @@ def test_music_library_uses_the_schema(drilldown):
     live = json.loads(drilldown("ls", lib, "John Coltrane/Live at the Village Vanguard (radio session, 1h+)", "--schema", schema, "--json", check=0).stdout)
     assert live["rows"][0]["subtitle"] == "1:02:05"
     detail = drilldown("show", lib, "0.0.0", "--schema", schema, check=0).stdout
-    assert "length" in detail and "9:22" in detail
+    assert "Length  9:22" in detail, "labelled as people read it"
 
 
 def test_planets_have_optional_state_levels(drilldown):
@@ -142,7 +142,7 @@ def test_planets_have_optional_state_levels(drilldown):
     assert [r["kind"] for r in france["rows"]] == ["city", "city"]
     assert france["rows"][0]["subtitle"] == "2,102,650 people"
     paris = json.loads(drilldown("show", f, "Earth/France/Paris", "--schema", schema, "--json", check=0).stdout)
-    assert {"key": "population", "value": "2,102,650"} in paris["fields"]
+    assert {"key": "population", "label": "Population", "value": "2,102,650"} in paris["fields"]
 
 
 def test_every_example_lists_and_prints_its_tree(drilldown):

@@ -112,17 +112,6 @@ public struct Presenter: Sendable {
         }
     }
 
-    /// The detail view of `id`.
-    public func detail(of id: NodeID) -> Detail {
-        let template = kind(of: id)
-        let fields = source.attributes(of: id).map { a -> (String, String) in
-            var text = a.value.text
-            for f in template?.formats[a.key] ?? inferredFormats(a.key, template) { text = f.format(text) }
-            return (a.key, text)
-        }
-        return Detail(row: row(for: id), fields: fields, value: source.value(of: id))
-    }
-
     /// Formatters that templates apply to an attribute in their subtitle, reused in the detail view.
     func inferredFormats(_ key: String, _ template: Template?) -> [Formatter] {
         guard let template else { return [] }

@@ -32,16 +32,16 @@ public struct BoundControl: Sendable, Equatable {
     public var value: String
 }
 
-/// A detail view: the node's title, image and every attribute formatted by its template.
+/// A detail view: the node's title, image and every attribute as people read it.
 public struct Detail: Sendable, Equatable {
     /// The row the detail belongs to.
     public var row: Row
-    /// `(label, formatted value)` pairs in document order.
-    public var fields: [(String, String)]
+    /// The attributes in document order, labelled and formatted (``DetailField``); the `kind`
+    /// attribute that names the row's kind is bookkeeping and left out.
+    public var fields: [DetailField]
     /// The scalar value of a leaf (generic mode), formatted.
     public var value: Scalar?
-
-    public static func == (a: Detail, b: Detail) -> Bool {
-        a.row == b.row && a.value == b.value && a.fields.map { $0.0 + "\u{0}" + $0.1 } == b.fields.map { $0.0 + "\u{0}" + $0.1 }
-    }
+    /// The line under the detail's title: the row's subtitle, or empty when it only repeats
+    /// attributes the detail lists (a song's `{length|duration}` shows once, as Length).
+    public var subtitle: String
 }

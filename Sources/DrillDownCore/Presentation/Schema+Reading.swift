@@ -141,11 +141,10 @@ extension Schema {
         if let rootKind, template(named: rootKind) == nil {
             throw failure(member(root, "root"), "root", "names kind '\(rootKind)', which 'kinds' does not define")
         }
+        // A kind named only as a `childKind` (`artist: { childKind: album }`) is a kind with
+        // defaults: rows of it look like plain rows until the schema says more.
         for t in kinds {
-            if let ck = t.childKind, template(named: ck) == nil {
-                let node = member(kindsNode, t.kind).flatMap { member($0, "childKind") }
-                throw failure(node, "kinds.\(t.kind).childKind", "names kind '\(ck)', which 'kinds' does not define")
-            }
+            if let ck = t.childKind, template(named: ck) == nil { kinds.append(Template(kind: ck)) }
         }
     }
 }

@@ -4,7 +4,7 @@
 /// title: Music
 /// root: artist
 /// kinds:
-///   artist: { title: "{name}", children: albums, childKind: album }
+///   artist: { title: "{name}", children: albums, childKind: album }   # album: a kind with defaults
 ///   song:   { title: "{name}", subtitle: "{length|duration}", select: detail }
 /// ```
 public struct Schema: Sendable, Equatable {

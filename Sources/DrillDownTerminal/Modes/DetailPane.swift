@@ -1,6 +1,7 @@
 import DrillDownCore
 
-/// The detail view of a node: its attributes formatted by its template, long values wrapped.
+/// The detail view of a node: its attributes labelled and formatted as the core reads them
+/// (``DetailField``), long values wrapped.
 extension Browser {
     /// One line of a detail view: a label (only on an attribute's first line) and text.
     struct DetailLine: Equatable {
@@ -12,20 +13,20 @@ extension Browser {
     /// - Complexity: O(total length of the node's attributes)
     func detailLines(of id: NodeID, width: Int) -> [DetailLine] {
         let detail = presenter.detail(of: id)
-        var fields = detail.fields
-        if let value = detail.value { fields.insert(("value", value.kind == .null ? "null" : value.text), at: 0) }
-        if let image = detail.row.image { fields.append(("image", image)) }
+        var fields = detail.fields.map { ($0.label, $0.text) }
+        if let value = detail.value { fields.insert(("Value", value.kind == .null ? "null" : value.text), at: 0) }
+        if let image = detail.row.image { fields.append(("Image", image)) }
         for bound in detail.row.controls where bound.control.kind != .button {
-            if !fields.contains(where: { $0.0.caseInsensitiveCompare(bound.control.target) == .orderedSame }) {
-                fields.append((bound.control.target, bound.value))
+            if !detail.fields.contains(where: { $0.key.caseInsensitiveCompare(bound.control.target) == .orderedSame }) {
+                fields.append((Field.readableLabel(bound.control.target), bound.value))
             }
         }
         let buttons = detail.row.controls.filter { $0.control.kind == .button }
-        if !buttons.isEmpty { fields.append(("actions", Self.buttonsText(buttons))) }
+        if !buttons.isEmpty { fields.append(("Actions", Self.buttonsText(buttons))) }
         if detail.row.childCount > 0 {
-            fields.append(("children", detail.row.childCount == 1 ? "1 row" : "\(detail.row.childCount) rows"))
+            fields.append(("Children", detail.row.childCount == 1 ? "1 row" : "\(detail.row.childCount) rows"))
         }
-        if let kind = detail.row.kind, !fields.contains(where: { $0.0.lowercased() == "kind" }) { fields.append(("kind", kind)) }
+        if let kind = detail.row.kind { fields.append(("Kind", kind)) }
         guard !fields.isEmpty else { return [DetailLine(label: "", text: "(no attributes)")] }
         let labelWidth = min(fields.map { DisplayWidth.of($0.0) }.max() ?? 0, max(6, width / 3))
         let textWidth = max(1, width - labelWidth - 3)

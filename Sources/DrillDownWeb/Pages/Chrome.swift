@@ -1,7 +1,8 @@
 import DrillDownCore
 
 /// The parts every page shares: the navigation bar (back button, title, room for Edit/Add),
-/// the search field, the mode switch and the path bar.
+/// the search field, the mode switch and the Path menu (the node's TreePath and titles, with
+/// copy buttons and a Go to field, in a `<details>` disclosure that works without the script).
 struct Chrome {
     /// Which screen this is: `level`, `detail`, `outline`, `columns`, `search`, `error`.
     var screen: String
@@ -44,7 +45,10 @@ struct Chrome {
             let source = site.source
             let path = source.path(of: node)
             let level = source.childCount(of: node) > 0 ? path : path.parent
-            c["pathbar"] = ["treePath": path.description, "titlePath": source.titlePath(of: node)]
+            c["pathbar"] = [
+                "treePath": path.description, "titlePath": source.titlePath(of: node),
+                "titles": source.lineage(of: node).dropFirst().map { ["title": source.title(of: $0)] },
+            ]
             c["goExample"] = site.goExamples.example(revision: RequestState.current?.revision ?? 0) { Self.goExample(in: source) }
             c["modes"] = [
                 "list": Links.level(level), "outline": Links.outline(revealing: path), "columns": Links.columns(path),

@@ -32,10 +32,10 @@ struct ColumnsPage {
             let detail = site.presenter.detail(of: id)
             var d: [String: Any] = [
                 "heading": detail.row.title, "href": Links.detail(source.path(of: id)),
-                "fields": detail.fields.map { ["key": $0.0, "value": $0.1] },
+                "fields": DetailPage.fieldContexts(detail.fields),
             ]
             if let image = Links.image(detail.row.image) { d["image"] = image }
-            if !detail.row.subtitle.isEmpty { d["subtitle"] = detail.row.subtitle }
+            if !detail.subtitle.isEmpty { d["subtitle"] = detail.subtitle }
             if let value = detail.value { d["value"] = value.text }
             extra["detail"] = d
         }

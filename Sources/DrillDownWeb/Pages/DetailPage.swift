@@ -24,10 +24,10 @@ struct DetailPage {
         let path = source.path(of: id)
         var extra: [String: Any] = [
             "heading": detail.row.title,
-            "fields": detail.fields.map { ["key": $0.0, "value": $0.1] },
+            "fields": Self.fieldContexts(detail.fields),
             "crumbs": Self.crumbs(nav),
         ]
-        if !detail.row.subtitle.isEmpty { extra["subtitle"] = detail.row.subtitle }
+        if !detail.subtitle.isEmpty { extra["subtitle"] = detail.subtitle }
         if let image = Links.image(detail.row.image) { extra["image"] = image }
         if let value = detail.value { extra["value"] = ["text": value.text, "kind": value.kind.description] }
         if !detail.fields.isEmpty { extra["hasFields"] = true }
@@ -61,6 +61,16 @@ struct DetailPage {
         if inputs.hasRequired { c["hasRequired"] = true }
         if let error, !inputs.errorIsOnAField { c["formError"] = error.message }
         return c
+    }
+
+    /// The attributes as the detail and the columns' detail list them: label, formatted text, and
+    /// a date's ISO 8601 text for a `<time datetime>` the script shows in the reader's locale.
+    static func fieldContexts(_ fields: [DetailField]) -> [[String: Any]] {
+        fields.map { f in
+            var c: [String: Any] = ["key": f.key, "label": f.label, "text": f.text]
+            if case .date(let iso) = f.style { c["date"] = ["iso": iso, "text": f.text] }
+            return c
+        }
     }
 
     /// Every screen from the root to this detail, each a link (the last is the current page).

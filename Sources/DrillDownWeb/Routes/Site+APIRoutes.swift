@@ -94,7 +94,7 @@ extension Site {
             titlePath: source.titlePath(of: id), kind: detail.row.kind,
             subtitle: detail.row.subtitle.isEmpty ? nil : detail.row.subtitle, image: Links.image(detail.row.image),
             children: detail.row.childCount, drills: detail.row.drills, value: detail.value?.text,
-            valueKind: detail.value?.kind.description, fields: detail.fields.map { .init(key: $0.0, value: $0.1) },
+            valueKind: detail.value?.kind.description, fields: detail.fields.map { .init(key: $0.key, value: $0.text) },
             breadcrumbs: nav.breadcrumbs.map { .init(title: $0.title, path: $0.path.description) })
     }
 }

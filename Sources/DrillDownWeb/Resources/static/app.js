@@ -35,24 +35,80 @@
     if (back) back.click(); else if (history.length > 1) history.back();
   }
 
-  // ---- Copy buttons for the path bar -----------------------------------------------------
-  function addCopyButtons() {
-    ["tree-path", "title-path"].forEach(function (id) {
-      var input = document.getElementById(id);
-      if (!input) return;
+  // ---- The Path menu: copy buttons, Escape and a click elsewhere close it ------------------
+  // Each .path-item[data-copy] gets a Copy button that copies the path's syntax (a title path
+  // keeps its escapes, AC\/DC, while the menu shows the titles as they read).
+  function setUpPathMenu() {
+    var menu = document.getElementById("path-menu");
+    if (!menu) return;
+    Array.prototype.forEach.call(menu.querySelectorAll(".path-item[data-copy]"), function (item) {
       var button = document.createElement("button");
       button.type = "button";
       button.className = "button copy-button";
       button.textContent = "Copy";
-      button.setAttribute("aria-label", "Copy " + (id === "tree-path" ? "TreePath" : "title path"));
+      button.setAttribute("aria-label", "Copy " + item.getAttribute("data-copy-name"));
+      if (!item.getAttribute("data-copy")) button.disabled = true;
       button.addEventListener("click", function () {
-        input.select();
+        var text = item.getAttribute("data-copy");
         var done = function () { button.textContent = "Copied"; setTimeout(function () { button.textContent = "Copy"; }, 1200); };
-        if (navigator.clipboard && window.isSecureContext) navigator.clipboard.writeText(input.value).then(done, done);
-        else { try { document.execCommand("copy"); } catch (e) { /* selection stays for manual copy */ } done(); }
+        if (navigator.clipboard && window.isSecureContext) { navigator.clipboard.writeText(text).then(done, done); return; }
+        var scratch = document.createElement("textarea");
+        scratch.value = text;
+        scratch.setAttribute("readonly", "");
+        scratch.className = "visually-hidden";
+        item.appendChild(scratch);
+        scratch.select();
+        try { document.execCommand("copy"); } catch (e) { /* the text stays selectable in the menu */ }
+        scratch.remove();
+        button.focus();
+        done();
       });
-      input.parentNode.querySelector("span").appendChild(button);
-      input.addEventListener("focus", function () { input.select(); });
+      item.querySelector(".path-label").after(button);
+    });
+    var input = document.getElementById("tree-path");
+    if (input) input.addEventListener("focus", function () { input.select(); });
+    menu.addEventListener("toggle", function () {
+      if (menu.open) { var go = document.getElementById("go-path"); if (go && !("ontouchstart" in window)) go.focus(); }
+    });
+    menu.addEventListener("keydown", function (e) {
+      if (e.key === "Escape" && menu.open) {
+        e.preventDefault();
+        e.stopPropagation();
+        menu.open = false;
+        document.getElementById("path-summary").focus();
+      }
+    });
+    document.addEventListener("click", function (e) { if (menu.open && !menu.contains(e.target)) menu.open = false; });
+  }
+
+  // After a live refresh: the Path menu's paths as the fresh page has them (a rename or a move
+  // changes them), keeping the menu open or closed and its Copy buttons.
+  function syncPathMenu(doc) {
+    var items = document.querySelectorAll("#path-menu .path-item"), fresh = doc.querySelectorAll("#path-menu .path-item");
+    if (items.length !== fresh.length) return;
+    Array.prototype.forEach.call(items, function (item, i) { item.setAttribute("data-copy", fresh[i].getAttribute("data-copy")); });
+    var treePath = doc.getElementById("tree-path"), titles = doc.getElementById("title-path");
+    if (treePath) document.getElementById("tree-path").value = treePath.value;
+    if (titles) {
+      var mine = document.getElementById("title-path");
+      mine.innerHTML = titles.innerHTML;
+      mine.setAttribute("data-path", titles.getAttribute("data-path"));
+      mine.title = titles.title;
+    }
+  }
+
+  // ---- Dates in the reader's locale ----------------------------------------------------------
+  // The server writes <time datetime="2026-11-27T19:10:33Z">2026-11-27 19:10</time> (UTC); the
+  // reader's language and time zone show it as they write dates.
+  function formatTimes(root) {
+    if (!window.Intl || !Intl.DateTimeFormat) return;
+    Array.prototype.forEach.call(root.querySelectorAll("time[datetime]"), function (el) {
+      var iso = el.getAttribute("datetime"), dateOnly = /^\d{4}-\d\d-\d\d$/.test(iso);
+      var date = new Date(dateOnly ? iso + "T00:00:00Z" : iso);
+      if (isNaN(date.getTime())) return;
+      var options = dateOnly ? { dateStyle: "medium", timeZone: "UTC" } : { dateStyle: "medium", timeStyle: "short" };
+      el.textContent = new Intl.DateTimeFormat(undefined, options).format(date);
+      el.title = iso;
     });
   }
 
@@ -971,11 +1027,13 @@
         if (fieldsFormChanged()) return;
         if (fresh && main) {
           main.innerHTML = fresh.innerHTML;
+          formatTimes(main);
           var big = document.querySelector("#rows[data-virtual]");
           if (big) setUpVirtualList(big);
         }
         var title = doc.getElementById("title");
         if (title) document.getElementById("title").textContent = title.textContent;
+        syncPathMenu(doc);
         document.title = doc.title;
         document.body.dataset.revision = (doc.querySelector('meta[name="revision"]') || {}).content || "";
       })
@@ -1446,7 +1504,8 @@
   if (csrfMeta) setUpEditing();
   if (csrfMeta || liveMeta) followChanges();
 
-  addCopyButtons();
+  setUpPathMenu();
+  formatTimes(document);
   // Sticky section headers sit under the navigation bar, whatever its height.
   var navbar = document.querySelector(".navbar");
   function measureNav() { document.documentElement.style.setProperty("--nav-h", navbar.offsetHeight + "px"); }
@@ -1459,8 +1518,15 @@
   if (big) setUpVirtualList(big);
   if (screen === "columns") {
     var columns = document.getElementById("columns");
-    if (columns) columns.scrollLeft = columns.scrollWidth;
+    // Each column shows its selected row (scrolling that column only), then the strip shows its
+    // last column whole: scrollIntoView would also scroll the strip back to earlier columns.
     var selected = document.querySelectorAll(".column .row.selected");
-    Array.prototype.forEach.call(selected, function (row) { row.scrollIntoView({ block: "nearest", inline: "nearest" }); });
+    Array.prototype.forEach.call(selected, function (row) {
+      var column = row.closest(".column");
+      if (row.offsetTop < column.scrollTop || row.offsetTop + row.offsetHeight > column.scrollTop + column.clientHeight) {
+        column.scrollTop = row.offsetTop - column.clientHeight / 2;
+      }
+    });
+    if (columns) columns.scrollLeft = columns.scrollWidth;
   }
 })();
