@@ -110,7 +110,9 @@ extension Site {
             if replayed { response.headers[.idempotencyReplayed] = "true" }
             return response
         }
-        return Response(status: .seeOther, headers: [.location: form.back(or: returnTo)])
+        var back = form.back(or: returnTo)
+        if op == "add", let added = paths.first { back = OutlineState.revealing(added, after: back) }
+        return Response(status: .seeOther, headers: [.location: back])
     }
 
     /// The step key of a write with an `Idempotency-Key` header: the key, and the request it
