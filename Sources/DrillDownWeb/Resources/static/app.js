@@ -175,6 +175,8 @@
     // Edit mode's selection: every chosen row (Shift- and Ctrl/Cmd-click, Shift+arrows), with
     // `selected` the one chosen last (the URL's focus=) and `anchor` where a range starts.
     var chosen = new Set(selected ? [selected] : []), anchor = selected;
+    // Outside Edit mode: the leaf whose detail was opened (the URL keeps it, so Back focuses it).
+    var opened = editing ? null : tree.dataset.focus || null;
     if (editing) tree.setAttribute("aria-multiselectable", "true");
     var navbar = document.querySelector(".navbar");
     var count = document.getElementById("outline-count");
@@ -350,7 +352,7 @@
       clearTimeout(urlTimer);
       urlTimer = setTimeout(function () {
         var at = firstVisible();
-        var extra = [editing ? "edit=1" : "", selected ? "focus=" + selected : "", at > 0 ? "offset=" + at : ""];
+        var extra = [editing ? "edit=1" : "", selected || opened ? "focus=" + (selected || opened) : "", at > 0 ? "offset=" + at : ""];
         history.replaceState(null, "", state.href(extra));
       }, 250);
     }
@@ -502,6 +504,7 @@
       var at = firstVisible(), offset = at > 0 ? "offset=" + at : "";
       cell.setAttribute("href", base + "?outline=" + encodeURIComponent([state.query(), offset].filter(Boolean).join("&")));
       clearTimeout(urlTimer);
+      opened = row.path;
       history.replaceState(null, "", state.href(["focus=" + row.path, offset]));
     }
     tree.addEventListener("focusin", function (event) {
