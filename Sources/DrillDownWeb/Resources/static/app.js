@@ -258,6 +258,9 @@
         if (asked !== generation) return;
         if (data.total !== total) { total = data.total; resize(); }
         (data.rows || []).forEach(function (row, k) { cache.set(page * pageSize + k, row); });
+        // A row selected before it was fetched (a row just added) gets its title in the edit tools.
+        var named = document.getElementById("edit-selected-title");
+        if (editing && chosen.size === 1 && named && named.textContent === selected) updateEditTools();
         if (cache.size > 4000) {
           var drop = cache.size - 4000, it = cache.keys();
           while (drop-- > 0) cache.delete(it.next().value);
@@ -580,6 +583,9 @@
     resize();
     var params = new URLSearchParams(location.search);
     var focusRow = tree.dataset.focusRow;
+    // The #n-PATH of a link (for pages without script) would move the focus to the page when the
+    // browser scrolls to it: the script places and focuses the row itself.
+    if (/^#n-/.test(location.hash)) history.replaceState(null, "", location.pathname + location.search);
     if (params.has("offset")) {
       var top = Number(tree.dataset.offset) || 0;
       scrollToIndex(top, "top");
@@ -1388,14 +1394,16 @@
     function track(x, y) {
       clearTarget();
       drag.target = null;
-      var hit = document.elementFromPoint(x, y);
+      // In the outline the pointer may leave the list sideways (choosing a depth): the row is the one at its height.
+      var bounds = drag.list.getBoundingClientRect();
+      var hit = document.elementFromPoint(drag.list.dropGap ? Math.max(bounds.left + 1, Math.min(bounds.right - 1, x)) : x, y);
       var li = hit && hit.closest && hit.closest("li[data-path]");
       if (!li || li.parentNode !== drag.list) return;
       var rect = li.getBoundingClientRect(), f = (y - rect.top) / rect.height;
       var zone = f < 0.25 ? "before" : f > 0.75 ? "after" : "into";
       drag.target = { path: li.dataset.path, zone: zone };
       if (zone === "into") { li.classList.add("drop-into"); return; }
-      var listRect = drag.list.getBoundingClientRect(), left = listRect.left;
+      var listRect = bounds, left = listRect.left;
       // In the outline the line is indented to the depth the row lands at, which follows the
       // pointer's x (a step left or right of where the drag began is a level out or in).
       if (drag.list.dropGap) {
