@@ -157,6 +157,7 @@ def test_without_javascript_titles_stay_in_the_outline(browser, groups_server):
         page.locator(esc("2.4") + " a.cell").click()
         expect(page).to_have_url(re.compile(r"/d/2\.4\?outline=open%3D2$"))
         expect(page.locator("#back")).to_contain_text("Outline")
+        expect(page.locator(".modes [aria-current=page]")).to_have_text("Outline")
         page.locator("#back").click()
         expect(page).to_have_url(re.compile(r"/outline\?open=2&focus=2\.4#n-2\.4$"))
         expect(page.locator(esc("2.4") + ".focused")).to_have_count(1)

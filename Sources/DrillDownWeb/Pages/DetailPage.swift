@@ -53,7 +53,15 @@ struct DetailPage {
             }
         }
         let chrome = Chrome(screen: "detail", title: nav.title, back: back, node: id)
-        return site.assets.render("detail", chrome.context(site: site, extra: extra))
+        var context = chrome.context(site: site, extra: extra)
+        // Opened from the outline, the mode switch shows the outline as the current mode (and leads back to it).
+        if let fromOutline, var modes = context["modes"] as? [String: Any] {
+            modes["isList"] = false
+            modes["isOutline"] = true
+            modes["outline"] = fromOutline
+            context["modes"] = modes
+        }
+        return site.assets.render("detail", context)
     }
 
     /// The Edit form's context: the inputs of the node's ``FieldForm``, and a refusal that names

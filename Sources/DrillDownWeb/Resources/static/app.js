@@ -1255,7 +1255,9 @@
         if (link) openAdd(event, "/edit/add/" + link.getAttribute("href").slice(5).split("?")[0], "Add to " + (document.getElementById("edit-selected-title") || {}).textContent);
       });
       dialog.addEventListener("close", function () {
-        if (opener && document.contains(opener)) opener.focus();
+        // ...unless the row just added has taken it (the outline focuses it).
+        var moved = document.activeElement && document.activeElement !== document.body && !dialog.contains(document.activeElement);
+        if (opener && document.contains(opener) && !moved) opener.focus();
         opener = null;
       });
       document.getElementById("add-dialog-cancel").addEventListener("click", function () { dialog.close(); });
