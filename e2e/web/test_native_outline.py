@@ -14,29 +14,12 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from conftest import Server, serve_sounds, wait_until
+from conftest import Server, wait_until
+from test_outline_keys import esc, item, outline, saved  # the Alpha/Beta/Gamma/Delta outline, editable
 
 SIZES = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1280, "height": 800}}
 SHOTS = pathlib.Path(os.environ.get("SHOTS", "/work/shots/outline"))
 GROUPS, LEAVES = 60, 5
-DATA = {"Rows": [
-    {"Title": "Alpha", "Children": [{"Title": "A1"}, {"Title": "A2"}, {"Title": "A3"}]},
-    {"Title": "Beta"},
-    {"Title": "Gamma", "Children": [{"Title": "G1"}, {"Title": "G2"}]},
-    {"Title": "Delta"},
-]}
-
-
-def esc(path):
-    return "#n-" + path.replace(".", "\\.")
-
-
-def item(page, path):
-    return page.locator(esc(path) + " [role=treeitem]")
-
-
-def shape(rows):
-    return " ".join(r["Title"] + ("(" + shape(r["Children"]) + ")" if r.get("Children") else "") for r in rows)
 
 
 def snap(page, name):
@@ -55,32 +38,11 @@ def groups_server(tmp_path_factory):
     server.stop()
 
 
-@pytest.fixture
-def small(tmp_path):
-    path = tmp_path / "outline.json"
-    path.write_text(json.dumps(DATA, indent=2))
-    server = Server(path, "--editable")
-    server.data = path
-    yield server
-    server.stop()
-
-
-@pytest.fixture
-def sounds(tmp_path):
-    server = serve_sounds(tmp_path)
-    yield server
-    server.stop()
-
-
 def scroll_to_row(page, index):
     """Scrolls the virtual tree so row `index` sits just under the navigation bar."""
     page.evaluate("""i => { const t = document.getElementById('tree'), nav = document.querySelector('.navbar');
         const h = t.getBoundingClientRect().height / +t.dataset.total;
         window.scrollTo(0, t.getBoundingClientRect().top + scrollY + i * h - nav.offsetHeight - 8); }""", index)
-
-
-def focused_path(page):
-    return page.evaluate("() => { const li = document.activeElement && document.activeElement.closest('li[data-path]'); return li ? li.dataset.path : null; }")
 
 
 # ---- A title keeps you in the outline ---------------------------------------------------------
@@ -168,16 +130,16 @@ def test_without_javascript_titles_stay_in_the_outline(browser, groups_server):
 # ---- Add child… reveals the new row -----------------------------------------------------------
 
 @pytest.mark.parametrize("size", SIZES)
-def test_add_child_expands_the_parent_and_selects_the_new_row(page, small, size):
+def test_add_child_expands_the_parent_and_selects_the_new_row(page, outline, size):
     page.set_viewport_size(SIZES[size])
-    page.goto(small.url + "outline?edit=1&focus=1")
+    page.goto(outline.url + "outline?edit=1&focus=1")
     expect(page.locator("#tree.virtual.editing")).to_have_count(1)
     expect(page.locator("#edit-selected-title")).to_have_text("Beta")
     page.locator("#add-child-link").click()
     expect(page.locator("#add-dialog")).to_be_visible()
     page.fill("#add-dialog-title-input", "B1")
     page.keyboard.press("Enter")
-    wait_until(lambda: shape(json.loads(small.data.read_text())["Rows"]) == "Alpha(A1 A2 A3) Beta(B1) Gamma(G1 G2) Delta", 10, "B1 was not added")
+    wait_until(lambda: saved(outline) == "Alpha(A1 A2 A3) Beta(B1) Gamma(G1 G2) Delta", 10, "B1 was not added")
     expect(item(page, "1")).to_have_attribute("aria-expanded", "true")
     expect(item(page, "1.0")).to_be_visible()
     expect(item(page, "1.0")).to_have_attribute("aria-selected", "true")
@@ -187,11 +149,11 @@ def test_add_child_expands_the_parent_and_selects_the_new_row(page, small, size)
     snap(page, f"add-child-revealed-{size}")
 
 
-def test_add_child_without_javascript_returns_to_the_new_row_shown(browser, small):
+def test_add_child_without_javascript_returns_to_the_new_row_shown(browser, outline):
     context = browser.new_context(java_script_enabled=False)
     page = context.new_page()
     try:
-        page.goto(small.url + "outline?edit=1&focus=2")
+        page.goto(outline.url + "outline?edit=1&focus=2")
         page.locator("#add-child-link").click()
         page.fill("#add-title", "G3")
         page.click("#add-done")
@@ -219,9 +181,9 @@ def drag_to_gap(page, source, target, dx, check):
 
 
 @pytest.mark.parametrize("size", SIZES)
-def test_the_drop_line_is_indented_to_the_depth_the_pointer_chooses(page, small, size):
+def test_the_drop_line_is_indented_to_the_depth_the_pointer_chooses(page, outline, size):
     page.set_viewport_size(SIZES[size])
-    page.goto(small.url + "outline?all=1&edit=1")
+    page.goto(outline.url + "outline?all=1&edit=1")
     expect(page.locator("#tree.virtual.editing")).to_have_count(1)
     indicator = page.locator("#drop-indicator")
     g2 = item(page, "2.1").bounding_box()["x"]
@@ -234,7 +196,7 @@ def test_the_drop_line_is_indented_to_the_depth_the_pointer_chooses(page, small,
         assert abs(indicator.bounding_box()["x"] - g2) <= 2
         snap(page, f"drop-depth-{size}")
     drag_to_gap(page, "3", "2.1", 20, sibling)
-    wait_until(lambda: shape(json.loads(small.data.read_text())["Rows"]) == "Alpha(A1 A2 A3) Beta Gamma(G1 G2 Delta)", 10, "Delta is not under Gamma")
+    wait_until(lambda: saved(outline) == "Alpha(A1 A2 A3) Beta Gamma(G1 G2 Delta)", 10, "Delta is not under Gamma")
     expect(page.locator(esc("2.2") + " .row-title")).to_have_text("Delta")
 
     # ...and A3 after A3's level, one step left, lands at depth 1 after Alpha (the line at Alpha's x).
@@ -242,14 +204,14 @@ def test_the_drop_line_is_indented_to_the_depth_the_pointer_chooses(page, small,
         expect(indicator).to_have_attribute("data-depth", "1")
         assert abs(indicator.bounding_box()["x"] - gamma) <= 2
     drag_to_gap(page, "0.2", "0.2", -20, outdented)
-    wait_until(lambda: shape(json.loads(small.data.read_text())["Rows"]) == "Alpha(A1 A2) A3 Beta Gamma(G1 G2 Delta)", 10, "A3 did not move out")
+    wait_until(lambda: saved(outline) == "Alpha(A1 A2) A3 Beta Gamma(G1 G2 Delta)", 10, "A3 did not move out")
     expect(page.locator(esc("1") + " .row-title")).to_have_text("A3")
 
     # Straight down keeps the row's depth: A1 to the gap after A2 stays in Alpha.
     def same():
         expect(indicator).to_have_attribute("data-depth", "2")
     drag_to_gap(page, "0.0", "0.1", 0, same)
-    wait_until(lambda: shape(json.loads(small.data.read_text())["Rows"]) == "Alpha(A2 A1) A3 Beta Gamma(G1 G2 Delta)", 10, "A1 did not move after A2")
+    wait_until(lambda: saved(outline) == "Alpha(A2 A1) A3 Beta Gamma(G1 G2 Delta)", 10, "A1 did not move after A2")
 
 
 # ---- Columns answer the arrows at once --------------------------------------------------------
@@ -296,10 +258,10 @@ def clean(axe, page, what):
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("size", SIZES)
-def test_no_axe_violations_and_screenshots(page, small, seed_server, axe, size, scheme):
+def test_no_axe_violations_and_screenshots(page, outline, seed_server, axe, size, scheme):
     page.set_viewport_size(SIZES[size])
     page.emulate_media(color_scheme=scheme)
-    page.goto(small.url + "outline?open=0")
+    page.goto(outline.url + "outline?open=0")
     item(page, "2").click()
     expect(item(page, "2")).to_be_focused()
     clean(axe, page, "outline after a title click")
@@ -308,7 +270,7 @@ def test_no_axe_violations_and_screenshots(page, small, seed_server, axe, size, 
     expect(page.locator("#back")).to_contain_text("Outline")
     clean(axe, page, "detail opened from the outline")
     snap(page, f"outline-detail-{size}-{scheme}")
-    page.goto(small.url + "outline?all=1&edit=1")
+    page.goto(outline.url + "outline?all=1&edit=1")
     expect(page.locator("#tree.virtual.editing")).to_have_count(1)
 
     def during():
