@@ -7,7 +7,8 @@ import DrillDownCore
 extension OutlineState {
     /// The cell link of `row` outside Edit mode: for a row with children, this outline with the row
     /// toggled and focused; for a leaf, its detail opened from this outline; `nil` when selecting
-    /// the row does nothing (an action, or `none`).
+    /// the row does nothing (an action, or `none`). `extra` (such as `offset=100`) travels with
+    /// the link: the page the toggled outline opens at, the place a leaf's Back returns to.
     func cellHref(of row: Row, expanded: Bool, extra: String = "") -> String? {
         guard Links.leadsSomewhere(row) else { return nil }
         let path = row.path.description

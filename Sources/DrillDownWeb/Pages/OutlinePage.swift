@@ -1,7 +1,9 @@
 import DrillDownCore
 
 /// The outline screen (a tree view): the whole tree inside one list, indented by depth,
-/// with disclosure triangles that are plain links toggling one path in the URL's state.
+/// with disclosure triangles that are plain links toggling one path in the URL's state. A title
+/// stays in the outline too (``OutlineState/cellHref(of:expanded:extra:)``): it toggles a row with
+/// children, and opens a leaf's detail whose Back returns to this outline.
 ///
 /// Renders one page of `outlinePageSize` visible rows from `offset`; the script turns it into
 /// one virtualized list over every visible row, fed by `/api/outline`. In Edit mode (`edit=1`)
