@@ -99,6 +99,7 @@ def test_keyboard_only_the_outline_opens_a_leaf_and_comes_back(page, groups_serv
     page.keyboard.press("Enter")                 # expands Group 01
     expect(item(page, "1")).to_have_attribute("aria-expanded", "true")
     page.keyboard.press("ArrowDown")
+    expect(item(page, "1.0")).to_be_focused()  # once the expanded rows are fetched
     page.keyboard.press("ArrowDown")
     expect(item(page, "1.1")).to_be_focused()
     page.keyboard.press("Enter")                 # opens Leaf 01-1
