@@ -164,7 +164,7 @@ struct PageTests {
                 #expect(response.text.contains("Rows 1–500 of 1016"))
             }
             try await client.execute(uri: "/outline?open=3,3.0,3.0.0&focus=3.0.0", method: .get) { response in
-                #expect(response.text.contains("aria-level=\"3\" aria-setsize=\"1\" aria-posinset=\"1\" aria-expanded=\"true\" aria-selected=\"true\" href=\"/l/3.0.0\""))
+                #expect(response.text.contains("aria-level=\"3\" aria-setsize=\"1\" aria-posinset=\"1\" aria-expanded=\"true\" aria-selected=\"true\" href=\"/outline?open=3,3.0&amp;focus=3.0.0#n-3.0.0\""))
             }
         }
     }

@@ -15,6 +15,9 @@ struct DetailPage {
     /// After a refused Done: what was typed, by field key, and the refusal.
     var typed: [String: String]?
     var error: EditError?
+    /// Opened from the outline: that outline's query (``OutlineState``'s, and `offset=`), which
+    /// Back returns to, with this node focused.
+    var outline: String?
 
     func render() -> String {
         let source = site.source
@@ -36,26 +39,38 @@ struct DetailPage {
             extra["children"] = ["count": detail.row.childCount, "href": Links.level(path)]
         }
         var back = nav.backLabel.map { ($0, Links.level(path.parent)) }
+        let fromOutline = outline.flatMap { OutlineState.back(from: $0, focusing: path) }
+        let keep = fromOutline == nil ? nil : outline.map { "outline=" + RowHTML.percentEncoded($0) }
+        if let fromOutline { back = ("Outline", fromOutline) }
         if site.isEditable, let state = RequestState.current {
-            let here = Links.detail(path)
-            extra["fieldsBar"] = ["isEditing": editing, "editHref": "\(here)?edit=1", "cancelHref": here, "back": here, "csrf": state.csrf]
+            let here = Links.detail(path) + (keep.map { "?" + $0 } ?? "")
+            let editHref = Links.detail(path) + "?" + ["edit=1", keep].compactMap { $0 }.joined(separator: "&")
+            extra["fieldsBar"] = ["isEditing": editing, "editHref": editHref, "cancelHref": here, "back": here, "csrf": state.csrf]
             if editing {
                 back = nil
-                extra["fieldsForm"] = fieldsForm(path: path, csrf: state.csrf)
+                extra["fieldsForm"] = fieldsForm(path: path, csrf: state.csrf, back: here)
                 for key in ["value", "hasFields", "noFields"] { extra[key] = nil }
             }
         }
         let chrome = Chrome(screen: "detail", title: nav.title, back: back, node: id)
-        return site.assets.render("detail", chrome.context(site: site, extra: extra))
+        var context = chrome.context(site: site, extra: extra)
+        // Opened from the outline, the mode switch shows the outline as the current mode (and leads back to it).
+        if let fromOutline, var modes = context["modes"] as? [String: Any] {
+            modes["isList"] = false
+            modes["isOutline"] = true
+            modes["outline"] = fromOutline
+            context["modes"] = modes
+        }
+        return site.assets.render("detail", context)
     }
 
     /// The Edit form's context: the inputs of the node's ``FieldForm``, and a refusal that names
     /// no field of it above them.
-    func fieldsForm(path: TreePath, csrf: String) -> [String: Any] {
+    func fieldsForm(path: TreePath, csrf: String, back: String) -> [String: Any] {
         let form = FieldForm(source: site.source, schema: site.presenter.schema, node: id)
         let inputs = FieldInputs(form: form, editing: true, idPrefix: "edit", typed: typed, error: error)
         var c: [String: Any] = [
-            "action": "/edit/update/\(path)", "back": Links.detail(path), "csrf": csrf, "inputsHTML": inputs.html(),
+            "action": "/edit/update/\(path)", "back": back, "csrf": csrf, "inputsHTML": inputs.html(),
             "heading": form.isValue ? "Value" : "Fields",
         ]
         if inputs.hasRequired { c["hasRequired"] = true }

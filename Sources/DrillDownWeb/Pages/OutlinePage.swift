@@ -1,7 +1,9 @@
 import DrillDownCore
 
 /// The outline screen (a tree view): the whole tree inside one list, indented by depth,
-/// with disclosure triangles that are plain links toggling one path in the URL's state.
+/// with disclosure triangles that are plain links toggling one path in the URL's state. A title
+/// stays in the outline too (``OutlineState/cellHref(of:expanded:extra:)``): it toggles a row with
+/// children, and opens a leaf's detail whose Back returns to this outline.
 ///
 /// Renders one page of `outlinePageSize` visible rows from `offset`; the script turns it into
 /// one virtualized list over every visible row, fed by `/api/outline`. In Edit mode (`edit=1`)
@@ -69,9 +71,11 @@ struct OutlinePage {
             let toggle = entry.row.childCount > 0
                 ? state.toggling(path, expanded: entry.expanded).href(pageParam) + "#n-\(path)" : nil
             let select = editing ? state.href([editParam, "focus=\(path)"].joined(separator: "&")) + "#n-\(path)" : nil
+            // Outside Edit mode a row's title stays in the outline: it toggles a row with children, opens a leaf's detail.
+            let open = editing ? nil : state.cellHref(of: entry.row, expanded: entry.expanded, extra: pageParam)
             RowHTML.appendTreeItem(
                 entry.row, depth: entry.depth, setSize: entry.setSize, position: entry.position, expanded: entry.expanded, toggle: toggle,
-                focused: path == focusPath, select: select, to: &html)
+                focused: path == focusPath, select: select, open: open, to: &html)
         }
         var extra: [String: Any] = [
             "rowsHTML": html, "total": slice.total, "offset": slice.offset, "stateQuery": state.queryString,

@@ -77,10 +77,10 @@ enum RowHTML {
     /// ends the row.
     static func appendTreeItem(
         _ row: Row, depth: Int, setSize: Int, position: Int, expanded: Bool, toggle: String?, focused: Bool,
-        select: String? = nil, to out: inout HTML
+        select: String? = nil, open: String? = nil, to out: inout HTML
     ) {
         let path = row.path.description
-        let href = select ?? Links.destination(of: row)
+        let href = select ?? open ?? Links.destination(of: row)
         out += "<li class=\"row treeitem d\(min(depth, 16))"
         if href == nil { out += " disabled" }
         if focused { out += " focused" }

@@ -59,7 +59,7 @@ extension Site {
                 rows: slice.entries.map {
                     .init(path: $0.row.path.description, title: $0.row.title, subtitle: $0.row.subtitle.isEmpty ? nil : $0.row.subtitle,
                           depth: $0.depth, children: $0.row.childCount, expanded: $0.expanded, setSize: $0.setSize, position: $0.position,
-                          href: Links.destination(of: $0.row))
+                          href: state.cellHref(of: $0.row, expanded: $0.expanded))
                 }))
         }
     }

@@ -126,7 +126,9 @@ extension Site {
             if replayed { response.headers[.idempotencyReplayed] = "true" }
             return response
         }
-        var response = Response(status: .seeOther, headers: [.location: form.back(or: returnTo)])
+        var back = form.back(or: returnTo)
+        if op == "add", let added = paths.first { back = OutlineState.revealing(added, after: back) }
+        var response = Response(status: .seeOther, headers: [.location: back])
         if let notice { response.headers.append(HTTPField(name: .setCookie, value: notice.cookie)) }
         return response
     }

@@ -34,9 +34,10 @@ extension Site {
         }
         router.get("/d/**") { request, _ in
             let (id, canonical) = try NodeLookup.node(request.uri.path.dropFirst(3), in: source)
-            let editing = isEditable && Query(request.uri.query)["edit"] == "1"
+            let query = Query(request.uri.query)
+            let editing = isEditable && query["edit"] == "1"
             if !canonical { return Responses.redirect(Links.detail(source.path(of: id)) + (editing ? "?edit=1" : "")) }
-            return Responses.html(DetailPage(site: self, id: id, editing: editing).render())
+            return Responses.html(DetailPage(site: self, id: id, editing: editing, outline: query["outline"]).render())
         }
         router.get("/outline") { request, _ in
             let query = Query(request.uri.query)

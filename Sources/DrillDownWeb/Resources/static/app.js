@@ -194,6 +194,8 @@
     // Edit mode's selection: every chosen row (Shift- and Ctrl/Cmd-click, Shift+arrows), with
     // `selected` the one chosen last (the URL's focus=) and `anchor` where a range starts.
     var chosen = new Set(selected ? [selected] : []), anchor = selected;
+    // Outside Edit mode: the leaf whose detail was opened (the URL keeps it, so Back focuses it).
+    var opened = editing ? null : tree.dataset.focus || null;
     if (editing) tree.setAttribute("aria-multiselectable", "true");
     var navbar = document.querySelector(".navbar");
     var count = document.getElementById("outline-count");
@@ -275,6 +277,9 @@
         if (asked !== generation) return;
         if (data.total !== total) { total = data.total; resize(); }
         (data.rows || []).forEach(function (row, k) { cache.set(page * pageSize + k, row); });
+        // A row selected before it was fetched (a row just added) gets its title in the edit tools.
+        var named = document.getElementById("edit-selected-title");
+        if (editing && chosen.size === 1 && named && named.textContent === selected) updateEditTools();
         if (cache.size > 4000) {
           var drop = cache.size - 4000, it = cache.keys();
           while (drop-- > 0) cache.delete(it.next().value);
@@ -369,7 +374,7 @@
       clearTimeout(urlTimer);
       urlTimer = setTimeout(function () {
         var at = firstVisible();
-        var extra = [editing ? "edit=1" : "", selected ? "focus=" + selected : "", at > 0 ? "offset=" + at : ""];
+        var extra = [editing ? "edit=1" : "", selected || opened ? "focus=" + (selected || opened) : "", at > 0 ? "offset=" + at : ""];
         history.replaceState(null, "", state.href(extra));
       }, 250);
     }
@@ -498,8 +503,32 @@
         event.preventDefault();
         select(li.dataset.path, li.querySelector(".row-title").textContent);
         li.querySelector('[role="treeitem"]').focus({ preventScroll: true });
+        return;
       }
+      if (!editing) openFromOutline(event, li);
     });
+    // Outside Edit mode a title keeps you in the outline: a row with children expands or
+    // collapses in place (and keeps the focus); a leaf opens its detail, whose Back returns here
+    // as it is now (the state, the first visible row, the leaf focused). The URL is written at
+    // once, so the browser's Back comes here the same way.
+    function openFromOutline(event, li) {
+      var cell = event.target.closest('[role="treeitem"]'), i = Number(li.dataset.index), row = cache.get(i);
+      if (!cell || !row || !cell.getAttribute("href")) return;
+      active = row.path;
+      if (row.children > 0) {
+        event.preventDefault();
+        focusWanted = i;
+        toggle(i, !row.expanded);
+        return;
+      }
+      var base = cell.getAttribute("href").split("?")[0];
+      if (base.indexOf("/d/") !== 0) return;
+      var at = firstVisible(), offset = at > 0 ? "offset=" + at : "";
+      cell.setAttribute("href", base + "?outline=" + encodeURIComponent([state.query(), offset].filter(Boolean).join("&")));
+      clearTimeout(urlTimer);
+      opened = row.path;
+      history.replaceState(null, "", state.href(["focus=" + row.path, offset]));
+    }
     tree.addEventListener("focusin", function (event) {
       var li = event.target.closest && event.target.closest("li[data-index]");
       if (li) active = li.dataset.path;
@@ -535,6 +564,26 @@
       focusIndex(j);
     };
     tree.indexOf = indexOfPath;
+    // Dragging: the gap before or after row i as a drop at one depth, as close to `want` as the
+    // rows around the gap allow (Finder's and Logseq's drop line). Between a row and a shallower
+    // one (the end of a level) the depth goes from the lower row's (a sibling of an ancestor) to
+    // one below the upper row's (its child); above a row's first child, only that child's.
+    // Answers the target the drop code moves to ({path, zone}), the depth, and the line's left edge.
+    tree.dropGap = function (i, zone, want) {
+      var a = zone === "before" ? (i > 0 ? cache.get(i - 1) : null) : cache.get(i);
+      var b = zone === "before" ? cache.get(i) : cache.get(i + 1);
+      var el = rendered.get(i), cell = el && el.querySelector('[role="treeitem"]'), row = cache.get(i);
+      if (!cell || !row) return null;
+      var step = parseFloat(getComputedStyle(tree).getPropertyValue("--indent-step")) || 20;
+      var base = cell.getBoundingClientRect().left - (row.depth - 1) * step, gap;
+      if (!a || (b && b.depth > a.depth)) gap = { path: b.path, zone: "before", depth: b.depth };
+      else {
+        var d = Math.max(b ? b.depth : 1, Math.min(a.depth + 1, want));
+        gap = d > a.depth ? { path: a.path, zone: "into", depth: d } : { path: pathText(pathArray(a.path).slice(0, d)), zone: "after", depth: d };
+      }
+      gap.left = base + (gap.depth - 1) * step;
+      return gap;
+    };
     tree.rowElement = function (i) { return rendered.get(i) || null; };
     // After a change, before the rows are fetched again: the rows at `paths` are the selection,
     // and their parents open (a row indented under another shows there).
@@ -553,8 +602,15 @@
     resize();
     var params = new URLSearchParams(location.search);
     var focusRow = tree.dataset.focusRow;
-    if (params.has("offset")) scrollToIndex(Number(tree.dataset.offset) || 0, "top");
-    else if (focusRow !== undefined) { scrollToIndex(Math.max(0, Number(focusRow) - 3), "top"); focusWanted = Number(focusRow); }
+    // The #n-PATH of a link (for pages without script) would move the focus to the page when the
+    // browser scrolls to it: the script places and focuses the row itself.
+    if (/^#n-/.test(location.hash)) history.replaceState(null, "", location.pathname + location.search);
+    if (params.has("offset")) {
+      var top = Number(tree.dataset.offset) || 0;
+      scrollToIndex(top, "top");
+      // Back from a leaf's detail: the same place, and the leaf focused when it is on screen.
+      if (focusRow !== undefined && Number(focusRow) >= top && Number(focusRow) < top + window.innerHeight / rowHeight - 2) focusWanted = Number(focusRow);
+    } else if (focusRow !== undefined) { scrollToIndex(Math.max(0, Number(focusRow) - 3), "top"); focusWanted = Number(focusRow); }
     render();
     if (focusWanted !== null) render();
   }
@@ -959,6 +1015,38 @@
     render();
   }
 
+  // ---- Columns: Finder's keys ----------------------------------------------------------------
+  // The columns answer the arrows as soon as they show (the focus starts on the deepest selected
+  // row); ↑/↓ move within a column (the list keys below), ← goes to the previous column's
+  // selected row, → into the next column (its selected row, else its first), and → on a row
+  // that is not the one shown opens it with the focus in its first child (`#into`); Enter opens.
+  function listColumns() { return Array.prototype.slice.call(document.querySelectorAll(".column:not(.column-detail)")); }
+  function columnCell(column, selectedOnly) {
+    if (!column) return null;
+    return column.querySelector(".row.selected > a.cell") || (selectedOnly ? null : column.querySelector("a.cell"));
+  }
+  function columnKey(key, cell) {
+    var all = listColumns(), k = all.indexOf(cell.closest(".column"));
+    if (k < 0 || (key !== "ArrowLeft" && key !== "ArrowRight")) return false;
+    if (key === "ArrowLeft") { if (k > 0) focusItem(columnCell(all[k - 1], false)); return true; }
+    var shown = cell.parentNode.classList.contains("selected");
+    if (shown && k + 1 < all.length) focusItem(columnCell(all[k + 1], false));
+    else if (!shown && cell.querySelector(".chevron")) location.href = cell.getAttribute("href") + "#into";
+    return true;
+  }
+  function focusColumns() {
+    var all = listColumns(), target = null;
+    if (location.hash === "#into") {
+      target = columnCell(all[all.length - 1], false);
+      history.replaceState(null, "", location.pathname + location.search);
+    }
+    for (var k = all.length - 1; k >= 0 && !target; k--) target = columnCell(all[k], true);
+    target = target || columnCell(all[all.length - 1], false);
+    if (!target || (document.activeElement && document.activeElement !== document.body)) return;
+    target.focus({ preventScroll: true });
+    target.scrollIntoView({ block: "nearest", inline: "nearest" });
+  }
+
   // ---- Keyboard -------------------------------------------------------------------------
   document.addEventListener("keydown", function (event) {
     if (event.altKey || event.ctrlKey || event.metaKey) return;
@@ -976,6 +1064,7 @@
     var cell = target.closest && target.closest("a.cell, #tree [role=treeitem]");
     var tree = document.getElementById("tree");
     if (screen === "outline" && cell && tree && tree.keyHandler && tree.keyHandler(event, cell)) { event.preventDefault(); return; }
+    if (screen === "columns" && cell && columnKey(key, cell)) { event.preventDefault(); return; }
     var virtual = document.querySelector("#rows.virtual");
     if (key === "ArrowDown" || key === "ArrowUp") {
       event.preventDefault();
@@ -1198,7 +1287,9 @@
         if (link) openAdd(event, "/edit/add/" + link.getAttribute("href").slice(5).split("?")[0], "Add to " + (document.getElementById("edit-selected-title") || {}).textContent);
       });
       dialog.addEventListener("close", function () {
-        if (opener && document.contains(opener)) opener.focus();
+        // ...unless the row just added has taken it (the outline focuses it).
+        var moved = document.activeElement && document.activeElement !== document.body && !dialog.contains(document.activeElement);
+        if (opener && document.contains(opener) && !moved) opener.focus();
         opener = null;
       });
       document.getElementById("add-dialog-cancel").addEventListener("click", function () { dialog.close(); });
@@ -1209,7 +1300,12 @@
         postFields(form, send, newKey, function (text) { dialog.close(); say(text); }).then(function (json) {
           if (!json) return;
           dialog.close();
-          if (json.changed) refresh(true);
+          // In the outline the new row shows at once: its parent expands, and it is selected.
+          var tree = document.getElementById("tree"), added = json.changed && json.paths && json.paths[0];
+          if (added && tree && tree.prepare) {
+            tree.prepare([added], added);
+            refresh(true).then(function () { return tree.settle([added], added); });
+          } else if (json.changed) refresh(true);
         });
       });
     }
@@ -1332,17 +1428,29 @@
     function track(x, y) {
       clearTarget();
       drag.target = null;
-      var hit = document.elementFromPoint(x, y);
+      // In the outline the pointer may leave the list sideways (choosing a depth): the row is the one at its height.
+      var bounds = drag.list.getBoundingClientRect();
+      var hit = document.elementFromPoint(drag.list.dropGap ? Math.max(bounds.left + 1, Math.min(bounds.right - 1, x)) : x, y);
       var li = hit && hit.closest && hit.closest("li[data-path]");
       if (!li || li.parentNode !== drag.list) return;
       var rect = li.getBoundingClientRect(), f = (y - rect.top) / rect.height;
       var zone = f < 0.25 ? "before" : f > 0.75 ? "after" : "into";
       drag.target = { path: li.dataset.path, zone: zone };
       if (zone === "into") { li.classList.add("drop-into"); return; }
-      var listRect = drag.list.getBoundingClientRect();
+      var listRect = bounds, left = listRect.left;
+      // In the outline the line is indented to the depth the row lands at, which follows the
+      // pointer's x (a step left or right of where the drag began is a level out or in).
+      if (drag.list.dropGap) {
+        var step = parseFloat(getComputedStyle(drag.list).getPropertyValue("--indent-step")) || 20;
+        var gap = drag.list.dropGap(Number(li.dataset.index), zone, drag.depth + Math.round((x - drag.startX) / step));
+        if (!gap) { drag.target = null; return; }
+        drag.target = { path: gap.path, zone: gap.zone };
+        indicator.dataset.depth = String(gap.depth);
+        left = Math.max(listRect.left, gap.left);
+      }
       indicator.style.top = Math.round(zone === "before" ? rect.top : rect.bottom) - 1 + "px";
-      indicator.style.left = Math.round(listRect.left) + "px";
-      indicator.style.width = Math.round(listRect.width) + "px";
+      indicator.style.left = Math.round(left) + "px";
+      indicator.style.width = Math.round(listRect.right - left) + "px";
       indicator.hidden = false;
     }
     function autoScroll() {
@@ -1370,7 +1478,11 @@
       var li = handle.closest("li[data-path]");
       if (!li) return;
       event.preventDefault();
-      drag = { from: li.dataset.path, li: li, list: li.parentNode, x: event.clientX, y: event.clientY, startY: event.clientY, active: false, target: null };
+      var level = li.querySelector("[aria-level]");
+      drag = {
+        from: li.dataset.path, li: li, list: li.parentNode, x: event.clientX, y: event.clientY, startX: event.clientX, startY: event.clientY,
+        depth: level ? Number(level.getAttribute("aria-level")) : 1, active: false, target: null
+      };
     });
     document.addEventListener("pointermove", function (event) {
       if (!drag) return;
@@ -1528,5 +1640,6 @@
       }
     });
     if (columns) columns.scrollLeft = columns.scrollWidth;
+    focusColumns();
   }
 })();
