@@ -76,13 +76,16 @@ def test_edit_mode_is_one_aligned_line_per_row_with_a_delete_that_slides_in(page
     expect(titles(page)).to_have_text(LEVEL_0)
     geometry = page.evaluate("""() => [...document.querySelectorAll('#rows > li.row')].map(li => ({
         height: li.getBoundingClientRect().height,
+        offCentre: Math.max(...[...li.children].filter(e => e.offsetParent).map(e => { const r = e.getBoundingClientRect(),
+            l = li.getBoundingClientRect(); return Math.abs((r.top + r.bottom) / 2 - (l.top + l.bottom) / 2); })),
         minus: li.querySelector('.delete-toggle').getBoundingClientRect().left,
         handle: li.querySelector('.drag-handle').getBoundingClientRect().right,
         inside: [...li.children].every(e => { const r = e.getBoundingClientRect();
             return r.width === 0 || (r.left >= 0 && r.right <= innerWidth); }),
         inputs: [...li.querySelectorAll('input:not([type=hidden]), button')].filter(e => e.offsetParent).length }))""")
-    # One line each (a switch row is the tallest at 44 px + padding), every ⊖ and handle in one column.
-    assert all(g["height"] <= 56 for g in geometry), geometry
+    # One line each (everything centred on the row's middle, no row taller than a title with its
+    # subtitle), every ⊖ and every handle in one column.
+    assert all(g["height"] <= 64 and g["offCentre"] <= 4 for g in geometry), geometry
     assert len({round(g["minus"]) for g in geometry}) == 1, geometry
     assert len({round(g["handle"]) for g in geometry}) == 1, geometry
     assert all(g["inside"] for g in geometry), geometry
@@ -257,7 +260,7 @@ def test_the_virtual_list_uses_list_semantics_and_the_server_row_template(page, 
     assert page.locator("#row-template").count() == 1
     template_shape = page.evaluate("() => [...document.getElementById('row-template').content.querySelectorAll('li *')]"
                                    ".map(e => e.tagName + '.' + [...e.classList].join('.')).join(' ')")
-    assert far.evaluate(shape) == "A.cell SPAN.text SPAN.row-title SPAN.row-subtitle SPAN.chevron"
+    assert far.evaluate(shape) == "A.cell SPAN.text SPAN.row-title SPAN.chevron"
     assert set(far.evaluate(shape).split()) <= set(template_shape.split())
     assert page.evaluate("getComputedStyle(document.querySelector('#rows li.row')).height") == "56px"
 
@@ -285,7 +288,7 @@ def music_without_one_cover(tmp_path):
     """The bundled YAML music library with one album's cover missing."""
     shutil.copytree(ROOT / "Examples" / "Music", tmp_path / "Music")
     (tmp_path / "Music" / "art" / "kind-of-blue.png").unlink()
-    server = Server(tmp_path / "Music" / "library.yaml")
+    server = Server(tmp_path / "Music" / "library.yaml", "--schema", tmp_path / "Music" / "schema.yaml")
     yield server
     server.stop()
 

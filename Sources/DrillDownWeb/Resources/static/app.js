@@ -979,7 +979,9 @@
         if (!force && active && main.contains(active) && active.tagName === "INPUT" && active.type !== "range") return;
         if (fieldsFormChanged()) return;
         if (fresh && main) {
+          var keep = rowFocus();
           main.innerHTML = fresh.innerHTML;
+          restoreRowFocus(keep);
           var big = document.querySelector("#rows[data-virtual]");
           if (big) setUpVirtualList(big);
         }
@@ -1296,6 +1298,7 @@
     function setGrabbed(handle, on) {
       handle.setAttribute("aria-pressed", on ? "true" : "false");
       handle.closest("li").classList.toggle("grabbed", on);
+      grabbedPath = on ? handle.closest("li").dataset.path : null;
     }
     document.addEventListener("keydown", function (event) {
       var handle = event.target.closest && event.target.closest("#rows .drag-handle");
@@ -1315,6 +1318,7 @@
       event.stopPropagation();
       var last = lastIndex(path), index = key === "ArrowUp" ? last - 1 : last + 1;
       if (index < 0 || index >= rowCount(li)) { announce(title + " is already " + (index < 0 ? "first." : "last.")); return; }
+      grabbedPath = null;  // while it moves: a re-render meanwhile grabs nothing
       move(path, parentPath(path), index, ".drag-handle").then(function (json) {
         if (!json) return;
         var moved = json.paths && json.paths[0], again = moved && document.querySelector("#n-" + moved.replace(/\./g, "\\.") + " .drag-handle");
@@ -1482,6 +1486,21 @@
       });
       input.addEventListener("blur", function () { finish(true); });
     }
+  }
+
+  // A level re-rendered in place (a change, here or elsewhere) keeps the focused control of its
+  // row, and the row grabbed by its reorder handle stays grabbed.
+  var grabbedPath = null;
+  function rowFocus() {
+    var active = document.activeElement, li = active && active.closest && active.closest("#rows li[id]");
+    return li && active.classList.length ? { id: li.id, name: active.classList[0] } : null;
+  }
+  function restoreRowFocus(keep) {
+    var handle = grabbedPath && document.querySelector("#n-" + grabbedPath.replace(/\./g, "\\.") + " .drag-handle");
+    if (handle) { handle.setAttribute("aria-pressed", "true"); handle.closest("li").classList.add("grabbed"); }
+    else grabbedPath = null;
+    var li = keep && document.getElementById(keep.id), el = li && li.querySelector("." + keep.name);
+    if (el) el.focus();
   }
 
   // A thumbnail that does not load becomes a neutral placeholder (not the broken-image icon).
