@@ -1436,7 +1436,7 @@
         var open = !li.classList.contains("confirming");
         li.classList.toggle("confirming", open);
         toggle.setAttribute("aria-expanded", open ? "true" : "false");
-        if (open) li.querySelector(".delete-confirm").focus();
+        if (open) li.querySelector(".delete-confirm").focus({ preventScroll: true });
         return;
       }
       var cell = target.closest("#rows .row.editing .rename-cell");
