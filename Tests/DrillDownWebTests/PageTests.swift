@@ -128,7 +128,8 @@ struct PageTests {
                 let html = response.text
                 #expect(html.contains("data-total=\"1000\""))
                 #expect(html.contains("data-virtual=\"1\""))
-                #expect(html.components(separatedBy: "<li class=\"row").count - 1 == 100)
+                #expect(html.components(separatedBy: "<li class=\"row").count - 1 == 100 + 1)  // and the script's row template
+                #expect(html.contains("<template id=\"row-template\"><li class=\"row\"><a class=\"cell\" href=\"\">"))
                 #expect(html.contains("href=\"/l/5?offset=100\" rel=\"next\""))
             }
             try await client.execute(uri: "/l/5?offset=900", method: .get) { response in
