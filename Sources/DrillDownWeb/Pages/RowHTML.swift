@@ -157,9 +157,12 @@ enum RowHTML {
 
     /// The outline row the script clones for the rows it fetches (`<template
     /// id="treeitem-template">`): ``appendTreeItem(_:depth:setSize:position:expanded:toggle:focused:select:to:)``'s
-    /// row with a disclosure link, a linked cell and a drag handle, texts empty. The script
-    /// sets the classes, path, links and ARIA state, and removes what a row lacks.
-    static let treeTemplate: String = {
+    /// row with a disclosure link and a linked cell (and in Edit mode a drag handle), texts empty.
+    /// The script sets the classes, path, links and ARIA state, and removes what a row lacks.
+    static let treeTemplate = makeTreeTemplate(editing: false)
+    static let treeEditTemplate = makeTreeTemplate(editing: true)
+
+    static func makeTreeTemplate(editing: Bool) -> String {
         var out = HTML(capacity: 512)
         out.write("<template id=\"treeitem-template\"><li class=\"row treeitem\" role=\"none\"><a class=\"disclosure\" href=\"")
         out.write(disclosureEnd)
@@ -168,10 +171,10 @@ enum RowHTML {
         out.write(subtitleStart)
         out.write(textEnd)
         out.write("</a>")
-        out += dragHandle
+        if editing { out += dragHandle }
         out.write("</li></template>")
         return out.description
-    }()
+    }
 
     /// The reorder control of a row in Edit mode (the script drags by it; keyboards use
     /// Alt+arrows or Move…, so it is hidden from assistive technology).

@@ -219,7 +219,6 @@
       li.querySelector(".row-title").textContent = row.title;
       var subtitle = li.querySelector(".row-subtitle");
       if (row.subtitle) subtitle.textContent = row.subtitle; else subtitle.remove();
-      if (!editing) li.querySelector(".drag-handle").remove();
       return li;
     }
 
