@@ -140,11 +140,12 @@ def cpu_seconds(pid):
 
 def cpu_per_request(pid, port, path, n):
     """The server's CPU time per request over `n` sequential keep-alive requests, in µs: unlike req/s,
-    it hardly moves when other processes load the machine."""
+    it hardly moves when other processes load the machine. `path` is one page, or a function of
+    the request's number (distinct pages: each rendered for the first time)."""
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
     before = cpu_seconds(pid)
-    for _ in range(n):
-        status, _, _ = get(port, path, conn)
+    for k in range(n):
+        status, _, _ = get(port, path(k) if callable(path) else path, conn)
         assert status == 200, (path, status)
     conn.close()
     return (cpu_seconds(pid) - before) / n * 1e6
@@ -161,7 +162,8 @@ def main():
     ap.add_argument("--nodes", type=int, default=1_000_000, help="nodes of the JSON for level pages")
     ap.add_argument("--cpu-requests", type=int, default=3000, help="sequential requests per URL for the CPU measure")
     ap.add_argument("--quick", action="store_true", help="small inputs and short runs (a smoke test)")
-    ap.add_argument("--only", default="search,pages", help="search, pages or both")
+    ap.add_argument("--only", default="search,pages", help="search, pages, uncached (first views of distinct "
+                    "100-row pages against the static file, CPU per request), comma-separated")
     args = ap.parse_args()
     if args.quick:
         args.rounds, args.seconds, args.groups, args.rows, args.nodes, args.cpu_requests = 3, 1, 50, 200, 20_000, 200
@@ -220,6 +222,23 @@ def main():
                 finally:
                     proc.terminate()
                     proc.wait(timeout=10)
+        if "uncached" in args.only:
+            big = tmp / "big.json"
+            if not big.exists():
+                subprocess.run([sys.executable, str(ROOT / "Scripts/gen-json.py"), "--nodes", str(args.nodes), str(big)],
+                               check=True, stdout=subprocess.DEVNULL)
+            proc, port, _ = start_server(args.binary, [big])
+            try:
+                for _ in range(200):
+                    get(port, "/static/app.css")
+                # Each `/?offset=N` is a page never shown before: the page cache misses every time.
+                first = cpu_per_request(proc.pid, port, lambda k: f"/?offset={1000 + k}", args.cpu_requests)
+                static = cpu_per_request(proc.pid, port, "/static/app.css", args.cpu_requests)
+                print(f"\nfirst views of {args.cpu_requests} distinct 100-row pages of the {args.nodes // 1000}k JSON: "
+                      f"{first:.0f} µs CPU per request; static file {static:.0f} µs; {first / static:.1f}×  {load()}")
+            finally:
+                proc.terminate()
+                proc.wait(timeout=10)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 

@@ -199,8 +199,9 @@ struct EditTests {
             }
             #expect(await titles(model, under: .root) == ["Sounds", "Display", "Privacy"])
             try await client.execute(uri: "/l/0?edit=1", method: .get, headers: [.cookie: cookie]) { page in
-                #expect(page.text.contains("/edit/rename/0.0"))
+                #expect(page.text.contains("href=\"/rename/0.0?back="))  // the title, edited in place with the script
                 #expect(page.text.contains("/delete/0.0"))
+                #expect(page.text.contains("action=\"/edit/delete/0.0\""))
                 #expect(page.text.contains("role=\"switch\""))
                 #expect(page.text.contains("type=\"range\""))
                 #expect(page.text.contains("action=\"/edit/run/0.2\""))

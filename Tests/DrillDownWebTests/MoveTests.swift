@@ -120,7 +120,7 @@ struct MoveTests {
                 #expect(response.status == .notFound)
             }
             try await client.execute(uri: "/l/0?edit=1", method: .get, headers: [.cookie: cookie]) { response in
-                #expect(response.text.contains("class=\"small move-link\" href=\"/move/0.1?back=/l/0%3Fedit%3D1\""))
+                #expect(response.text.contains("class=\"move-link\" href=\"/move/0.1?back=/l/0%3Fedit%3D1\""))
             }
         }
     }

@@ -411,7 +411,9 @@ def test_music_root_lists_artists_and_mixed_kinds_sit_where_they_make_sense(page
     # An album and a single: the single is a song (its length, no drill), the album drills.
     expect(page.locator("#rows .row-title")).to_have_text(["Maiden Voyage", "Watermelon Man (single)"])
     expect(page.locator("#rows .row-subtitle")).to_have_text(["1965", "7:11"])
-    expect(page.locator("#rows .row").nth(1).locator(".chevron")).to_have_count(0)
+    # The single opens its detail (not a level): its link says so, and it ends with a chevron as every row that opens a page.
+    expect(page.locator("#rows .row").nth(1).locator("a.cell")).to_have_attribute("href", re.compile(r"^/d/"))
+    expect(page.locator("#rows .row").nth(1).locator(".chevron")).to_have_count(1)
 
 
 def test_music_library_sections_and_jump_bar(page, music_server, shot):

@@ -1,5 +1,5 @@
 """Editing in the browser: `drilldown serve FILE --editable` on a copy of the Sounds example
-(the Add dialog, rename, delete with confirmation, reorder, undo; the Sounds example's controls),
+(the Add dialog, rename in place, delete with the slid-in Delete button, reorder, undo; the Sounds example's controls),
 with live updates between two pages and persistence across a restart."""
 import json
 import pathlib
@@ -82,7 +82,7 @@ def test_add_without_javascript_is_a_form_page(browser, sounds):
     expect(rows(page)).to_have_text(["Sounds", "General", "Battery"])
     # Delete asks on its own page first.
     page.click("#edit-button")
-    row(page, "Battery").locator(".delete-link").click()
+    row(page, "Battery").locator(".delete-toggle").click()
     expect(page.locator("#delete-form")).to_contain_text("Battery")
     page.click("#delete-confirm")
     expect(rows(page)).to_have_text(["Sounds", "General"])
@@ -95,19 +95,29 @@ def test_rename_delete_with_confirmation_reorder_and_undo(page, sounds, shot):
     expect(page).to_have_url(re.compile(r"edit=1"))
     shot("edit-mode")
     ring = row(page, "Vibrate on Ring")
-    ring.locator(".rename-title").fill("Vibrate Always")
-    ring.get_by_role("button", name="Rename").click()
-    expect(rows(page).first).to_have_text("Vibrate Always")
-    # Reorder: move the first row down.
-    row(page, "Vibrate Always").locator(".move-down").click()
+    ring.locator(".rename-cell").click()
+    ring.locator(".rename-input").fill("Vibrate Always")
+    ring.locator(".rename-input").press("Enter")
+    expect(row(page, "Vibrate Always").locator(".rename-cell")).to_be_focused()
+    # Reorder: move the first row down (its handle, grabbed from the keyboard).
+    row(page, "Vibrate Always").locator(".drag-handle").focus()
+    page.keyboard.press("Space")
+    page.keyboard.press("ArrowDown")
     expect(rows(page)).to_have_text(["Vibrate on Silent", "Vibrate Always", "Ringer and Alerts", "Ringtone", "Text Tone"])
-    # Delete with confirmation: dismissing keeps the row, accepting deletes it.
-    page.once("dialog", lambda d: d.dismiss())
-    row(page, "Text Tone").locator(".delete-link").click()
+    expect(row(page, "Vibrate Always").locator(".drag-handle")).to_be_focused()
+    page.keyboard.press("Space")
+    # Delete: the ⊖ slides in a Delete button; a press elsewhere keeps the row, Delete deletes it.
+    dialogs = []
+    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    row(page, "Text Tone").locator(".delete-toggle").click()
+    expect(row(page, "Text Tone").locator(".delete-confirm")).to_be_visible()
+    page.locator("#title").click()
+    expect(row(page, "Text Tone").locator(".delete-confirm")).to_be_hidden()
     expect(rows(page)).to_have_count(5)
-    page.once("dialog", lambda d: d.accept())
-    row(page, "Text Tone").locator(".delete-link").click()
+    row(page, "Text Tone").locator(".delete-toggle").click()
+    row(page, "Text Tone").locator(".delete-confirm").click()
     expect(rows(page)).to_have_count(4)
+    assert dialogs == []
     # Undo brings it back; undo again restores the order.
     page.click("#undo")
     expect(rows(page)).to_have_count(5)

@@ -129,7 +129,7 @@ def test_drag_with_a_finger_on_a_touch_screen(browser, sounds):
         page.goto(sounds.url + "l/0?edit=1")
         expect(page.locator("#rows .drag-handle")).to_have_count(5)
         # At phone width every edit tool is on screen (they used to run off the row's right edge).
-        assert page.evaluate("""() => [...document.querySelectorAll('#rows .row-edit > *, #rows .row-edit button')]
+        assert page.evaluate("""() => [...document.querySelectorAll('#rows .row.editing > *, #rows .row.editing button')]
             .every(e => { const r = e.getBoundingClientRect(); return r.left >= 0 && r.right <= innerWidth; })""")
         scrolled = page.evaluate("window.scrollY")
         finger("0.0", "0.2", 0.9)
@@ -244,7 +244,9 @@ def test_rename_add_and_delete_from_the_outline(page, sounds, shot):
     expect(page.locator("#edit-message")).to_be_hidden()
     shot("outline-edit-mode", full_page=False)
     page.locator(esc("0.4") + " [role=treeitem]").click()
-    page.once("dialog", lambda d: d.accept())
+    # Delete asks once more in place (no confirm()); the second press deletes.
+    page.click("#delete-link")
+    expect(page.locator("#delete-link")).to_have_text(re.compile(r"^Delete “.+”\?$"))
     page.click("#delete-link")
     eventually_saved(sounds.data, "0", ["Vibrate on Ring", "Vibrate on Silent", "Ringer and Alerts", "Marimba"])
 

@@ -31,12 +31,16 @@ public protocol Source: Sendable {
     /// The schema kind the storage gives a new child of `parent` (a relational level's `kind`),
     /// or `nil` (the default): which kind's `fields:` and `formats:` refine its stored fields.
     func kind(ofNewChildOf parent: NodeID) -> String?
+    /// Whether the children of `parent` keep an order the storage gives them (a relational level
+    /// ordered by its key), so they cannot be put in another order; `false` (the default).
+    func keepsOrder(ofChildrenOf parent: NodeID) -> Bool
 }
 
 extension Source {
     public func storedFields(of id: NodeID) -> [Field]? { nil }
     public func storedFields(forNewChildOf parent: NodeID) -> [Field]? { nil }
     public func kind(ofNewChildOf parent: NodeID) -> String? { nil }
+    public func keepsOrder(ofChildrenOf parent: NodeID) -> Bool { false }
 }
 
 extension Source {

@@ -18,6 +18,12 @@ extension RelationalSource {
         levelBelow(parent)?.kind
     }
 
+    /// A level without a position column (one ascending integer `order:` column, such as
+    /// `track`) keeps the order of its `order:` and key.
+    public func keepsOrder(ofChildrenOf parent: NodeID) -> Bool {
+        levelBelow(parent).map { $0.positionColumn == nil } ?? false
+    }
+
     /// The level whose rows are `parent`'s children.
     func levelBelow(_ parent: NodeID) -> ResolvedLevel? {
         let depth = parent == root ? 0 : level(of: parent).map { $0.depth + 1 }

@@ -44,6 +44,9 @@ struct LevelPage {
             let csrf = RequestState.current?.csrf ?? ""
             let back = editing ? link("edit=1") : link(start > 0 ? "offset=\(start)" : nil)
             rowEditing = RowEditing(csrf: csrf, back: back, editing: editing, total: total)
+            if editing {
+                rowEditing?.reorderable = presenter.sortRule(of: id) == nil && !source.keepsOrder(ofChildrenOf: id)
+            }
         }
         let sections = site.sections.sections(of: id, presenter: presenter, revision: RequestState.current?.revision ?? 0)
         // A virtualized level gets no header rows (its rows are placed by index); it shows the
@@ -58,6 +61,7 @@ struct LevelPage {
             extra["sortHTML"] = SortMenu.html(presenter: presenter, id: id, current: presenter.sortRule(of: id), here: here)
         }
         if total == 0 { extra["empty"] = true }
+        if editing, rowEditing?.reorderable == true { extra["reorderHelp"] = true }
         if let sections { extra.merge(sectionContext(sections, paged: paged, start: start, link: link)) { $1 } }
         if let rowEditing {
             extra["editBar"] = [
@@ -73,6 +77,7 @@ struct LevelPage {
             if end < total { pager["next"] = link("offset=\(end)") }
             extra["pager"] = pager
             extra["virtual"] = true
+            extra["rowTemplateHTML"] = RowHTML.template
         }
         let back = nav.backLabel.map { ($0, Links.level(path.parent)) }
         let chrome = Chrome(screen: "level", title: nav.title, back: back, node: id)

@@ -80,6 +80,7 @@ struct OutlinePage {
         var extra: [String: Any] = [
             "rowsHTML": html, "total": slice.total, "offset": slice.offset, "stateQuery": state.queryString,
             "expandAll": OutlineState.allHref + (editing ? "&edit=1" : ""), "collapseAll": editing ? "/outline?edit=1" : "/outline",
+            "rowTemplateHTML": editing ? RowHTML.treeEditTemplate : RowHTML.treeTemplate,
         ]
         if let focusPath, let focus, let row = slice.outline.row(of: focus) {
             extra["focusRow"] = row

@@ -2,8 +2,8 @@ import Foundation
 import DrillDownCore
 
 /// What an editable level adds to each row: its controls as small forms (switch, slider,
-/// stepper, buttons, and the action of a `select: action:NAME` row) and, in Edit mode, rename,
-/// move up/down, Move… (to another parent), delete and the drag handle.
+/// stepper, buttons, and the action of a `select: action:NAME` row) and, in Edit mode, the row
+/// as iOS edits it (see ``RowHTML/appendEditingRow(_:_:to:)``).
 struct RowEditing {
     /// The session's CSRF token, put in every form.
     var csrf: String
@@ -11,12 +11,15 @@ struct RowEditing {
     var back: String
     /// Whether the level is in Edit mode (`?edit=1`).
     var editing: Bool
-    /// The number of rows in the level, to leave out Up on the first and Down on the last.
+    /// The number of rows in the level, to disable Up on the first and Down on the last.
     var total: Int
+    /// Whether the rows can be put in another order (`false` on a level ordered by its key or a
+    /// `sort:`): without it a row has no reorder control.
+    var reorderable = true
 }
 
 extension RowHTML {
-    /// Appends the row's controls and edit buttons (before its closing `</li>`).
+    /// Appends the row's controls (before its closing `</li>`).
     static func appendEditing(_ row: Row, _ editing: RowEditing, to out: inout HTML) {
         let path = row.path.description
         if case .action(let name) = row.select {
@@ -35,35 +38,52 @@ extension RowHTML {
             }
             out += "</div>"
         }
-        guard editing.editing else { return }
-        let last = row.path.indices.last ?? 0
-        out += "<div class=\"row-edit\">"
-        formStart("/edit/rename/\(path)", editing, extraClass: "rename-form", to: &out)
-        out += "<input name=\"title\" class=\"rename-title\" aria-label=\"New title of "
+    }
+
+    /// A row in Edit mode, as iOS shows it, on one line: a red ⊖ (the Delete page; with the
+    /// script, it slides in the row's Delete button), the title (the Rename page; with the
+    /// script, edited in place), the row's controls, Move… (the Move page) and, on a level
+    /// whose order is the user's, the reorder handle (with the script: drag, or a keyboard
+    /// grab; without it, ↑ and ↓ buttons). Ends the `<li>`.
+    static func appendEditingRow(_ row: Row, _ editing: RowEditing, to out: inout HTML) {
+        let path = row.path.description
+        let back = percentEncoded(editing.back)
+        out += "<a class=\"delete-toggle\" href=\"/delete/\(path)?back="
+        out.appendEscaped(back)
+        out += "\" aria-label=\"Delete "
         out.appendEscaped(row.title)
-        out += "\" value=\""
+        out += "\" data-title=\""
         out.appendEscaped(row.title)
-        out += "\" maxlength=\"1000\"><button type=\"submit\" class=\"small\">Rename</button></form>"
-        if last > 0 {
-            formStart("/edit/move/\(path)", editing, extraClass: "move-form", to: &out)
-            out += "<button type=\"submit\" name=\"direction\" value=\"up\" class=\"small move-up\" aria-label=\"Move up\">↑</button></form>"
-        }
-        if last < editing.total - 1 {
-            formStart("/edit/move/\(path)", editing, extraClass: "move-form", to: &out)
-            out += "<button type=\"submit\" name=\"direction\" value=\"down\" class=\"small move-down\" aria-label=\"Move down\">↓</button></form>"
-        }
-        out += "<a class=\"small move-link\" href=\"/move/\(path)?back="
-        out.appendEscaped(percentEncoded(editing.back))
+        out += "\"></a><a class=\"cell rename-cell\" href=\"/rename/\(path)?back="
+        out.appendEscaped(back)
+        out += "\"><span class=\"visually-hidden\">Rename </span>"
+        appendImage(row, to: &out)
+        appendText(row, to: &out)
+        out += "</a>"
+        appendEditing(row, editing, to: &out)
+        out += "<a class=\"move-link\" href=\"/move/\(path)?back="
+        out.appendEscaped(back)
         out += "\" aria-label=\"Move "
         out.appendEscaped(row.title)
         out += "…\">Move…</a>"
-        out += "<a class=\"small danger delete-link\" href=\"/delete/\(path)?back="
-        out.appendEscaped(percentEncoded(editing.back))
-        out += "\" data-action=\"/edit/delete/\(path)\" data-title=\""
+        formStart("/edit/delete/\(path)", editing, extraClass: "delete-form", to: &out)
+        out += "<button type=\"submit\" class=\"delete-confirm\" aria-label=\"Delete "
         out.appendEscaped(row.title)
-        out += "\">Delete</a>"
-        out += dragHandle
-        out += "</div>"
+        out += " and everything under it\">Delete</button></form>"
+        if editing.reorderable {
+            let last = row.path.indices.last ?? 0
+            formStart("/edit/move/\(path)", editing, extraClass: "reorder-form", to: &out)
+            out += "<button type=\"submit\" name=\"direction\" value=\"up\" class=\"step move-up\" aria-label=\"Move "
+            out.appendEscaped(row.title)
+            out += last > 0 ? " up\">↑</button>" : " up\" disabled>↑</button>"
+            out += "<button type=\"submit\" name=\"direction\" value=\"down\" class=\"step move-down\" aria-label=\"Move "
+            out.appendEscaped(row.title)
+            out += last < editing.total - 1 ? " down\">↓</button>" : " down\" disabled>↓</button>"
+            out += "<button type=\"button\" class=\"drag-handle\" aria-label=\"Reorder "
+            out.appendEscaped(row.title)
+            out += "\" aria-describedby=\"reorder-help\" aria-pressed=\"false\"></button></form>"
+        }
+        out += "</li>\n"
     }
 
     static func appendControl(_ bound: BoundControl, index: Int, path: String, row: Row, _ editing: RowEditing, to out: inout HTML) {

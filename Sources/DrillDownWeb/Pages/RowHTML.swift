@@ -6,14 +6,26 @@ import DrillDownCore
 /// page of 100 rows costs microseconds.
 /// - Complexity: O(total text length).
 enum RowHTML {
-    /// The `<li>` of one level row.
+    /// The `<li>` of one level row. Its pieces (``imageStart``, ``chevron``, ``appendText(_:to:)``,
+    /// ``infoStart``…) are also those of ``template``, the row the script fills in for a
+    /// virtualized level, so a row's look is written here only.
     static func append(_ row: Row, editing: RowEditing? = nil, to out: inout HTML) {
         let leads = Links.leadsSomewhere(row)
-        out.write(leads ? "<li class=\"row\" id=\"n-" : "<li class=\"row disabled\" id=\"n-")
+        let inEditMode = editing?.editing == true
+        // A row that leads nowhere but holds a control (or an action it can run) is not marked
+        // disabled: it is a setting (a switch, a slider), as in Settings.
+        var inert = !leads && row.controls.isEmpty
+        if editing != nil, case .action = row.select { inert = false }
+        out.write(inEditMode ? (inert ? "<li class=\"row editing disabled\" id=\"n-" : "<li class=\"row editing\" id=\"n-")
+            : (inert ? "<li class=\"row disabled\" id=\"n-" : "<li class=\"row\" id=\"n-"))
         appendPath(row.path, to: &out)
         out.write("\" data-path=\"")
         appendPath(row.path, to: &out)
         out.write("\">")
+        if inEditMode, let editing {
+            appendEditingRow(row, editing, to: &out)
+            return
+        }
         if leads {
             // The link of ``Links/destination(of:path:)``, written in place (a TreePath needs no escaping).
             out.write("<a class=\"cell\" href=\"")
@@ -22,29 +34,66 @@ enum RowHTML {
         } else {
             out.write("<span class=\"cell\">")
         }
-        if let image = Links.image(row.image) {
-            out.write("<img class=\"thumb\" src=\"")
-            out.appendEscaped(image)
-            out.write("\" alt=\"\" width=\"44\" height=\"44\">")
-        }
+        appendImage(row, to: &out)
         appendText(row, to: &out)
         if !leads, editing == nil, case .action(let name) = row.select {
             out.write("<span class=\"action-badge\" title=\"Start the server with --editable to run actions\">▶ ")
             out.appendEscaped(name)
             out.write("</span>")
         }
-        if row.drills { out.write("<span class=\"chevron\" aria-hidden=\"true\"></span>") }
+        // Every row that opens another page (a level or a detail) ends with a chevron.
+        if leads { out.write(chevron) }
         out.write(leads ? "</a>" : "</span>")
         if row.hasDetailButton {
-            out.write("<a class=\"info\" href=\"/d/")
+            out.write(infoStart)
             appendPath(row.path, to: &out)
-            out.write("\" aria-label=\"Details of ")
+            out.write(infoLabel)
             out.appendEscaped(row.title)
-            out.write("\">i</a>")
+            out.write(infoEnd)
         }
         if let editing { appendEditing(row, editing, to: &out) }
         out.write("</li>\n")
     }
+
+    /// The chevron ending a row that opens another page.
+    static let chevron: StaticString = "<span class=\"chevron\" aria-hidden=\"true\"></span>"
+    /// The detail (ⓘ) button, in three pieces around the row's path and title.
+    static let infoStart: StaticString = "<a class=\"info\" href=\"/d/"
+    static let infoLabel: StaticString = "\" aria-label=\"Details of "
+    static let infoEnd: StaticString = "\">i</a>"
+    /// A row's thumbnail, in two pieces around its URL (app.js puts a neutral placeholder in
+    /// place of one that does not load).
+    static let imageStart: StaticString = "<img class=\"thumb\" src=\""
+    static let imageEnd: StaticString = "\" alt=\"\" width=\"44\" height=\"44\">"
+
+    /// The row's thumbnail, if it has one inside the data folder.
+    static func appendImage(_ row: Row, to out: inout HTML) {
+        guard let image = Links.image(row.image) else { return }
+        out.write(imageStart)
+        out.appendEscaped(image)
+        out.write(imageEnd)
+    }
+
+    /// The row a virtualized level's script clones for the rows it fetches (`<template
+    /// id="row-template">`): a level row with every part present and its texts empty. The script
+    /// sets the path, link, image, title and subtitle, and removes the parts a row lacks.
+    /// Made once: the same on every page.
+    static let template: String = {
+        var out = HTML(capacity: 512)
+        out.write("<template id=\"row-template\"><li class=\"row\"><a class=\"cell\" href=\"\">")
+        out.write(imageStart)
+        out.write(imageEnd)
+        out.write(textStart)
+        out.write(subtitleStart)
+        out.write(textEnd)
+        out.write(chevron)
+        out.write("</a>")
+        out.write(infoStart)
+        out.write(infoLabel)
+        out.write(infoEnd)
+        out.write("</li></template>")
+        return out.description
+    }()
 
     /// `path` in its dotted form (``TreePath/description``), digit by digit.
     static func appendPath(_ path: TreePath, to out: inout HTML) {
@@ -88,9 +137,9 @@ enum RowHTML {
         if let toggle {
             out += expanded ? "<a class=\"disclosure open\" href=\"" : "<a class=\"disclosure\" href=\""
             out.appendEscaped(toggle)
-            out += "\" tabindex=\"-1\" aria-hidden=\"true\"></a>"
+            out.write(disclosureEnd)
         } else {
-            out += "<span class=\"disclosure leaf\" aria-hidden=\"true\"></span>"
+            out.write(leafDisclosure)
         }
         var item = " role=\"treeitem\" aria-level=\"\(depth)\" aria-setsize=\"\(setSize)\" aria-posinset=\"\(position)\""
         if toggle != nil { item += expanded ? " aria-expanded=\"true\"" : " aria-expanded=\"false\"" }
@@ -100,6 +149,31 @@ enum RowHTML {
         out += href == nil ? "</span>" : "</a>"
         if select != nil { out += dragHandle }
         out += "</li>\n"
+    }
+
+    /// The end of a tree item's disclosure link (after its URL), and a leaf's empty disclosure.
+    static let disclosureEnd: StaticString = "\" tabindex=\"-1\" aria-hidden=\"true\"></a>"
+    static let leafDisclosure: StaticString = "<span class=\"disclosure leaf\" aria-hidden=\"true\"></span>"
+
+    /// The outline row the script clones for the rows it fetches (`<template
+    /// id="treeitem-template">`): ``appendTreeItem(_:depth:setSize:position:expanded:toggle:focused:select:to:)``'s
+    /// row with a disclosure link and a linked cell (and in Edit mode a drag handle), texts empty.
+    /// The script sets the classes, path, links and ARIA state, and removes what a row lacks.
+    static let treeTemplate = makeTreeTemplate(editing: false)
+    static let treeEditTemplate = makeTreeTemplate(editing: true)
+
+    static func makeTreeTemplate(editing: Bool) -> String {
+        var out = HTML(capacity: 512)
+        out.write("<template id=\"treeitem-template\"><li class=\"row treeitem\" role=\"none\"><a class=\"disclosure\" href=\"")
+        out.write(disclosureEnd)
+        out.write("<a class=\"cell\" role=\"treeitem\" tabindex=\"-1\" href=\"\">")
+        out.write(textStart)
+        out.write(subtitleStart)
+        out.write(textEnd)
+        out.write("</a>")
+        if editing { out += dragHandle }
+        out.write("</li></template>")
+        return out.description
     }
 
     /// The reorder control of a row in Edit mode (the script drags by it; keyboards use
@@ -126,16 +200,19 @@ enum RowHTML {
 
     /// A row's title and subtitle.
     static func appendText(_ row: Row, to out: inout HTML) {
-        out.write("<span class=\"text\"><span class=\"row-title\">")
+        out.write(textStart)
         out.appendEscaped(row.title)
-        out.write("</span>")
         if !row.subtitle.isEmpty {
-            out.write("<span class=\"row-subtitle\">")
+            out.write(subtitleStart)
             out.appendEscaped(row.subtitle)
-            out.write("</span>")
         }
-        out.write("</span>")
+        out.write(textEnd)
     }
+
+    /// The pieces of ``appendText(_:to:)`` (and of ``template``).
+    static let textStart: StaticString = "<span class=\"text\"><span class=\"row-title\">"
+    static let subtitleStart: StaticString = "</span><span class=\"row-subtitle\">"
+    static let textEnd: StaticString = "</span></span>"
 
     /// The rows of one page; with `sections`, each section's header (`<li class="section-header">`
     /// holding an `<h2>`) before its first row. `offset` is the first row's index in the level.

@@ -125,21 +125,6 @@
   }
   function startsWith(path, prefix) { return path.length >= prefix.length && prefix.every(function (v, k) { return path[k] === v; }); }
   // Where `path` is after the node at `from` moved to `to` (its new path, counted after it left).
-  // A row's title and subtitle, as the server renders them (levels and the outline alike).
-  function rowText(row) {
-    var text = document.createElement("span");
-    text.className = "text";
-    var title = document.createElement("span");
-    title.className = "row-title"; title.textContent = row.title;
-    text.appendChild(title);
-    if (row.subtitle) {
-      var sub = document.createElement("span");
-      sub.className = "row-subtitle"; sub.textContent = row.subtitle;
-      text.appendChild(sub);
-    }
-    return text;
-  }
-
   function remapAfterMove(text, from, to) {
     var p = pathArray(text), f = pathArray(from), t = pathArray(to);
     if (startsWith(p, f)) return pathText(t.concat(p.slice(f.length)));
@@ -226,44 +211,35 @@
       if (count) count.textContent = total.toLocaleString("en-US") + " rows";
     }
 
+    // A fetched row is the server's outline row template (RowHTML.treeTemplate) filled in.
+    var template = document.getElementById("treeitem-template");
     function makeRow(row, index) {
-      var li = document.createElement("li");
-      li.className = "row treeitem d" + Math.min(row.depth, 16) + (chosen.has(row.path) ? " focused" : "");
-      li.setAttribute("role", "none");
+      var li = template.content.firstElementChild.cloneNode(true);
+      li.classList.add("d" + Math.min(row.depth, 16));
+      if (chosen.has(row.path)) li.classList.add("focused");
       li.id = "n-" + row.path;
       li.dataset.path = row.path;
       li.dataset.index = String(index);
+      var toggle = li.querySelector(".disclosure");
       if (row.children > 0) {
-        var toggle = document.createElement("a");
-        toggle.className = "disclosure" + (row.expanded ? " open" : "");
-        toggle.href = state.setting(row.path, !row.expanded).href(editing ? ["edit=1"] : []) + "#n-" + row.path;
-        toggle.tabIndex = -1;
-        toggle.setAttribute("aria-hidden", "true");
-        li.appendChild(toggle);
+        if (row.expanded) toggle.classList.add("open");
+        toggle.setAttribute("href", state.setting(row.path, !row.expanded).href(editing ? ["edit=1"] : []) + "#n-" + row.path);
       } else {
-        var leaf = document.createElement("span");
-        leaf.className = "disclosure leaf"; leaf.setAttribute("aria-hidden", "true");
-        li.appendChild(leaf);
+        toggle.removeAttribute("href");
+        toggle.classList.add("leaf");
       }
       var href = editing ? state.href(["edit=1", "focus=" + row.path]) + "#n-" + row.path : row.href;
-      var cell = document.createElement(href ? "a" : "span");
-      cell.className = "cell";
-      if (href) cell.href = href; else cell.setAttribute("aria-disabled", "true");
-      if (!href) li.classList.add("disabled");
-      cell.setAttribute("role", "treeitem");
+      var cell = li.querySelector(".cell");
+      if (href) cell.setAttribute("href", href);
+      else { cell.removeAttribute("href"); cell.setAttribute("aria-disabled", "true"); li.classList.add("disabled"); }
       cell.setAttribute("aria-level", String(row.depth));
       cell.setAttribute("aria-setsize", String(row.setSize));
       cell.setAttribute("aria-posinset", String(row.position || lastIndex(row.path) + 1));
       if (row.children > 0) cell.setAttribute("aria-expanded", row.expanded ? "true" : "false");
       cell.setAttribute("aria-selected", chosen.has(row.path) ? "true" : "false");
-      cell.tabIndex = -1;
-      cell.appendChild(rowText(row));
-      li.appendChild(cell);
-      if (editing) {
-        var handle = document.createElement("span");
-        handle.className = "drag-handle"; handle.title = "Drag to move"; handle.setAttribute("aria-hidden", "true");
-        li.appendChild(handle);
-      }
+      li.querySelector(".row-title").textContent = row.title;
+      var subtitle = li.querySelector(".row-subtitle");
+      if (row.subtitle) subtitle.textContent = row.subtitle; else subtitle.remove();
       return li;
     }
 
@@ -824,7 +800,7 @@
     if (virtualTeardown) virtualTeardown();
     virtualTeardown = null;
     // In Edit mode a large level stays paged by the server: its rows carry forms the API's rows do not.
-    if (list.querySelector(".row-edit")) return;
+    if (list.querySelector(".row.editing")) return;
     var total = Number(list.dataset.total), api = list.dataset.api, pageSize = 100;
     var rowHeight = parseFloat(getComputedStyle(document.documentElement).getPropertyValue("--row-h")) || 56;
     var maxHeight = 8000000;
@@ -838,36 +814,29 @@
     list.textContent = "";
     list.classList.add("virtual");
     list.style.height = Math.round(total * rowHeight * scale) + "px";
-    list.setAttribute("aria-rowcount", String(total));
     var pager = document.getElementById("pager");
     if (pager) pager.hidden = true;
 
+    // A fetched row is the server's row template (RowHTML.template) filled in: the same markup
+    // as the rows the page came with, its look written once, on the server.
+    var template = document.getElementById("row-template");
     function makeRow(row) {
-      var li = document.createElement("li");
-      li.className = "row" + (row.href ? "" : " disabled");
+      var li = template.content.firstElementChild.cloneNode(true);
       li.id = "n-" + row.path;
       li.dataset.path = row.path;
-      var cell = document.createElement(row.href ? "a" : "span");
-      cell.className = "cell";
-      if (row.href) cell.href = row.href;
-      if (row.image) {
-        var img = document.createElement("img");
-        img.className = "thumb"; img.src = row.image; img.alt = ""; img.width = 44; img.height = 44;
-        cell.appendChild(img);
-      }
-      cell.appendChild(rowText(row));
-      if (row.drills) {
-        var chev = document.createElement("span");
-        chev.className = "chevron"; chev.setAttribute("aria-hidden", "true");
-        cell.appendChild(chev);
-      }
-      li.appendChild(cell);
+      var cell = li.querySelector(".cell");
+      if (row.href) cell.setAttribute("href", row.href);
+      else { cell.removeAttribute("href"); li.classList.add("disabled"); cell.querySelector(".chevron").remove(); }
+      var img = cell.querySelector(".thumb");
+      if (row.image) img.setAttribute("src", row.image); else img.remove();
+      li.querySelector(".row-title").textContent = row.title;
+      var subtitle = li.querySelector(".row-subtitle");
+      if (row.subtitle) subtitle.textContent = row.subtitle; else subtitle.remove();
+      var info = li.querySelector(".info");
       if (row.detailButton) {
-        var info = document.createElement("a");
-        info.className = "info"; info.href = "/d/" + row.path; info.textContent = "i";
+        info.setAttribute("href", "/d/" + row.path);
         info.setAttribute("aria-label", "Details of " + row.title);
-        li.appendChild(info);
-      }
+      } else info.remove();
       return li;
     }
 
@@ -916,7 +885,9 @@
           if (!proto) { fetchPage(Math.floor(i / pageSize)); continue; }
           el = proto.cloneNode(true);
           el.dataset.index = String(i);
-          el.setAttribute("aria-rowindex", String(i + 1));
+          // List semantics: each item says its place among all the level's rows.
+          el.setAttribute("aria-setsize", String(total));
+          el.setAttribute("aria-posinset", String(i + 1));
           rendered.set(i, el);
           list.appendChild(el);
         }
@@ -1115,8 +1086,10 @@
         if (!force && active && main.contains(active) && active.tagName === "INPUT" && active.type !== "range") return;
         if (fieldsFormChanged()) return;
         if (fresh && main) {
+          var keep = rowFocus();
           main.innerHTML = fresh.innerHTML;
           formatTimes(main);
+          restoreRowFocus(keep);
           var big = document.querySelector("#rows[data-virtual]");
           if (big) setUpVirtualList(big);
         }
@@ -1251,17 +1224,33 @@
       if (input.type === "range" && input.form && input.form.classList.contains("js-edit")) submitForm(input.form);
     });
 
+    // Delete without confirm(): the edit tools' Delete asks once more in place ("Delete “X”?"),
+    // a second press deletes; Escape, or a press elsewhere, takes the question back.
     document.addEventListener("click", function (event) {
       var link = event.target.closest && event.target.closest("a.delete-link");
       if (!link) return;
       event.preventDefault();
-      if (confirm("Delete “" + link.dataset.title + "” and everything under it?")) {
-        var tree = document.getElementById("tree");
-        post(link.dataset.action, new URLSearchParams({ csrf: token }), function () {
-          if (link.id === "delete-link" && tree && tree.unselect) tree.unselect();
-        });
+      if (!link.classList.contains("confirming")) {
+        link.classList.add("confirming");
+        link.dataset.label = link.textContent;
+        link.textContent = "Delete “" + link.dataset.title + "”?";
+        return;
       }
+      var tree = document.getElementById("tree");
+      post(link.dataset.action, new URLSearchParams({ csrf: token }), function () {
+        if (link.id === "delete-link" && tree && tree.unselect) tree.unselect();
+      });
     });
+    function unconfirmLinks(except) {
+      Array.prototype.forEach.call(document.querySelectorAll("a.delete-link.confirming"), function (link) {
+        if (link === except) return;
+        link.classList.remove("confirming");
+        link.textContent = link.dataset.label || "Delete";
+      });
+    }
+    document.addEventListener("click", function (event) { unconfirmLinks(event.target.closest && event.target.closest("a.delete-link")); }, true);
+
+    setUpEditRows(post, token);
 
     var dialog = document.getElementById("add-dialog");
     var addButton = document.getElementById("add-button");
@@ -1348,7 +1337,8 @@
     // Every move is one POST /edit/move/PATH with to=PARENT and index=N (counted after the row
     // left its place); the server refuses a move into the row's own subtree with the core's
     // message, which shows above the page.
-    function move(from, to, index) {
+    // `focus` picks what gets focus in the moved row of a level (its cell unless given).
+    function move(from, to, index, focus) {
       var body = new URLSearchParams({ to: to });
       if (index !== null && index !== undefined) body.set("index", String(index));
       var tree = document.getElementById("tree");
@@ -1362,7 +1352,7 @@
       }).then(function (json) {
         if (!json || !moved) return json;
         if (tree && tree.reveal) return tree.reveal(moved).then(function () { return json; });
-        var cell = document.querySelector("#n-" + moved.replace(/\./g, "\\.") + " a.cell");
+        var cell = document.querySelector("#n-" + moved.replace(/\./g, "\\.") + " " + (focus || "a.cell"));
         if (cell) cell.focus();
         return json;
       });
@@ -1376,7 +1366,7 @@
       if (parentPath(from) === parent && lastIndex(from) === index) return null;
       return { to: parent, index: index };
     }
-    function isEditMode() { return !!document.querySelector("#rows .row-edit, #tree.editing"); }
+    function isEditMode() { return !!document.querySelector("#rows .row.editing, #tree.editing"); }
     function rowCount(li) {
       var cell = li.querySelector("[aria-setsize]");
       if (cell) return Number(cell.getAttribute("aria-setsize"));
@@ -1390,6 +1380,8 @@
       if (!event.altKey || event.ctrlKey || event.metaKey || !isEditMode()) return;
       var li = event.target.closest && event.target.closest("#rows li[data-path], #tree li[data-path]");
       if (!li) return;
+      // A level ordered by its key or a sort: has no reorder handles, and its rows stay put.
+      if (li.closest("#rows") && !li.querySelector(".drag-handle")) return;
       var path = li.dataset.path, last = lastIndex(path), parent = parentPath(path);
       var outline = document.getElementById("tree");
       if ((event.key === "ArrowUp" || event.key === "ArrowDown") && outline && outline.moveSelection) {
@@ -1408,7 +1400,58 @@
       if (!/^Arrow/.test(event.key)) return;
       event.preventDefault();
       event.stopPropagation();
-      if (plan) move(path, plan.to, plan.index);
+      var fromHandle = event.target.classList.contains("drag-handle");
+      if (plan) move(path, plan.to, plan.index, fromHandle ? ".drag-handle" : null).then(function (json) {
+        if (json && fromHandle) announceMove(json);
+      });
+    }, true);
+
+    // The reorder handle from the keyboard: Space or Enter grabs the row (the handle is a toggle
+    // button), Up and Down move it, Space, Enter or Escape drop it; each step is announced.
+    var reorderStatus = document.createElement("div");
+    reorderStatus.className = "visually-hidden";
+    reorderStatus.id = "reorder-status";
+    reorderStatus.setAttribute("role", "status");
+    document.body.appendChild(reorderStatus);
+    function announce(text) { reorderStatus.textContent = text; }
+    function place(path) {
+      var rowsList = document.getElementById("rows");
+      return "position " + (lastIndex(path) + 1) + " of " + (rowsList ? rowsList.dataset.total : "?");
+    }
+    function announceMove(json) {
+      var moved = json.paths && json.paths[0], li = moved && document.getElementById("n-" + moved);
+      if (li) announce("Moved " + li.querySelector(".row-title").textContent + " to " + place(moved) + ".");
+    }
+    function setGrabbed(handle, on) {
+      handle.setAttribute("aria-pressed", on ? "true" : "false");
+      handle.closest("li").classList.toggle("grabbed", on);
+      grabbedPath = on ? handle.closest("li").dataset.path : null;
+    }
+    document.addEventListener("keydown", function (event) {
+      var handle = event.target.closest && event.target.closest("#rows .drag-handle");
+      if (!handle || event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
+      var li = handle.closest("li[data-path]"), path = li.dataset.path;
+      var title = li.querySelector(".row-title").textContent, grabbed = handle.getAttribute("aria-pressed") === "true";
+      var key = event.key;
+      if (key === " " || key === "Enter" || (key === "Escape" && grabbed)) {
+        event.preventDefault();
+        event.stopPropagation();
+        setGrabbed(handle, !grabbed && key !== "Escape");
+        announce(grabbed ? "Dropped " + title + " at " + place(path) + "." : "Grabbed " + title + " at " + place(path) + ". Up and Down move it; Space drops it.");
+        return;
+      }
+      if (!grabbed || (key !== "ArrowUp" && key !== "ArrowDown")) return;
+      event.preventDefault();
+      event.stopPropagation();
+      var last = lastIndex(path), index = key === "ArrowUp" ? last - 1 : last + 1;
+      if (index < 0 || index >= rowCount(li)) { announce(title + " is already " + (index < 0 ? "first." : "last.")); return; }
+      grabbedPath = null;  // while it moves: a re-render meanwhile grabs nothing
+      move(path, parentPath(path), index, ".drag-handle").then(function (json) {
+        if (!json) return;
+        var moved = json.paths && json.paths[0], again = moved && document.querySelector("#n-" + moved.replace(/\./g, "\\.") + " .drag-handle");
+        if (again) setGrabbed(again, true);
+        announceMove(json);
+      });
     }, true);
 
     // Dragging: the pointer picks the row by its handle; over another row of the same list, the
@@ -1512,6 +1555,112 @@
     }, true);
 
     setUpFieldsForm(send, newKey);
+  }
+
+  // ---- A level's rows in Edit mode (RowHTML.appendEditingRow) ---------------------------------
+  // The red ⊖ slides in the row's Delete button (a press elsewhere or Escape takes it back; the
+  // button posts the delete); the title is edited in place (Enter saves, Escape cancels, leaving
+  // the field saves). Without script the ⊖ and the title are links to the Delete and Rename pages.
+  function setUpEditRows(post) {
+    function closeDelete(except) {
+      Array.prototype.forEach.call(document.querySelectorAll("#rows .row.confirming"), function (li) {
+        if (li === except) return;
+        li.classList.remove("confirming");
+        li.querySelector(".delete-toggle").setAttribute("aria-expanded", "false");
+      });
+    }
+    document.addEventListener("click", function (event) {
+      var target = event.target.closest ? event.target : null;
+      if (!target) return;
+      var toggle = target.closest("#rows .delete-toggle"), li = toggle && toggle.closest("li");
+      if (!target.closest("#rows .row.confirming .delete-form")) closeDelete(li);
+      if (toggle) {
+        event.preventDefault();
+        var open = !li.classList.contains("confirming");
+        li.classList.toggle("confirming", open);
+        toggle.setAttribute("aria-expanded", open ? "true" : "false");
+        if (open) li.querySelector(".delete-confirm").focus({ preventScroll: true });
+        return;
+      }
+      var cell = target.closest("#rows .row.editing .rename-cell");
+      if (cell && event.button === 0 && !event.ctrlKey && !event.metaKey && !event.shiftKey) {
+        event.preventDefault();
+        rename(cell);
+      }
+    });
+    document.addEventListener("keydown", function (event) {
+      var open = event.key === "Escape" && document.querySelector("#rows .row.confirming");
+      if (!open) return;
+      event.preventDefault();
+      event.stopPropagation();
+      closeDelete(null);
+      open.querySelector(".delete-toggle").focus();
+    }, true);
+    function rename(cell) {
+      var li = cell.closest("li[data-path]"), path = li.dataset.path, title = li.querySelector(".row-title");
+      var old = title.textContent, done = false;
+      var input = document.createElement("input");
+      input.className = "rename-input";
+      input.value = old;
+      input.maxLength = 1000;
+      input.autocomplete = "off";
+      input.setAttribute("aria-label", "New title of " + old);
+      cell.hidden = true;
+      cell.after(input);
+      input.focus();
+      input.select();
+      function focusCell() {
+        var now = document.querySelector("#n-" + path.replace(/\./g, "\\.") + " .rename-cell");
+        if (now) now.focus();
+      }
+      function finish(save) {
+        if (done) return;
+        done = true;
+        var value = input.value.trim();
+        input.remove();
+        cell.hidden = false;
+        if (!save || !value || value === old) { focusCell(); return; }
+        title.textContent = value;
+        post("/edit/rename/" + path, new URLSearchParams({ title: value })).then(focusCell);
+      }
+      input.addEventListener("keydown", function (event) {
+        if (event.key === "Enter") { event.preventDefault(); finish(true); }
+        else if (event.key === "Escape") { event.preventDefault(); event.stopPropagation(); finish(false); }
+      });
+      input.addEventListener("blur", function () { finish(true); });
+    }
+  }
+
+  // A level re-rendered in place (a change, here or elsewhere) keeps the focused control of its
+  // row, and the row grabbed by its reorder handle stays grabbed.
+  var grabbedPath = null;
+  function rowFocus() {
+    var active = document.activeElement, li = active && active.closest && active.closest("#rows li[id]");
+    return li && active.classList.length ? { id: li.id, name: active.classList[0] } : null;
+  }
+  function restoreRowFocus(keep) {
+    var handle = grabbedPath && document.querySelector("#n-" + grabbedPath.replace(/\./g, "\\.") + " .drag-handle");
+    if (handle) { handle.setAttribute("aria-pressed", "true"); handle.closest("li").classList.add("grabbed"); }
+    else grabbedPath = null;
+    var li = keep && document.getElementById(keep.id), el = li && li.querySelector("." + keep.name);
+    if (el) el.focus();
+  }
+
+  // A thumbnail that does not load becomes a neutral placeholder (not the broken-image icon).
+  function setUpThumbnails() {
+    function replace(img) {
+      var box = document.createElement("span");
+      box.className = "thumb thumb-missing";
+      box.setAttribute("aria-hidden", "true");
+      img.replaceWith(box);
+    }
+    document.addEventListener("error", function (event) {
+      var img = event.target;
+      if (img.tagName === "IMG" && img.classList.contains("thumb")) replace(img);
+    }, true);
+    Array.prototype.forEach.call(document.querySelectorAll("img.thumb"), function (img) {
+      if (img.complete && img.naturalWidth === 0) replace(img);
+    });
   }
 
   // ---- Fields (the detail's Edit mode, the Add dialog's fields) ------------------------------
@@ -1618,6 +1767,7 @@
 
   setUpPathMenu();
   formatTimes(document);
+  setUpThumbnails();
   // Sticky section headers sit under the navigation bar, whatever its height.
   var navbar = document.querySelector(".navbar");
   function measureNav() { document.documentElement.style.setProperty("--nav-h", navbar.offsetHeight + "px"); }
