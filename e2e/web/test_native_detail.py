@@ -4,7 +4,7 @@ copied and typed), a detail that reads as people read (labels, dates in the read
 Yes/No, no `kind`, a song's length once), the layout glitches (the back label, columns, the page
 column, form fields) and a schema whose kind is named only as a childKind.
 
-Screenshots go to /work/shots/detail/ when that folder exists (SHOTS=folder to choose another)."""
+Screenshots go to artifacts/screenshots/detail/ when that folder exists."""
 import os
 import pathlib
 import re
@@ -14,10 +14,10 @@ import zlib
 import pytest
 from playwright.sync_api import expect
 
-from conftest import ROOT, Server
+from conftest import SCREENSHOTS, ROOT, Server
 
 SIZES = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1280, "height": 800}}
-SHOTS = pathlib.Path(os.environ.get("SHOTS", "/work/shots/detail"))
+SHOTS = SCREENSHOTS / "detail"
 SONG = "For Those About To Rock (We Salute You)"
 ALBUM = "For Those About To Rock We Salute You"
 
@@ -87,8 +87,8 @@ def page(context):
 
 
 def snap(page, name):
-    if SHOTS.is_dir():
-        page.screenshot(path=str(SHOTS / f"{name}.png"))
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"))
 
 
 def box(page, selector):

@@ -2,7 +2,7 @@
 cannot act; after one, a notice says what was undone or redone, and where when it was another
 page, with the opposite step's button (with and without script); a row's Play and Ping buttons
 leave a sign in their row, and a refusal shows there too. Phone and desktop widths, keyboard only,
-axe in light and dark, screenshots in /work/shots/feedback/ (or $FEEDBACK_SHOTS)."""
+axe in light and dark, screenshots in artifacts/screenshots/feedback/."""
 import base64
 import json
 import os
@@ -14,11 +14,11 @@ import urllib.request
 import pytest
 from playwright.sync_api import expect
 
-from conftest import wait_until
+from conftest import SCREENSHOTS, wait_until
 from webclient import Session
 
 SIZES = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1280, "height": 800}}
-SHOTS = pathlib.Path(os.environ.get("FEEDBACK_SHOTS", "/work/shots/feedback"))
+SHOTS = SCREENSHOTS / "feedback"
 
 
 @pytest.fixture(params=list(SIZES))

@@ -5,7 +5,7 @@ shows at once under its expanded parent, the drop line of a drag is indented to 
 lands at and follows the pointer's x, and the columns answer the arrow keys as soon as they show
 (Finder's keys, with a visible focus ring). At phone (390) and desktop (1280) widths, with and
 without JavaScript where the outline has a no-script form; axe finds nothing in light and dark.
-Screenshots go to /work/shots/outline/ (or $SHOTS)."""
+Screenshots go to artifacts/screenshots/outline/."""
 import json
 import os
 import pathlib
@@ -14,11 +14,11 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from conftest import Server, wait_until
+from conftest import SCREENSHOTS, Server, wait_until
 from test_outline_keys import esc, item, outline, saved  # the Alpha/Beta/Gamma/Delta outline, editable
 
 SIZES = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1280, "height": 800}}
-SHOTS = pathlib.Path(os.environ.get("SHOTS", "/work/shots/outline"))
+SHOTS = SCREENSHOTS / "outline"
 GROUPS, LEAVES = 60, 5
 
 

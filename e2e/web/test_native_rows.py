@@ -13,10 +13,10 @@ import subprocess
 import pytest
 from playwright.sync_api import expect
 
-from conftest import ROOT, Server, drilldown_binary
+from conftest import SCREENSHOTS, ROOT, Server, drilldown_binary
 
 SIZES = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1280, "height": 800}}
-SHOTS = pathlib.Path("/work/shots/rows")
+SHOTS = SCREENSHOTS / "rows"
 LEVEL_0 = ["Vibrate on Ring", "Vibrate on Silent", "Ringer and Alerts", "Ringtone", "Text Tone"]
 WCAG = {"runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]}}
 

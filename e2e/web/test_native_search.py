@@ -13,10 +13,10 @@ import time
 import pytest
 from playwright.sync_api import expect
 
-from conftest import BIG_ROWS, ROOT, Server
+from conftest import SCREENSHOTS, BIG_ROWS, ROOT, Server
 
 SIZES = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1280, "height": 800}}
-SHOTS = pathlib.Path("/work/shots/search")
+SHOTS = SCREENSHOTS / "search"
 WCAG = {"runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]}}
 
 
@@ -27,10 +27,9 @@ def size(request, page):
 
 
 def snap(page, name):
-    """A screenshot for the report, /work/shots/search/NAME.png (the visible window)."""
-    if SHOTS.parent.exists():
-        SHOTS.mkdir(exist_ok=True)
-        page.screenshot(path=str(SHOTS / f"{name}.png"))
+    """A screenshot for the report, artifacts/screenshots/search/NAME.png (the visible window)."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"))
 
 
 def options(page):
