@@ -39,7 +39,10 @@ def saved(server):
 
 
 def eventually(server, expected):
-    wait_until(lambda: saved(server) == expected, 10, f"the file is not {expected!r}")
+    try:
+        wait_until(lambda: saved(server) == expected, 10, "")
+    except AssertionError:
+        raise AssertionError(f"the file is {saved(server)!r}, not {expected!r}") from None
 
 
 def esc(path):
@@ -193,6 +196,8 @@ def test_move_a_selection_with_the_selection_form_and_by_drag(page, outline):
         expect(dialog.locator(f"input[name=paths][value='{path}']")).to_have_count(1)
     page.keyboard.press("ArrowLeft")
     dialog.locator(".picker-row[data-path='2']").click()
+    # The picker draws Gamma's level when it arrives; until then the root's position menu is shown.
+    expect(dialog.locator(".picker-title")).to_have_text("Gamma")
     dialog.locator("#move-position").select_option("1")
     dialog.locator("#move-here").click()
     eventually(outline, "Alpha(A2) Beta Gamma(G1 A1 A3 Delta G2)")

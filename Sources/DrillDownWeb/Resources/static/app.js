@@ -1014,8 +1014,9 @@
     for (var k = all.length - 1; k >= 0 && !target; k--) target = columnCell(all[k], true);
     target = target || columnCell(all[all.length - 1], false);
     if (!target || (document.activeElement && document.activeElement !== document.body)) return;
+    // The strip keeps its place (on a phone: the last column, whole); the start-up code already
+    // scrolled each column to its selected row.
     target.focus({ preventScroll: true });
-    target.scrollIntoView({ block: "nearest", inline: "nearest" });
   }
 
   // ---- Keyboard -------------------------------------------------------------------------
