@@ -37,7 +37,7 @@ def test_add_on_an_album_asks_for_name_and_length_and_stores_seconds(page, chino
     page.click("#add-button")
     dialog = page.locator("#add-dialog")
     expect(dialog).to_be_visible()
-    expect(dialog.locator(".field-row:has(.required-mark) .field-label")).to_have_text(["Name*", "length*"])
+    expect(dialog.locator(".field-row:has(.required-mark) .field-label")).to_have_text(["Name*", "Length*"])
     dialog.get_by_label("Name").fill("Blue Seven")
     page.click("#add-dialog-done")
     expect(dialog.locator(".field-row[data-key='length'] .field-error")).to_contain_text("'length' is required")

@@ -172,7 +172,7 @@ def test_add_shows_the_kinds_fields_required_marked_and_creates_the_row(page, mu
     expect(dialog).to_be_visible()
     expect(dialog.get_by_label("Name")).to_be_focused()
     expect(dialog.locator(".field-row[data-key='name'] .required-mark")).to_be_visible()
-    expect(dialog.locator(".field-row .field-label")).to_have_text(["Name*", "length", "composer", "genre", "rating"])
+    expect(dialog.locator(".field-row .field-label")).to_have_text(["Name*", "Length", "Composer", "Genre", "Rating"])
     # A missing required field is named, and the dialog stays open.
     dialog.get_by_label("length").fill("6:01")
     page.click("#add-dialog-done")

@@ -113,7 +113,7 @@ extension Browser {
             let name = title(at: form.path)
             frame.put(form.isValue ? "Edit the value of “\(name)”" : "Edit “\(name)”", row: area.top, column: area.left + 1, width: area.width - 2, style: .bold)
         }
-        let labels = form.fields.map { $0.label + ($0.required ? " *" : "") }
+        let labels = form.fields.map { $0.readingLabel + ($0.required ? " *" : "") }
         let labelWidth = min(labels.map(DisplayWidth.of).max() ?? 0, max(6, area.width / 3))
         let first = max(0, p.active - (area.height - 3))
         for (row, i) in (first ..< form.fields.count).prefix(max(0, area.height - 2)).enumerated() {

@@ -61,7 +61,7 @@ struct FieldInputs {
         out += "<div class=\"field-row field-\(field.type.rawValue)\" data-key=\""
         RowHTML.escape(field.key, into: &out)
         out += "\"><label class=\"field-label\" for=\"\(id)\">"
-        RowHTML.escape(field.label, into: &out)
+        RowHTML.escape(field.readingLabel, into: &out)
         if field.required && field.editable { out += "<span class=\"required-mark\" aria-hidden=\"true\">*</span>" }
         out += "</label>"
         var attributes = " id=\"\(id)\" name=\"f."
