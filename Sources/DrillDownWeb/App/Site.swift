@@ -23,6 +23,8 @@ struct Site: Sendable {
     let sections = SectionCache()
     /// The display orders of sorted levels, per data revision.
     let orders = OrderCache()
+    /// The Sort menu's fields of recently shown levels, per data revision.
+    let sortFields = SortFieldCache()
     /// The Go to field's example path, per data revision.
     let goExamples = GoExampleCache()
     /// Level pages already rendered, per data revision.

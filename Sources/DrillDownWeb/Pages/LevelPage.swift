@@ -58,7 +58,8 @@ struct LevelPage {
             "api": (path.isRoot ? "/api/level" : "/api/level/\(path)") + (sortItem.map { "?" + $0 } ?? ""), "offset": start,
         ]
         if total > 1, !editing {
-            extra["sortHTML"] = SortMenu.html(presenter: presenter, id: id, current: presenter.sortRule(of: id), here: here)
+            let fields = site.sortFields.fields(of: id, presenter: presenter, revision: RequestState.current?.revision ?? 0)
+            extra["sortHTML"] = SortMenu.html(fields: fields, current: presenter.sortRule(of: id), here: here)
         }
         if total == 0 { extra["empty"] = true }
         if editing, rowEditing?.reorderable == true { extra["reorderHelp"] = true }

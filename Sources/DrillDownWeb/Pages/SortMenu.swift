@@ -21,10 +21,11 @@ struct SortMenu {
         return "sort=" + Query.encode(choice?.description ?? "none")
     }
 
-    /// The menu's HTML for the level under `id` at `here`, with `current` selected.
-    static func html(presenter: Presenter, id: NodeID, current: SortRule?, here: String) -> String {
+    /// The menu's HTML for a level whose rows have `fields` (``Presenter/sortFields(of:sample:)``)
+    /// at `here`, with `current` selected.
+    static func html(fields: [String], current: SortRule?, here: String) -> String {
         var options: [(value: String, label: String)] = [("none", "Data order"), ("title", "Title (A–Z)"), ("-title", "Title (Z–A)")]
-        for field in presenter.sortFields(of: id) where field.lowercased() != "title" {
+        for field in fields where field.lowercased() != "title" {
             options.append((field, "\(field) (ascending)"))
             options.append(("-\(field)", "\(field) (descending)"))
         }
