@@ -63,6 +63,9 @@ pip_install() {  # pip_install MODULE PACKAGE... : installs PACKAGEs into .venv-
   fi
 }
 if wants_any cli web terminal postgres; then pip_install pytest pytest; fi
+# pytest-timeout: a test that waits forever (a browser call that never answers) fails after 10 minutes
+# with its stack, and the run goes on, instead of holding CI until its limit.
+if wants_any cli web terminal postgres; then pip_install pytest_timeout pytest-timeout; fi
 if wants_any web postgres; then pip_install 'playwright, pytest_playwright' playwright pytest-playwright; fi
 # schemathesis: property-based requests against the JSON API (e2e/web/test_api_fuzz.py, ~1-2 min,
 # bounded by a pinned seed, a fixed number of examples and a timeout per run).
@@ -102,7 +105,7 @@ summary() {
   printf '%-10s %-26s %dm%02ds\n' total "$([ $failed -eq 0 ] && echo pass || echo FAIL)" $((SECONDS / 60)) $((SECONDS % 60))
 }
 
-pytest_e2e() { "$venv/bin/python" -m pytest -q -p no:cacheprovider "$@"; }
+pytest_e2e() { "$venv/bin/python" -m pytest -q -p no:cacheprovider --timeout 600 "$@"; }
 
 # The Swift suites that need a PostgreSQL server (DRILLDOWN_TEST_PG_URL): the postgres layer's.
 pg_swift_tests='DrillDownPostgresTests\.|PostgresRelationalTests|TreeTableStoreTests/postgresProperty'
