@@ -74,8 +74,8 @@ def test_e_edits_a_songs_columns_and_a_not_null_refusal_names_the_column(tmux_fa
     screen = t.wait_for("Edit “So What”")
     assert "9:22" in screen and "duration" in screen, "the length column is a duration field"
     lines = screen.split("\n")
-    length = next(i for i, l in enumerate(lines) if l.startswith(" length"))
-    plays = next(i for i, l in enumerate(lines) if l.startswith(" plays"))
+    length = next(i for i, l in enumerate(lines) if l.startswith(" Length"))
+    plays = next(i for i, l in enumerate(lines) if l.startswith(" Plays"))
     title = next(i for i, l in enumerate(lines) if l.startswith(" Name"))  # the title column's field, labelled by it
     t.send(*["Tab"] * (length - title))
     t.send("C-u")
