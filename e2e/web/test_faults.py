@@ -950,8 +950,8 @@ def test_an_idempotency_key_answers_its_first_outcome_on_either_instance_and_ref
             seen[label] = {"first": [one[0], one[2].decode()[:200], one[1].get("idempotency-replayed")],
                            "retry": [two[0], two[2].decode()[:200], two[1].get("idempotency-replayed")]}
             checks.expect(one[0] == 200, f"{label}: the first request answered {one[0]} {one[2][:200]!r}")
-            # The same outcome: status, `changed` and `paths`. `revision` and `history` are each instance's own
-            # of the changes it has published, so it may differ between A and B.
+            # The same outcome: status, `changed` and `paths`. `revision` (each instance's count of the
+            # changes it has published) and `history` (its own Undo) may differ between A and B.
             checks.expect(two[0] == one[0] and outcome_of(two[2]) == outcome_of(one[2]),
                           f"{label}: the retry on the other instance answered {two[0]} {two[2][:200]!r}, not the first outcome {one[0]} {one[2][:200]!r}")
             checks.expect(two[1].get("idempotency-replayed") == "true",
