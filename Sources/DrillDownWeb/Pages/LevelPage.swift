@@ -58,8 +58,8 @@ struct LevelPage {
             "api": (path.isRoot ? "/api/level" : "/api/level/\(path)") + (sortItem.map { "?" + $0 } ?? ""), "offset": start,
         ]
         if total > 1, !editing {
-            let fields = site.sortFields.fields(of: id, presenter: presenter, revision: RequestState.current?.revision ?? 0)
-            extra["sortHTML"] = SortMenu.html(fields: fields, current: presenter.sortRule(of: id), here: here)
+            extra["sortHTML"] = site.sortFields.menu(
+                of: id, current: presenter.sortRule(of: id), here: here, presenter: presenter, revision: RequestState.current?.revision ?? 0)
         }
         if total == 0 { extra["empty"] = true }
         if editing, rowEditing?.reorderable == true { extra["reorderHelp"] = true }
