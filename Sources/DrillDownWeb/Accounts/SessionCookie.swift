@@ -46,7 +46,7 @@ struct SessionCookie: Sendable, Equatable {
         let parts = value.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         guard parts.count == 5, parts[0] == "v1", parts[1].utf8.count == 32 else { return nil }
         let body = parts[0 ..< 4].joined(separator: ".")
-        guard constantTimeEqual(signer.sign("session|" + body), parts[4]) else { return nil }
+        guard signer.isSignature(parts[4], of: "session|" + body) else { return nil }
         guard let seconds = Int(parts[3]), let user = unbase64url(parts[2]) else { return nil }
         let expires = Date(timeIntervalSince1970: TimeInterval(seconds))
         guard expires > now else { return nil }
@@ -72,13 +72,4 @@ struct SessionCookie: Sendable, Equatable {
     }
 
     static func hex(_ bytes: [UInt8]) -> String { CSRFTokens.hex(bytes) }
-
-    /// Whether `a` and `b` are equal, in time that depends on their length only.
-    static func constantTimeEqual(_ a: String, _ b: String) -> Bool {
-        let x = Array(a.utf8), y = Array(b.utf8)
-        guard x.count == y.count else { return false }
-        var diff: UInt8 = 0
-        for i in x.indices { diff |= x[i] ^ y[i] }
-        return diff == 0
-    }
 }

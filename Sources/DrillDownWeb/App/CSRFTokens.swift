@@ -38,13 +38,44 @@ struct CSRFTokens: Sendable {
         Self.hex(Array(HMAC<SHA256>.authenticationCode(for: Data(message.utf8), using: key)))
     }
 
-    /// Whether `sent` is the token of session `id`, compared in constant time.
-    func verify(_ sent: String, session id: String) -> Bool {
-        let expected = Array(token(for: id).utf8), given = Array(sent.utf8)
-        guard expected.count == given.count else { return false }
-        var diff: UInt8 = 0
-        for i in expected.indices { diff |= expected[i] ^ given[i] }
-        return diff == 0
+    /// Whether `sent` is the token of session `id` (see ``isSignature(_:of:)``).
+    func verify(_ sent: String, session id: String) -> Bool { isSignature(sent, of: id) }
+
+    /// Whether `sent` (hex) is the HMAC of `message` under the secret, compared in constant time
+    /// by swift-crypto (`HMAC.isValidAuthenticationCode`).
+    func isSignature(_ sent: String, of message: String) -> Bool {
+        guard let code = Self.bytes(hex: sent) else { return false }
+        return HMAC<SHA256>.isValidAuthenticationCode(code, authenticating: Data(message.utf8), using: key)
+    }
+
+    /// Whether the tokens `a` and `b` are the same, in time that tells nothing of where they
+    /// differ: the HMACs of both are compared by swift-crypto, in constant time.
+    func same(_ a: String, _ b: String) -> Bool {
+        let code = HMAC<SHA256>.authenticationCode(for: Data(a.utf8), using: key)
+        return HMAC<SHA256>.isValidAuthenticationCode(Data(code), authenticating: Data(b.utf8), using: key)
+    }
+
+    /// The bytes of a string of hex digits; `nil` when it is not one.
+    static func bytes(hex text: String) -> [UInt8]? {
+        let digits = Array(text.utf8)
+        guard digits.count % 2 == 0 else { return nil }
+        func value(_ c: UInt8) -> UInt8? {
+            switch c {
+            case 48 ... 57: c - 48
+            case 97 ... 102: c - 87
+            case 65 ... 70: c - 55
+            default: nil
+            }
+        }
+        var out = [UInt8]()
+        out.reserveCapacity(digits.count / 2)
+        var i = 0
+        while i < digits.count {
+            guard let hi = value(digits[i]), let lo = value(digits[i + 1]) else { return nil }
+            out.append(hi << 4 | lo)
+            i += 2
+        }
+        return out
     }
 
     /// The session id in a request's `Cookie` headers, when one is there and well formed.
