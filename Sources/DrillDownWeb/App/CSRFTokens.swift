@@ -55,7 +55,7 @@ struct CSRFTokens: Sendable {
         return HMAC<SHA256>.isValidAuthenticationCode(Data(code), authenticating: Data(b.utf8), using: key)
     }
 
-    /// The bytes of a string of hex digits; `nil` when it is not one.
+    /// The bytes of a string of lowercase hex digits (as ``hex(_:)`` writes them); `nil` when it is not one.
     static func bytes(hex text: String) -> [UInt8]? {
         let digits = Array(text.utf8)
         guard digits.count % 2 == 0 else { return nil }
@@ -63,7 +63,6 @@ struct CSRFTokens: Sendable {
             switch c {
             case 48 ... 57: c - 48
             case 97 ... 102: c - 87
-            case 65 ... 70: c - 55
             default: nil
             }
         }
