@@ -30,7 +30,7 @@ final class PasswordChecks: @unchecked Sendable {
 
     /// What `check` returns, run on one of the queues; `nil` (without running it) when
     /// `maxWaiting` checks are already admitted.
-    func run<T: Sendable>(_ check: @escaping @Sendable () -> T) async -> T?? {
+    func run<T: Sendable>(_ check: @escaping @Sendable () -> T) async -> T? {
         let queue: DispatchQueue? = lock.withLock {
             guard admitted < maxWaiting else { return nil }
             admitted += 1
@@ -40,6 +40,6 @@ final class PasswordChecks: @unchecked Sendable {
         guard let queue else { return nil }
         defer { lock.withLock { admitted -= 1 } }
         let result: T = await withCheckedContinuation { continuation in queue.async { continuation.resume(returning: check()) } }
-        return .some(result)
+        return result
     }
 }

@@ -37,7 +37,8 @@ extension Site {
             }
             // bcrypt runs off the request threads, so a flood of sign-ins cannot stall pages (``PasswordChecks``).
             let file = accounts.current
-            guard let checked = await passwordChecks.run({ file.signIn(name, password: password) }) else {
+            let outcome: UsersFile.User?? = await passwordChecks.run { file.signIn(name, password: password) }
+            guard let checked = outcome else {
                 var page = signInPage(back: back, user: name, message: "Too many sign-ins at once: try again in a moment.", status: .serviceUnavailable)
                 page.headers[.retryAfter] = "1"
                 return page
