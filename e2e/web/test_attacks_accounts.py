@@ -22,7 +22,8 @@ import pytest
 import requests
 
 from conftest import ROOT, Server
-from test_accounts import PASSWORD, SECRET, cli, rename, sign_in
+from test_accounts import PASSWORD, accounts_folder, cli, rename, sign_in
+from test_accounts import start as start_accounts
 
 DATA = """\
 Rock:
@@ -45,20 +46,11 @@ GRANTS = """grants:
 
 @pytest.fixture(scope="module")
 def setup(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("attacks")
-    (folder / "Discography.yaml").write_text(DATA)
-    users = folder / "users.yaml"
-    for name, role in USERS.items():
-        cli("user", "add", users, name, "--role", role, stdin=PASSWORD.format(name) + "\n")
-    text = users.read_text()
-    assert "grants: []" in text
-    users.write_text(text.replace("grants: []", GRANTS))
-    (folder / "secret").write_text(SECRET)
-    return folder
+    return accounts_folder(tmp_path_factory.mktemp("attacks"), "Discography.yaml", DATA, USERS, GRANTS)
 
 
 def start(setup, *extra):
-    return Server(setup / "Discography.yaml", "--editable", "--users", setup / "users.yaml", "--secret-file", setup / "secret", *extra)
+    return start_accounts(setup, *extra, data="Discography.yaml")
 
 
 @pytest.fixture(scope="module")
