@@ -51,6 +51,13 @@ public enum DocumentFormat: String, Sendable, CaseIterable {
         }
     }
 
+    /// Whether the format holds any tree (every format but CSV, which holds one level of records,
+    /// and OPML, which holds an outline of text attributes).
+    public var holdsAnyTree: Bool { self != .csv && self != .opml }
+
+    /// The formats that hold any tree: what a document of any shape can be converted to.
+    public static let treeFormats = allCases.filter(\.holdsAnyTree)
+
     /// Whether the format is one of the property-list encodings (which have no null).
     public var isPropertyList: Bool { self == .plistXML || self == .plistBinary || self == .plistOpenStep }
 }

@@ -61,7 +61,7 @@ struct OPMLParser {
         builder.appendText("rows")
         builder.endKey()
         builder.openContainer(.array)
-        if !tag.isEmpty { try outlines(closing: tag, depth: 1) }
+        if !tag.isEmpty { try outlines(closing: tag) }
         builder.closeContainer()
         builder.closeContainer()
         let end = try required(in: "<opml>")
@@ -95,20 +95,26 @@ struct OPMLParser {
         }
     }
 
-    /// The outlines inside `parent` (a `<body>` or `<outline>`) up to its end tag.
-    mutating func outlines(closing parent: OPMLElement, depth: Int) throws(ParseFailure) {
-        while true {
+    /// The outlines inside `body` up to its end tag; nesting is kept on the heap, not the stack.
+    mutating func outlines(closing body: OPMLElement) throws(ParseFailure) {
+        var open: [OPMLElement] = [body]
+        while let parent = open.last {
             let tag = try required(in: "<\(parent.name)>")
             if tag.isClose {
                 guard tag.name == parent.name else {
                     throw ParseFailure(offset: tag.offset, "expected </\(parent.name)> to close the one opened at \(location(parent.offset)), found \(tag.display)")
                 }
-                return
+                open.removeLast()
+                if !open.isEmpty {
+                    builder.closeContainer()  // the children
+                    builder.closeContainer()  // the outline
+                }
+                continue
             }
             guard tag.name == "outline" else {
                 throw ParseFailure(offset: tag.offset, "expected <outline> in <\(parent.name)>, found \(tag.display)")
             }
-            guard depth < XMLPropertyListReader.maxDepth else {
+            guard open.count < XMLPropertyListReader.maxDepth else {
                 throw ParseFailure(offset: tag.offset, "outlines nested deeper than \(XMLPropertyListReader.maxDepth) levels")
             }
             builder.beginNode()
@@ -131,15 +137,15 @@ struct OPMLParser {
             builder.endKey()
             builder.appendText(text ?? "")
             builder.finishScalar(.string)
-            if !tag.isEmpty {
+            if tag.isEmpty {
+                builder.closeContainer()
+            } else {
                 builder.beginNode()
                 builder.appendText("children")
                 builder.endKey()
                 builder.openContainer(.array)
-                try outlines(closing: tag, depth: depth + 1)
-                builder.closeContainer()
+                open.append(tag)
             }
-            builder.closeContainer()
         }
     }
 
