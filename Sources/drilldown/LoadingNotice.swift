@@ -23,12 +23,13 @@ final class LoadingNotice: @unchecked Sendable {
         readBefore = Self.bytesRead()
         if onTerminal {
             let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "drilldown.loading"))
-            timer.schedule(deadline: .now(), repeating: .milliseconds(250))
+            timer.schedule(deadline: .now() + .milliseconds(250), repeating: .milliseconds(250))
             self.timer = timer
         } else {
             timer = nil
             FileHandle.standardError.write(Data("Loading \(name) (\(ByteCount(size).rounded))…\n".utf8))
         }
+        if onTerminal { draw() }
         timer?.setEventHandler { [weak self] in self?.draw() }
         timer?.resume()
     }

@@ -259,3 +259,25 @@ def test_serve_of_a_big_file_says_what_it_loads(tmp_path):
     lines = err.splitlines()
     assert re.fullmatch(r"Loading big\.json \(\d+(\.\d)? MiB\)…", lines[0]), err
     assert re.fullmatch(r"Loaded big\.json \(\d+(\.\d)? MiB\) in \d+\.\d s", lines[1]), err
+
+
+def test_serve_of_a_big_file_on_a_terminal_draws_a_loading_line(tmp_path):
+    src = tmp_path / "big.json"
+    big_json(src, 700_000)
+    leader, follower = pty.openpty()
+    proc = subprocess.Popen([drilldown_bin(), "serve", src, "--port", "0", "--host", "127.0.0.1"],
+                            stdin=subprocess.DEVNULL, stdout=follower, stderr=follower)
+    os.close(follower)
+    seen = b""
+    try:
+        while b"http://127.0.0.1:" not in seen:
+            ready, _, _ = select.select([leader], [], [], 120)
+            assert ready, f"serve printed no URL within 120 s: {seen!r}"
+            seen += os.read(leader, 65536)
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+        os.close(leader)
+    text = seen.decode("utf-8", "replace")
+    assert re.search(r"\rLoading big\.json… \d+(\.\d)? MiB", text), text
+    assert re.search(r"\r\x1b\[KLoaded big\.json \(\d+(\.\d)? MiB\) in \d+\.\d s", text), text
