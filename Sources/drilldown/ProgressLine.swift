@@ -20,6 +20,7 @@ final class ProgressLine: @unchecked Sendable {
     let started = DispatchTime.now().uptimeNanoseconds
     private let lock = NSLock()
     private var drawn: UInt64 = 0
+    private var complete = false
     private var shown = false
 
     private init(total: Int, noun: String, verb: String) {
@@ -39,8 +40,9 @@ final class ProgressLine: @unchecked Sendable {
         let now = DispatchTime.now().uptimeNanoseconds
         lock.lock()
         defer { lock.unlock() }
-        guard now - drawn >= Self.interval || (done >= total && drawn != UInt64.max) else { return }
-        drawn = done >= total ? UInt64.max : now
+        guard !complete, done >= total || now - drawn >= Self.interval else { return }
+        drawn = now
+        complete = done >= total
         let seconds = Double(now - started) / 1e9
         let rate = seconds > 0 ? Double(done) / seconds : 0
         var line = "\(Self.grouped(done)) of \(Self.grouped(total)) \(noun) \(verb)"

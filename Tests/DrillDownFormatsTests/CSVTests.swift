@@ -122,7 +122,7 @@ struct CSVTests {
     /// A temporary file holding `text`.
     static func file(_ text: String) -> String {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("csv-\(UInt64.random(in: 0 ... .max)).csv").path
-        FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
+        _ = FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
         return path
     }
 }

@@ -60,10 +60,10 @@ enum CSVReader {
                 if cell.isEmpty { continue }
                 let column = columns[i]
                 builder.beginNode()
-                builder.appendText(column.key)
+                builder.text.append(contentsOf: column.key)
                 builder.endKey()
                 if column.isTitle {
-                    builder.appendText(cell)
+                    builder.text.append(contentsOf: cell)
                     builder.finishScalar(.string)
                 } else if let field = column.field {
                     let text = String(decoding: cell, as: UTF8.self)
@@ -75,7 +75,7 @@ enum CSVReader {
                         throw ParseFailure(offset: range.start - (range.quoted ? 1 : 0), error.message)
                     }
                 } else {
-                    builder.appendText(cell)
+                    builder.text.append(contentsOf: cell)
                     builder.finishScalar(inferredKind(cell))
                 }
             }

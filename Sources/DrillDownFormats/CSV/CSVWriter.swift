@@ -74,7 +74,10 @@ public enum CSVWriter {
         let table: LevelTable
         do throws(LevelTable.Refusal) { table = try LevelTable(source: source, level: source.root) } catch { throw WriteFailure(error.message) }
         let generic = source.mode == .generic
-        for row in table.rows where generic ? source.children(of: row).contains { tree.kind(of: $0).isContainer } : !source.children(of: row).isEmpty {
+        for row in table.rows {
+            let below = source.children(of: row)
+            let nested = generic ? below.contains(where: { tree.kind(of: $0).isContainer }) : !below.isEmpty
+            guard nested else { continue }
             throw WriteFailure(
                 "CSV holds one level of records, but the row at \(source.path(of: row)) (\(source.titlePath(of: row))) has rows below it; "
                     + "convert one level with --level PATH")
@@ -105,13 +108,12 @@ public enum CSVWriter {
 
     /// Appends one field, quoted when it must be.
     static func append(_ field: String, to out: inout [UInt8]) {
-        var utf8 = field.utf8
+        let utf8 = field.utf8
         if !needsQuotes(utf8) {
             out.append(contentsOf: utf8)
             return
         }
         out.append(quote)
-        utf8 = field.utf8
         for byte in utf8 {
             if byte == quote { out.append(quote) }
             out.append(byte)

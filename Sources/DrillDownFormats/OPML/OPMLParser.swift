@@ -309,7 +309,7 @@ struct OPMLParser {
                 guard end.isClose, end.name == element.name else {
                     throw ParseFailure(offset: end.offset, "expected </\(element.name)> to close the one opened at \(location(element.offset)), found \(end.display); head elements hold text")
                 }
-                builder.appendText(out)
+                builder.text.append(contentsOf: out)
                 return
             }
         }

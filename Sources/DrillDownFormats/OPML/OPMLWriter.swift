@@ -119,7 +119,7 @@ public enum OPMLWriter {
                 throw WriteFailure(
                     "OPML cannot hold U+\(String(repeating: "0", count: max(0, 4 - hex.count)) + hex) (XML 1.0 has no such character); "
                         + "the row at \(describe(id, of: source)) holds it")
-            default: out.append(contentsOf: String(scalar).utf8)
+            default: out.append(contentsOf: String(Character(scalar)).utf8)
             }
         }
     }
