@@ -46,7 +46,8 @@ final class LoadingNotice: @unchecked Sendable {
     /// read with `read(2)`; a mapped file is read as it is parsed) and the seconds so far.
     func draw() {
         var text = "Loading \(name)… \(ByteCount(size).rounded)"
-        if let before = readBefore, let now = Self.bytesRead(), now - before > 0, now - before < size {
+        // Only a read of the file itself moves the count that much (a mapped file is not counted).
+        if let before = readBefore, let now = Self.bytesRead(), now - before >= size / 100, now - before < size {
             text += ", \((now - before) * 100 / size) %"
         }
         let seconds = Int(Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9)

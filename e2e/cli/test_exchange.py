@@ -279,5 +279,5 @@ def test_serve_of_a_big_file_on_a_terminal_draws_a_loading_line(tmp_path):
         proc.wait(timeout=30)
         os.close(leader)
     text = seen.decode("utf-8", "replace")
-    assert re.search(r"\rLoading big\.json… \d+(\.\d)? MiB", text), text
+    assert re.search(r"\r\x1b\[KLoading big\.json… \d+(\.\d)? MiB", text), text
     assert re.search(r"\r\x1b\[KLoaded big\.json \(\d+(\.\d)? MiB\) in \d+\.\d s", text), text
