@@ -33,7 +33,7 @@ struct Convert: ParsableCommand {
     var level: String?
     @Option(
         name: .long,
-        help: "A schema: its kinds' fields: name a CSV output's columns and type a CSV input's values; its levels: map a relational SQLite input.")
+        help: "A schema: its kinds' fields: name a CSV output's columns and type a CSV input's values; with a CSV or OPML output, its levels: map a relational SQLite input.")
     var schema: String?
     @Option(name: .long, help: "With a CSV input and --schema: the kind whose fields: type the values (default: the schema's root kind, else the one kind that declares fields).")
     var kind: String?

@@ -126,3 +126,13 @@ struct CSVTests {
         return path
     }
 }
+
+extension CSVTests {
+    @Test("a generic object's members are rows titled by their keys, a scalar member's value in a value column")
+    func genericLevel() throws {
+        let tree = try DocumentReader.read(bytes: Array(#"{"port": 8080, "host": "a, b", "tls": {"on": true}}"#.utf8), file: "c.json").tree
+        let source = DocumentSource(tree: tree, mode: .generic)
+        let table = try LevelTable(source: source, level: source.root)
+        #expect(String(decoding: CSVWriter.data(table), as: UTF8.self) == "key,value,on\r\nport,8080,\r\nhost,\"a, b\",\r\ntls,,true\r\n")
+    }
+}

@@ -7,10 +7,11 @@
 ///    object's members (a generic array's rows have no title column: their titles are positions);
 /// 2. the storage's fields (a relational table's columns), else the fields the row kind declares
 ///    in the schema (`fields:`), followed by every other attribute key the rows have, in the
-///    order they first appear.
+///    order they first appear, and `value` when some rows are scalar leaves (a generic
+///    document's `port: 8080`).
 ///
 /// ```swift
-/// let table = LevelTable(source: source, schema: schema, level: album)
+/// let table = try LevelTable(source: source, schema: schema, level: album)
 /// table.columns.map(\.key)          // ["name", "track", "length", "composer", "genre", "plays"]
 /// table.cells(of: table.rows[0])    // ["Blue in Green", "3", "337", "", "Jazz", "0"]
 /// ```
@@ -45,6 +46,9 @@ public struct LevelTable: Sendable {
             columns.append(declared)
         }
         for row in rows {
+            if source.value(of: row) != nil, source.childCount(of: row) == 0, seen.insert(Self.valueKey).inserted {
+                columns.append(Field(key: Self.valueKey))
+            }
             for attribute in source.attributes(of: row) where seen.insert(attribute.key.lowercased()).inserted {
                 columns.append(FieldForm.inferred(attribute, template))
                 if columns.count > Self.maxColumns {
@@ -54,6 +58,9 @@ public struct LevelTable: Sendable {
         }
         self.columns = columns
     }
+
+    /// The column of scalar rows' values.
+    static let valueKey = "value"
 
     /// The rows: the children of ``level``.
     public var rows: NodeRange { source.children(of: level) }
@@ -68,7 +75,9 @@ public struct LevelTable: Sendable {
         for a in attributes { byKey[a.key.lowercased()] = a.value }
         return columns.map { column in
             if column.isTitle { return source.title(of: row) }
-            guard let value = byKey[column.key.lowercased()], value.kind != .null else { return nil }
+            let key = column.key.lowercased()
+            let value = byKey[key] ?? (key == Self.valueKey && attributes.isEmpty ? source.value(of: row) : nil)
+            guard let value, value.kind != .null else { return nil }
             return value.text
         }
     }

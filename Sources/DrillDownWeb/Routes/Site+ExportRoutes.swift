@@ -57,8 +57,9 @@ extension Site {
 
     /// The rows and columns a CSV download of level `id` holds: today every child of the level.
     ///
-    /// This is the one place a level's query string reaches the download: filters (`?where=`)
-    /// narrow the rows here, so the link carries the level page's query.
+    /// The hook for filters: this is the one place a download's query string is read, so a
+    /// filtered level (`?where=`) narrows its rows here, and the Path menu's link
+    /// (``Chrome``'s `csvHref`) then carries the level page's `where=` parameters.
     func exportedLevel(_ id: NodeID, query: Query) throws -> LevelTable {
         do { return try LevelTable(source: source, schema: presenter.schema, level: id) } catch { throw WebError.badRequest(error.message) }
     }
