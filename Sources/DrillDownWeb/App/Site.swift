@@ -88,6 +88,7 @@ struct Site: Sendable {
         addPageRoutes(to: router)
         addAPIRoutes(to: router)
         addFileRoutes(to: router)
+        addExportRoutes(to: router)
         addHealthRoutes(to: router)
         if let accounts, let settings = options.accounts { addAccountRoutes(to: router, accounts: accounts, options: settings) }
         if isEditable { addEditRoutes(to: router) }

@@ -49,6 +49,7 @@ struct Chrome {
             c["pathbar"] = [
                 "treePath": path.description, "titlePath": source.titlePath(of: node),
                 "titles": source.lineage(of: node).dropFirst().map { ["title": source.title(of: $0)] },
+                "csvHref": Links.export("csv", level), "opmlHref": Links.export("opml", path),
             ]
             c["goExample"] = site.presenter.access?.hidesRows == true
                 ? Self.goExample(in: site.presenter)
