@@ -72,25 +72,8 @@ public final class DocumentJournal: HistoryLog, @unchecked Sendable {
         init(_ s: FileStamp) { (seconds, nanoseconds, size, inode) = (s.seconds, s.nanoseconds, s.size, s.inode) }
     }
 
-    static let encoder: JSONEncoder = {
-        let e = JSONEncoder()
-        e.dateEncodingStrategy = .custom { date, encoder in
-            var c = encoder.singleValueContainer()
-            try c.encode(date.formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true)))
-        }
-        e.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return e
-    }()
-
-    static let decoder: JSONDecoder = {
-        let d = JSONDecoder()
-        d.dateDecodingStrategy = .custom { decoder in
-            let text = try decoder.singleValueContainer().decode(String.self)
-            if let date = try? Date(text, strategy: .iso8601.year().month().day().time(includingFractionalSeconds: true)) { return date }
-            return try Date(text, strategy: .iso8601)
-        }
-        return d
-    }()
+    static var encoder: JSONEncoder { HistoryCoding.encoder }
+    static var decoder: JSONDecoder { HistoryCoding.decoder }
 
     /// Reads what was appended since the last read (all of it after a rotation).
     private func catchUp() throws {
@@ -118,8 +101,9 @@ public final class DocumentJournal: HistoryLog, @unchecked Sendable {
     /// Applies the journal lines in `data`.
     private func load(_ data: Data, counting: Bool) {
         if counting { readBytes += data.count }
+        let decoder = Self.decoder
         for line in data.split(separator: UInt8(ascii: "\n")) {
-            guard let entry = try? Self.decoder.decode(Line.self, from: line) else { continue }
+            guard let entry = try? decoder.decode(Line.self, from: line) else { continue }
             switch entry.op {
             case "begin":
                 guard let record = entry.record else { continue }
@@ -151,8 +135,9 @@ public final class DocumentJournal: HistoryLog, @unchecked Sendable {
     /// Appends `lines` (under an exclusive lock of the journal), fsync'd when `sync`.
     private func append(_ lines: [Line], sync: Bool) throws {
         var bytes = Data()
+        let encoder = Self.encoder
         for line in lines {
-            bytes.append(try Self.encoder.encode(line))
+            bytes.append(try encoder.encode(line))
             bytes.append(UInt8(ascii: "\n"))
         }
         let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)

@@ -1,5 +1,6 @@
 import DrillDownCore
 import DrillDownFormats
+import DrillDownStore
 
 extension OpenedData {
     /// Where the data set's audit history is kept: a document file's sidecar journal
@@ -15,6 +16,8 @@ extension OpenedData {
         case nil:
             guard documentFile != nil else { return nil }
             do { return try DocumentJournal(document: file) } catch { throw OpenError(file, "\(file): \(error)") }
+        case .treeTable(let table):
+            do { return try SQLiteHistoryLog(path: table.path) } catch { throw OpenError(file, error.description) }
         default:
             return nil
         }

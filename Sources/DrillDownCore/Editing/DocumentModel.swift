@@ -180,6 +180,9 @@ public actor DocumentModel {
     ) async throws(EditError) -> [TreePath] {
         if let key, let earlier = try outcome(of: key) { return earlier.paths }
         let before = store.snapshot
+        let storeWritesHistory = historyLog?.writtenByStore == true
+        if storeWritesHistory { store.historyDraft = HistoryDraft(author: .current, kind: kind, target: target) }
+        defer { if storeWritesHistory { store.historyDraft = nil } }
         let origin: ChangeEvent.Origin = kind == .undo ? .undo : kind == .redo ? .redo : .apply
         let changes: [Change], paths: [TreePath]
         if save == nil {
@@ -194,7 +197,7 @@ public actor DocumentModel {
             (changes, paths) = try write(&next)
             try commit(next, origin, changes, paths, summary: summary)
         }
-        let record = historyLog == nil || changes.isEmpty ? nil : HistoryRecord(changes, paths: paths, before: before, by: .current, kind: kind, target: target)
+        let record = historyLog == nil || storeWritesHistory || changes.isEmpty ? nil : HistoryRecord(changes, paths: paths, before: before, by: .current, kind: kind, target: target)
         try await written(changes, key: key, paths: paths, record: record)
         return paths
     }

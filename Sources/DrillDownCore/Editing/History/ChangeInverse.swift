@@ -71,6 +71,18 @@ public enum ChangeInverse {
         return inverses.reversed().flatMap { $0 }
     }
 
+    /// Whether ``of(_:paths:in:)`` reads the data before the step only at the changes' own paths,
+    /// so a store can compute the inverse before it writes the step (with each change's own path
+    /// for its affected path): true unless a change inserts or moves a row, whose affected path
+    /// is known only after it.
+    public static func readsBefore(_ changes: [Change]) -> Bool {
+        !changes.contains { if case .insert = $0 { true } else if case .move = $0 { true } else { false } }
+    }
+
+    /// Whether the inverse of `changes` reads nothing in the data (a single insert or move): a
+    /// store can compute it after the step.
+    public static func readsNothing(_ changes: [Change]) -> Bool { changes.count == 1 && !readsBefore(changes) }
+
     /// The inserts that put the row `id` of `source` back as the child of `parent` at `index`,
     /// with its attributes (or value) and everything below it, parents first.
     static func restoring(_ id: NodeID, in source: any Source, parent: TreePath, index: Int) -> [Change] {
