@@ -49,6 +49,7 @@ struct Chrome {
                 "treePath": path.description, "titlePath": source.titlePath(of: node),
                 "titles": source.lineage(of: node).dropFirst().map { ["title": source.title(of: $0)] },
             ]
+            if site.keepsHistory { c["historyLink"] = path.isRoot ? "/history" : "/history/\(path)" }
             c["goExample"] = site.goExamples.example(revision: RequestState.current?.revision ?? 0) { Self.goExample(in: source) }
             c["modes"] = [
                 "list": Links.level(level), "outline": Links.outline(revealing: path), "columns": Links.columns(path),

@@ -26,7 +26,9 @@ extension Site {
             let accounts = self.accounts
             let changes = await model.changes()
             let revision = await model.revision
-            let history = (try? Responses.jsonData(await model.history)).flatMap { String(data: $0, encoding: .utf8) } ?? "{}"
+            // With a history, Undo and Redo are the reader's own (see ``DocumentModel/history(for:)``).
+            let author: HistoryAuthor? = keepsHistory ? HistoryAuthor.current : nil
+            let history = (try? Responses.jsonData(author != nil ? await model.history(for: author!) : await model.history)).flatMap { String(data: $0, encoding: .utf8) } ?? "{}"
             let (lines, continuation) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingNewest(64))
             let forward = Task {
                 for await event in changes {
@@ -37,9 +39,10 @@ extension Site {
                         let access = accounts.view(for: name, in: source, revision: revision)
                         paths = paths.filter(access.mayReach)
                     }
+                    let mine = author != nil ? await model.history(for: author!) : event.history
                     let payload = Payload(
                         revision: event.revision, origin: event.origin.rawValue, paths: paths.map(\.description), summary: event.summary,
-                        history: event.history)
+                        history: mine)
                     let json = (try? Responses.jsonData(payload)).flatMap { String(data: $0, encoding: .utf8) } ?? "{}"
                     continuation.yield("event: change\nid: \(event.revision)\ndata: \(json)\n\n")
                 }
