@@ -1,11 +1,13 @@
 import DrillDownCore
 import DrillDownFormats
+import DrillDownPostgres
 import DrillDownStore
 
 extension OpenedData {
     /// Where the data set's audit history is kept: a document file's sidecar journal
-    /// (`FILE.drilldown-history`: see ``DocumentJournal``); `nil` for data that keeps none
-    /// (standard input, a relational database read through `levels:`).
+    /// (`FILE.drilldown-history`: see ``DocumentJournal``), an SQLite tree table's
+    /// `drilldown_history` table, a PostgreSQL tree table's `<table>_history`; `nil` for data that
+    /// keeps none (standard input, relational tables read through `levels:`).
     ///
     /// ```swift
     /// let model = try data.model()
@@ -18,6 +20,8 @@ extension OpenedData {
             do { return try DocumentJournal(document: file) } catch { throw OpenError(file, "\(file): \(error)") }
         case .treeTable(let table):
             do { return try SQLiteHistoryLog(path: table.path) } catch { throw OpenError(file, error.description) }
+        case .postgres(let table):
+            do { return try PostgresHistoryLog(table.location) } catch { throw OpenError(file, error.description) }
         default:
             return nil
         }
