@@ -2,7 +2,7 @@
 """Measures every row of issue 10's "Targets" table (edits at scale) on a given `drilldown` binary,
 each beside a peer measured in the same run, and prints one table at the end.
 
-  Scripts/bench-edit.py [--bin .build-release/release/drilldown] [--only json,sqlite,...] [--quick]
+  Scripts/bench-edit.py [--bin .build-release/release/drilldown] [--only json,sqlite,...] [--quick] [--history on|off]
                         [--requests 200] [--budget 60] [--data DIR] [--no-big] [--timeout 5400]
 
 Sections (`--only`, comma-separated; all by default):
@@ -427,6 +427,8 @@ class Bench:
         return proc
 
     def serve(self, args):
+        if self.a.history == "off" and "--editable" in map(str, args):
+            args = [*args, "--no-history"]
         return Server(self.bin, args, timeout=self.remaining(self.a.start_timeout))
 
     def session(self, server):
@@ -959,6 +961,8 @@ def main():
                                  epilog=__doc__.split("\n\n", 1)[1])
     ap.add_argument("--bin", default=str(ROOT / ".build-release/release/drilldown"), help="the drilldown binary to measure")
     ap.add_argument("--only", default=",".join(SECTIONS), help=f"sections to run, comma-separated: {','.join(SECTIONS)}")
+    ap.add_argument("--history", choices=["on", "off"], default="on",
+                    help="editable servers keep the audit history (on, the default) or are started with --no-history (off)")
     ap.add_argument("--quick", action="store_true", help="tiny inputs and few requests: a smoke run in seconds")
     ap.add_argument("--requests", type=int, default=200, help="most timed renames per series (default 200)")
     ap.add_argument("--budget", type=float, default=60, help="seconds a rename series may take (at least 3 samples)")
