@@ -76,7 +76,9 @@ extension DocumentModel {
     /// What Undo and Redo can do for `author` (``steps(of:)``), for a front end's buttons.
     public func history(for author: HistoryAuthor) -> HistoryState {
         guard historyLog != nil, let (undo, redo) = try? steps(of: author) else { return store.history }
-        return HistoryState(canUndo: undo != nil, canRedo: redo != nil, undo: undo?.summary, redo: redo?.summary)
+        // Redo applies again the step its Undo took back, and says so.
+        let again = redo.map { redo in (redo.target.flatMap { try? historyRecord($0) })?.summary ?? redo.summary }
+        return HistoryState(canUndo: undo != nil, canRedo: redo != nil, undo: undo?.summary, redo: again)
     }
 
     /// Takes back `author`'s latest step still in effect, as a new step (whoever changed what

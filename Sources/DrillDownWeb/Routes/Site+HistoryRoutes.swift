@@ -1,5 +1,6 @@
 import DrillDownCore
 import Foundation
+import HTTPTypes
 import Hummingbird
 
 /// The audit history of an editable server whose data keeps one (see ``DocumentModel/keepHistory(in:)``):

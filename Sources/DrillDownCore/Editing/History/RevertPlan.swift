@@ -16,16 +16,27 @@ public enum RevertPlan {
         if let again = later.first(where: { ($0.kind == .revert || $0.kind == .undo) && $0.target == record.id }) {
             throw EditError("#\(record.id) (\(record.summary)) was already taken back by #\(again.id) (\(again.who))", reason: .conflict)
         }
-        var inverse = record.inverse
-        for step in later {
-            for (k, change) in step.changes.enumerated() {
-                let produced = k < step.paths.count ? step.paths[k] : change.path
-                for i in inverse.indices {
-                    inverse[i] = try carry(inverse[i], through: change, produced: produced, of: step, reverting: record)
+        // The rows a restoring insert puts back (where it was, where it goes now): the inserts of
+        // their children follow them, since no later step can have touched rows that were not there.
+        var restored: [(from: TreePath, to: TreePath)] = []
+        var result: [Change] = []
+        for change in record.inverse {
+            if case .insert(let node, let parent, let index) = change, let row = restored.first(where: { parent.hasPrefix($0.from) }) {
+                result.append(.insert(node, parent: TreePath(row.to.indices + parent.indices.dropFirst(row.from.depth)), index: index))
+                continue
+            }
+            var carried = change
+            for step in later {
+                for (k, later) in step.changes.enumerated() {
+                    carried = try carry(carried, through: later, produced: k < step.paths.count ? step.paths[k] : later.path, of: step, reverting: record)
                 }
             }
+            if case .insert(_, let parent, let index?) = change, case .insert(_, let now, let at?) = carried {
+                restored.append((parent.appending(index), now.appending(at)))
+            }
+            result.append(carried)
         }
-        return inverse
+        return result
     }
 
     /// `change` (of the revert) in the data after `later` (a change of the step `step`).
