@@ -211,6 +211,13 @@ public final class DocumentJournal: HistoryLog, @unchecked Sendable {
         return HistoryPage(all.reversed().filter { $0.touches(path) }, offset: offset, limit: limit)
     }
 
+    public func recent(by author: HistoryAuthor, limit: Int) throws -> [HistoryRecord] {
+        try lock.withLock {
+            try catchUp()
+            return Array(committed.reversed().lazy.filter { author.made($0) }.prefix(limit))
+        }
+    }
+
     public func record(_ id: Int64) throws -> HistoryRecord? {
         try lock.withLock {
             try catchUp()
