@@ -44,15 +44,19 @@ extension Site {
     func historyEntries(at path: TreePath, offset: Int, limit: Int) async throws -> HistoryPage {
         let model = try await historyModel()
         guard offset >= 0, limit >= 0 else { throw WebError.badRequest("offset and limit must not be negative.") }
+        let access = RequestState.current?.access
+        let page: HistoryPage
         do {
-            guard let access = RequestState.current?.access, access.hidesRows else {
-                return try await model.historyPage(touching: path, offset: offset, limit: limit)
+            if let access, access.hidesRows {
+                let all = try await model.historyPage(touching: path, offset: 0, limit: Int.max).records
+                page = HistoryPage(all.filter { record in (record.paths + record.changes.map(\.path)).allSatisfy { access.mayRead($0) } }, offset: offset, limit: limit)
+            } else {
+                page = try await model.historyPage(touching: path, offset: offset, limit: limit)
             }
-            let all = try await model.historyPage(touching: path, offset: 0, limit: Int.max).records
-            return HistoryPage(all.filter { record in (record.paths + record.changes.map(\.path)).allSatisfy { access.mayRead($0) } }, offset: offset, limit: limit)
-        } catch let error as EditError {
+        } catch {
             throw WebError(status: .serviceUnavailable, message: error.message)
         }
+        return page
     }
 
     /// `GET /history[/PATH]`.
