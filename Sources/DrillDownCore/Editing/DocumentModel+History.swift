@@ -74,11 +74,21 @@ extension DocumentModel {
     }
 
     /// What Undo and Redo can do for `author` (``steps(of:)``), for a front end's buttons.
-    public func history(for author: HistoryAuthor) -> HistoryState {
+    public func history(for author: HistoryAuthor) async -> HistoryState {
+        // A step's record is in the log once the write holding it is done.
+        await settled()
         guard historyLog != nil, let (undo, redo) = try? steps(of: author) else { return store.history }
         // Redo applies again the step its Undo took back, and says so.
         let again = redo.map { redo in (redo.target.flatMap { try? historyRecord($0) })?.summary ?? redo.summary }
         return HistoryState(canUndo: undo != nil, canRedo: redo != nil, undo: undo?.summary, redo: again)
+    }
+
+    /// Waits until every step applied so far is written (a document's group commit), so that
+    /// their records are in the log (at once without a storage, or when nothing is waiting).
+    func settled() async {
+        while storage != nil, writing || !unwritten.isEmpty {
+            await withCheckedContinuation { settledWaiters.append($0) }
+        }
     }
 
     /// Takes back `author`'s latest step still in effect, as a new step (whoever changed what

@@ -47,6 +47,8 @@ public actor DocumentModel {
     var storage: (any DocumentStorage)?
     var unwritten: [PendingStep] = []
     var writing = false
+    /// Who waits until every step applied so far is written (see ``settled()``).
+    var settledWaiters: [CheckedContinuation<Void, Never>] = []
     /// Writes done and steps they held (for measurements).
     public private(set) var writes = 0
     public private(set) var writtenSteps = 0
@@ -420,6 +422,9 @@ public actor DocumentModel {
             await write(current: current, document: document)
         }
         writing = false
+        let waiters = settledWaiters
+        settledWaiters = []
+        for waiter in waiters { waiter.resume() }
     }
 
     /// One write of every step waiting, and what follows from its outcome.
