@@ -39,13 +39,13 @@ struct HistoryCommand: AsyncParsableCommand {
         let page: HistoryPage
         do { page = try log.page(touching: target, offset: offset, limit: limit) } catch { throw BadInput("\(data.file): \(error)") }
         if output.json {
-            try Out.json(HistoryJSON(page))
+            try Out.json(HistoryListing(page))
             return
         }
         var out = Out()
         if page.records.isEmpty { out.line("no changes recorded" + (target.isRoot ? "" : " at \(target)")) }
         for record in page.records {
-            out.line("#\(record.id)  \(HistoryJSON.time(record.time))  \(record.who)  \(HistoryJSON.kindPrefix(record))\(record.summary)")
+            out.line("#\(record.id)  \(HistoryText.time(record.time))  \(record.who)  \(HistoryText.kindPrefix(record))\(record.summary)")
             for d in record.differences {
                 out.line("    \(d.path.isRoot ? "(root)" : d.path.description) \(d.field): \(d.old.map { "'\($0)'" } ?? "—") → \(d.new.map { "'\($0)'" } ?? "—")")
             }
@@ -57,33 +57,8 @@ struct HistoryCommand: AsyncParsableCommand {
     }
 }
 
-/// A history page as the CLI's JSON (and the web API) show it.
-struct HistoryJSON: Encodable {
-    struct Entry: Encodable {
-        var id: Int64
-        var user: String?
-        var time: String
-        var instance: String
-        var kind: String
-        var target: Int64?
-        var summary: String
-        var differences: [HistoryDifference]
-        var changes: [Change]
-        var inverse: [Change]
-    }
-
-    var total: Int
-    var entries: [Entry]
-
-    init(_ page: HistoryPage) {
-        total = page.total
-        entries = page.records.map {
-            Entry(
-                id: $0.id, user: $0.user, time: Self.time($0.time), instance: $0.instance, kind: $0.kind.rawValue, target: $0.target,
-                summary: $0.summary, differences: $0.differences, changes: $0.changes, inverse: $0.inverse)
-        }
-    }
-
+/// How the text listing writes an entry's time and kind.
+enum HistoryText {
     /// ISO 8601 in UTC, to the second.
     static func time(_ date: Date) -> String { date.formatted(.iso8601) }
 

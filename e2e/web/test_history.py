@@ -10,20 +10,11 @@ import requests
 from playwright.sync_api import expect
 
 from conftest import Server
-from test_accounts import PASSWORD, cli, sign_in
+from test_accounts import DATA, PASSWORD, cli, sign_in
 
 axe_playwright_python = pytest.importorskip("axe_playwright_python.sync_playwright")
 WCAG = {"runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]}}
 
-DATA = """\
-Rock:
-  Queen: Bohemian Rhapsody
-  Muse: Uprising
-Jazz:
-  Miles: So What
-Pop:
-  Abba: Waterloo
-"""
 USERS = {"boss": "admin", "ed": "editor", "ana": "editor", "vi": "viewer"}
 
 

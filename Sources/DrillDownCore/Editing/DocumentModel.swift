@@ -437,8 +437,10 @@ public actor DocumentModel {
         do {
             begun = try historyLog.map { log in try log.begin(batch.compactMap(\.record)) } ?? []
         } catch {
+            // Nothing is written: every step waiting fails, and the document goes back to what is on disk.
             let failure = EditError("could not record the change in the history: \(error)")
-            for step in batch { step.waiter.resume(returning: failure) }
+            for step in batch + unwritten { step.waiter.resume(returning: failure) }
+            unwritten = []
             store = EditableDocument(source: DocumentSource(tree: current.tree, mode: document.mode, name: document.source.name), schema: document.schema)
             publish(.external, [], [])
             return

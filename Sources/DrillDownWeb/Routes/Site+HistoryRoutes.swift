@@ -8,8 +8,8 @@ import Hummingbird
 /// - `GET /history` (the data set) and `GET /history/PATH` (a node and everything below it):
 ///   who changed what, when, old → new, newest first, `?offset=&limit=` paged, each entry with a
 ///   Revert button (a form posted with the CSRF token: it works without the script);
-/// - `GET /api/history?path=&offset=0&limit=50`: `{"total": N, "entries": [{"id", "user", "time",
-///   "instance", "kind", "target", "summary", "differences": [{"path", "field", "old", "new"}]}]}`;
+/// - `GET /api/history?path=&offset=0&limit=50`: a ``HistoryListing`` (`{"total": N, "entries": [{"id",
+///   "user", "time", "instance", "kind", "target", "summary", "differences", "changes", "inverse"}]}`);
 /// - `POST /api/history/revert` (JSON `{"id": 12}`) and `POST /history/revert` (a form's `id=`):
 ///   the entry's inverse applied as a new change (see ``RevertPlan``); 409 with the reason when a
 ///   later change depends on it.
@@ -28,7 +28,7 @@ extension Site {
             var path = TreePath.root
             if let text = query["path"], !text.isEmpty { path = source.path(of: try NodeLookup.node(decoded: text, in: source).id) }
             let page = try await historyEntries(at: path, offset: try query.int("offset", default: 0), limit: min(try query.int("limit", default: 50), options.maxAPILimit))
-            return try Responses.json(HistoryAnswer(page))
+            return try Responses.json(HistoryListing(page))
         }
         router.post("/api/history/revert") { request, _ in try await revert(request, api: true) }
         router.post("/history/revert") { request, _ in try await revert(request, api: false) }
@@ -105,28 +105,4 @@ extension Site {
 
     /// Whether the request's user may revert `record` (for the Revert buttons).
     func mayRevert(_ record: HistoryRecord) -> Bool { (try? authorizeRevert(record)) != nil }
-}
-
-/// A history page as JSON (`GET /api/history`).
-struct HistoryAnswer: Encodable {
-    struct Entry: Encodable {
-        var id: Int64
-        var user: String?
-        var time: String
-        var instance: String
-        var kind: String
-        var target: Int64?
-        var summary: String
-        var differences: [HistoryDifference]
-    }
-
-    var total: Int
-    var entries: [Entry]
-
-    init(_ page: HistoryPage) {
-        total = page.total
-        entries = page.records.map {
-            Entry(id: $0.id, user: $0.user, time: $0.time.formatted(.iso8601), instance: $0.instance, kind: $0.kind.rawValue, target: $0.target, summary: $0.summary, differences: $0.differences)
-        }
-    }
 }
