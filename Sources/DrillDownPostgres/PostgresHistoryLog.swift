@@ -33,10 +33,17 @@ public struct PostgresHistoryLog: HistoryLog {
         let logger = table.session.logger
         let name = table.location.table + "_history"
         return try table.session.run { connection in
-            let exists = try connection.rows("SELECT to_regclass(\(name)) IS NOT NULL", logger).first?.decode(Bool.self) ?? false
-            guard exists else { return [] }
+            let rows: [PostgresRow]
+            do {
+                rows = try connection.rows(sql, logger)
+            } catch {
+                // A table no editable store has opened yet has no history.
+                let exists = try connection.rows("SELECT to_regclass(\(name)) IS NOT NULL", logger).first?.decode(Bool.self) ?? false
+                if exists { throw error }
+                return []
+            }
             let decoder = HistoryCoding.decoder
-            return try connection.rows(sql, logger).map { row in
+            return try rows.map { row in
                 let (id, text) = try row.decode((Int64, String).self)
                 var record = try decoder.decode(HistoryRecord.self, from: Data(text.utf8))
                 record.id = id

@@ -41,7 +41,8 @@ struct SnapshotMiddleware: RouterMiddleware {
         // Who the request's steps are recorded as: the user, or the anonymous session; with a
         // history, Undo and Redo are theirs (see ``DocumentModel/undo(by:key:)``).
         let author = HistoryAuthor(user: user?.name, session: user == nil ? CSRFTokens.sessionID(in: cookies) : nil)
-        if site.keepsHistory, !request.uri.path.hasPrefix("/static/") {
+        // (A write's answer asks for it after the write; static files need none.)
+        if site.keepsHistory, request.method == .get, !request.uri.path.hasPrefix("/static/") {
             let mine = await model.history(for: author)
             (source, revision, history) = model.versionedState
             history = mine

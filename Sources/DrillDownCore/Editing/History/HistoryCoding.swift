@@ -8,7 +8,7 @@ public enum HistoryCoding {
         let e = JSONEncoder()
         e.dateEncodingStrategy = .custom { date, encoder in
             var c = encoder.singleValueContainer()
-            try c.encode(date.formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true)))
+            try c.encode(date.formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true).timeZone(separator: .omitted)))
         }
         e.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return e
@@ -19,7 +19,7 @@ public enum HistoryCoding {
         let d = JSONDecoder()
         d.dateDecodingStrategy = .custom { decoder in
             let text = try decoder.singleValueContainer().decode(String.self)
-            if let date = try? Date(text, strategy: .iso8601.year().month().day().time(includingFractionalSeconds: true)) { return date }
+            if let date = try? Date(text, strategy: .iso8601.year().month().day().time(includingFractionalSeconds: true).timeZone(separator: .omitted)) { return date }
             return try Date(text, strategy: .iso8601)
         }
         return d
