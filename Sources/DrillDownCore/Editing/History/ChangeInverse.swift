@@ -2,7 +2,7 @@
 /// Revert (or a user's Undo) applies as a new step. Every store records it with the step.
 ///
 /// The inverse of each change is computed in the data as the step's earlier changes left it
-/// (read in `before` through ``PathShift``), and the inverses are listed last change first, so
+/// (read in `before` through `PathShift`), and the inverses are listed last change first, so
 /// applied in order to the data after the step they give back the data before it:
 ///
 /// | change | inverse |

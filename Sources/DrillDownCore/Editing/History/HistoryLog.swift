@@ -2,11 +2,11 @@ import Foundation
 
 /// Where a data set's ``HistoryRecord``s are kept: a table beside the data (SQLite, PostgreSQL)
 /// or a document's journal file. A ``DocumentModel`` with a log records every step in it, and
-/// ``DocumentModel/revert(_:by:)`` reads it.
+/// ``DocumentModel/revert(_:key:)`` reads it.
 ///
 /// A log whose store writes the records itself, in each step's own transaction (a database),
 /// returns `true` from ``writtenByStore``; the model then hands the author to the store
-/// (``EditingStore/author``) instead of appending.
+/// (``EditingStore/historyDraft``) instead of appending.
 public protocol HistoryLog: Sendable {
     /// Whether the store writes each step's record in the step's own transaction.
     var writtenByStore: Bool { get }
