@@ -9,7 +9,7 @@ import Foundation
 /// ```swift
 /// let page = try log.page(touching: [0, 3], offset: 0, limit: 20)     // newest first
 /// for record in page.records { print(record.user ?? "anonymous", record.summary) }
-/// try await model.revert(page.records[0].id, by: HistoryAuthor(user: "ana"))
+/// try await HistoryAuthor.$current.withValue(HistoryAuthor(user: "ana")) { try await model.revert(page.records[0].id) }
 /// ```
 public struct HistoryRecord: Sendable, Equatable, Codable {
     /// What made the step.
