@@ -2,7 +2,7 @@
 """Measures every row of issue 10's "Targets" table (edits at scale) on a given `drilldown` binary,
 each beside a peer measured in the same run, and prints one table at the end.
 
-  Scripts/bench-edit.py [--bin .build-release/release/drilldown] [--only json,sqlite,...] [--quick]
+  Scripts/bench-edit.py [--bin .build-release/release/drilldown] [--only json,sqlite,...] [--quick] [--history on|off]
                         [--requests 200] [--budget 60] [--data DIR] [--no-big] [--timeout 5400]
 
 Sections (`--only`, comma-separated; all by default):
@@ -10,6 +10,8 @@ Sections (`--only`, comma-separated; all by default):
            1M-row JSON file; peer: replacing a file of that size (write + fsync + rename, Python)
   sqlite   the same on that data as an SQLite tree table (3M nodes) and on a 10M-node table;
            peer (floor): a one-row UPDATE + COMMIT on the same table with Python's sqlite3
+  postgres the same on that data as a PostgreSQL tree table (--pg-url, default
+           $DRILLDOWN_TEST_PG_URL; skipped without one); floor: a one-row UPDATE + COMMIT via psql
   music    the same on the relational music database (--music, default Examples/Music/music.sqlite
            with the schema beside it; skipped when absent); floor: a one-row UPDATE + COMMIT on it
   clients  20 concurrent clients renaming rows of the 1M-row JSON file: acknowledged changes/s
@@ -50,7 +52,7 @@ import time
 import urllib.parse
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-SECTIONS = ["json", "sqlite", "music", "clients", "memory", "open", "events", "core"]
+SECTIONS = ["json", "sqlite", "postgres", "music", "clients", "memory", "open", "events", "core"]
 SERVERS = []  # every server started, killed on exit
 
 
@@ -427,6 +429,8 @@ class Bench:
         return proc
 
     def serve(self, args):
+        if self.a.history == "off" and "--editable" in map(str, args):  # ("both" is handled by its section)
+            args = [*args, "--no-history"]
         return Server(self.bin, args, timeout=self.remaining(self.a.start_timeout))
 
     def session(self, server):
@@ -496,6 +500,45 @@ class Bench:
         self.rename_on_table(self.small, f"SQLite tree table, {self.sizes_name(self.small)} nodes")
         if not self.a.no_big:
             self.rename_on_table(self.big, f"SQLite tree table, {self.sizes_name(self.big)} nodes")
+
+    def section_postgres(self):
+        url = self.a.pg_url or os.environ.get("DRILLDOWN_TEST_PG_URL", "")
+        size = self.small
+        label = f"PostgreSQL tree table, {self.sizes_name(size)} nodes"
+        if not url:
+            log(f"{label}: no --pg-url or DRILLDOWN_TEST_PG_URL, skipped")
+            self.add(f"one rename via HTTP, {label}", "p99 ≤ 3 ms", "skipped: no PostgreSQL")
+            return
+        table = f"bench_{os.getpid()}"
+        table_url = url + ("&" if "?" in url else "?") + "table=" + table
+        log(f"{label}: converting {self.json_file(size).name} into {table}")
+        t0 = time.monotonic()
+        self.run_bin(["convert", self.json_file(size), table_url], timeout=self.remaining(3600))
+        log(f"  converted in {time.monotonic() - t0:.1f} s")
+        path = self.rename_path(size)
+        # With --history both: on, off, on, off on the one table, so both see the same load.
+        modes = ["on", "off", "on", "off"] if self.a.history == "both" else [self.a.history]
+        try:
+            for round, mode in enumerate(modes):
+                server = Server(self.bin, [table_url, "--editable"] + (["--no-history"] if mode == "off" else []),
+                                timeout=self.remaining(self.a.start_timeout))
+                try:
+                    log(f"{label}: rename {path} (server up in {server.url_seconds:.2f} s, history {mode})")
+                    session = self.session(server)
+                    samples, _ = rename_series(session, path, "PostgreSQL rename", self.a.requests, self.a.budget)
+                    session.close()
+                finally:
+                    server.stop()
+                log(f"  rename, history {mode}: {latency_text(samples)}")
+                self.details[f"postgres {label} history {mode} #{round + 1}"] = {"rename": samples}
+                self.add(f"one rename via HTTP, {label}, history {mode}", "p99 ≤ 3 ms", latency_text(samples), "",
+                         pct(samples, .99) <= 0.003)
+        finally:
+            plain = re.sub(r"[?&]sslmode=[^&]*", "", url)
+            subprocess.run(["psql", plain, "-qtAX", "-c",
+                            f"DROP TABLE IF EXISTS {table}, {table}_meta, {table}_keys, {table}_history; "
+                            f"DROP SEQUENCE IF EXISTS {table}_ids; DROP FUNCTION IF EXISTS {table}_count()"],
+                           capture_output=True, text=True, timeout=120)
 
     def music_schema(self, db):
         if self.a.music_schema:
@@ -959,6 +1002,10 @@ def main():
                                  epilog=__doc__.split("\n\n", 1)[1])
     ap.add_argument("--bin", default=str(ROOT / ".build-release/release/drilldown"), help="the drilldown binary to measure")
     ap.add_argument("--only", default=",".join(SECTIONS), help=f"sections to run, comma-separated: {','.join(SECTIONS)}")
+    ap.add_argument("--pg-url", help="the PostgreSQL server of the postgres section (default $DRILLDOWN_TEST_PG_URL)")
+    ap.add_argument("--history", choices=["on", "off", "both"], default="on",
+                    help="editable servers keep the audit history (on, the default) or are started with --no-history (off); "
+                         "both: the postgres section measures on, off, on, off on one table")
     ap.add_argument("--quick", action="store_true", help="tiny inputs and few requests: a smoke run in seconds")
     ap.add_argument("--requests", type=int, default=200, help="most timed renames per series (default 200)")
     ap.add_argument("--budget", type=float, default=60, help="seconds a rename series may take (at least 3 samples)")

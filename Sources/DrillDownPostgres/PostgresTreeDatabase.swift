@@ -42,7 +42,10 @@ public struct PostgresTreeDatabase: TreeTableDatabase {
                 }
                 if let key, let earlier = try table.recordedStep(key.key, connection) { throw RecordedStep(outcome: earlier) }
                 let writer = PostgresRowWriter(connection: connection, table: location.table, logger: logger)
-                let result = try body(TreeTableTransaction(writer: writer, queries: queries(connection), revision: revision))
+                let result = try body(
+                    TreeTableTransaction(
+                        writer: writer, queries: queries(connection), revision: revision,
+                        recordHistory: { record in try table.recordHistory(record, connection) }))
                 if let key { try table.record(key, paths: paths(result), connection) }
                 return result
             }

@@ -47,6 +47,7 @@ extension TreeTableStore where Database == PostgresTreeDatabase {
         let source = try table.source(mode: mode, keys: keys, name: name)
         let listener = listen ? try PostgresListener(location) : nil
         try table.prepareKeys()
+        if upgrading { try table.prepareHistory() }
         self.init(database: PostgresTreeDatabase(table: table, listener: listener), source: source, schema: schema)
     }
 

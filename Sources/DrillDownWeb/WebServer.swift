@@ -80,7 +80,7 @@ public struct WebServer: Sendable {
         public init() {}
     }
 
-    let site: Site
+    var site: Site
 
     /// Creates the server for `presenter`'s data; images are served from `dataFolder` only
     /// (`nil`: no files are served).
@@ -103,6 +103,7 @@ public struct WebServer: Sendable {
     public init(model: DocumentModel, schema: Schema, dataFolder: URL?, options: Options = Options()) async throws {
         let presenter = Presenter(source: await model.source, schema: schema)
         site = try Site(basePresenter: presenter, model: model, dataFolder: dataFolder, options: options, assets: try Assets.load())
+        site.keepsHistory = await model.historyLog != nil
     }
 
     /// The router with every route and middleware, for ``run(host:port:)`` and in-process tests;

@@ -13,6 +13,7 @@ struct Add: AsyncParsableCommand {
             """)
 
     @OptionGroup var data: DataOptions
+    @OptionGroup var author: AuthorOptions
     @Argument(help: "The parent: a TreePath (3.0) or titles (\"Item 4/Screen G\"); \"\" for the root.")
     var parent: String
     @Argument(help: "The new node's title.")
@@ -33,7 +34,7 @@ struct Add: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let file = try EditedFile(data)
+        let file = try await EditedFile(data, author: author.author)
         let parentPath = try file.path(parent)
         var node = NewNode(title: title, value: value.map { string ? Scalar(.string, $0) : Scalar(inferring: $0) })
         if value == nil {

@@ -14,7 +14,7 @@ struct DrillDownCommand: AsyncParsableCommand {
             """,
         // Every command names itself (`commandName:`): a name derived from the type costs runtime
         // protocol-conformance scans of this large binary at every start (a fifth of a `stats` of a tiny file).
-        subcommands: [Ls.self, TreeCommand.self, Show.self, Find.self, Add.self, SetCommand.self, Rm.self, Mv.self, Run.self, Convert.self, Stats.self, Serve.self, Browse.self, Bench.self, UserCommand.self, TokenCommand.self]
+        subcommands: [Ls.self, TreeCommand.self, Show.self, Find.self, Add.self, SetCommand.self, Rm.self, Mv.self, Run.self, HistoryCommand.self, Revert.self, Convert.self, Stats.self, Serve.self, Browse.self, Bench.self, UserCommand.self, TokenCommand.self]
     )
 
     /// Runs a command, mapping bad input to exit status 1 and usage errors to 2.

@@ -12,6 +12,7 @@ struct Mv: AsyncParsableCommand {
             """)
 
     @OptionGroup var data: DataOptions
+    @OptionGroup var author: AuthorOptions
     @Argument(help: "The node to move: a TreePath (3.0) or titles (\"Item 4/Screen G\").")
     var path: String
     @Argument(help: "The new parent (a path as the document is before the move); \"\" for the root.")
@@ -33,7 +34,7 @@ struct Mv: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let file = try EditedFile(data)
+        let file = try await EditedFile(data, author: author.author)
         let target = try file.path(path)
         let change: Change
         if up || down {

@@ -13,6 +13,7 @@ struct Run: AsyncParsableCommand {
             """)
 
     @OptionGroup var data: DataOptions
+    @OptionGroup var author: AuthorOptions
     @Argument(help: "The node: a TreePath (0.3) or titles (\"Sounds/Ringtone\").")
     var path: String
     @Argument(help: "The action's name, e.g. play.")
@@ -20,7 +21,7 @@ struct Run: AsyncParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() async throws {
-        let file = try EditedFile(data)
+        let file = try await EditedFile(data, author: author.author)
         let target = try file.path(path)
         // Derived from the data as the step writes it: a database shared with other writers counts theirs.
         try await file.run(action, at: target)

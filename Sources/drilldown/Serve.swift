@@ -43,6 +43,9 @@ struct Serve: AsyncParsableCommand {
     @Flag(name: .long, help: "Accept changes (forms, JSON API, row controls) and save them to FILE.")
     var editable = false
 
+    @Flag(name: .long, help: "Keep no audit history of the changes (by default an --editable server records who changed what beside the data, and Undo and Redo are per user).")
+    var noHistory = false
+
     @Option(name: .long, help: "With --editable and no FILE: the folder the bundled example is copied to and edited in.",
             completion: .directory)
     var dataDir: String?
@@ -207,6 +210,7 @@ struct Serve: AsyncParsableCommand {
                 // database store commits each step; other writers are picked up through NOTIFY
                 // (PostgreSQL) or `PRAGMA data_version` (SQLite) and pushed as external changes.
                 let model = try loaded.model(listen: true, readOnly: !editable)
+                if editable, !noHistory, let log = try loaded.historyLog() { await model.keepHistory(in: log) }
                 watching = await loaded.follow(model)
                 server = try await WebServer(
                     model: model, schema: loaded.presenter.schema, dataFolder: loaded.folder, options: options)

@@ -19,6 +19,7 @@ struct SetCommand: AsyncParsableCommand {
             """)
 
     @OptionGroup var data: DataOptions
+    @OptionGroup var author: AuthorOptions
     @Argument(help: "The node: a TreePath (3.0) or titles (\"Item 4/Screen G\").")
     var path: String
     @Argument(help: "Fields to set, as key=value.")
@@ -44,7 +45,7 @@ struct SetCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let file = try EditedFile(data)
+        let file = try await EditedFile(data, author: author.author)
         let target = try file.path(path)
         let form = try file.form(of: target)
         var changes: [Change] = []

@@ -27,8 +27,14 @@ def size(request, page):
     return request.param
 
 
-def api(server):
-    return Session(server.url)
+def api(server, page=None):
+    """An API client; with `page`, in that page's session (its cookie and CSRF token): with the
+    audit history on, Undo takes back only the session's own changes (issue 32)."""
+    if page is None:
+        return Session(server.url)
+    cookie = next(c["value"] for c in page.context.cookies() if c["name"] == "dd_session")
+    token = page.locator("input[name=csrf]").first.get_attribute("value")
+    return Session(server.url, credentials=(f"dd_session={cookie}", token))
 
 
 def field(server, path, key):
@@ -52,8 +58,8 @@ def test_undo_and_redo_say_what_they_do_and_are_disabled_when_they_cannot_act(pa
     expect(undo).to_be_disabled()
     expect(redo).to_be_disabled()
     expect(undo).to_have_attribute("title", "Nothing to undo")
-    # A change made elsewhere (another client) enables Undo here, labelled with what it takes back.
-    assert api(sounds).post("/api/edit/rename/0.3", {"title": "Chime"})[0] == 200
+    # A change this session made through the API enables Undo here, labelled with what it takes back.
+    assert api(sounds, page).post("/api/edit/rename/0.3", {"title": "Chime"})[0] == 200
     expect(undo).to_be_enabled()
     expect(undo).to_have_attribute("title", "Undo Rename of Ringtone to Chime")
     expect(undo).to_have_accessible_name("Undo Rename of Ringtone to Chime")
@@ -76,7 +82,7 @@ def test_undo_and_redo_say_what_they_do_and_are_disabled_when_they_cannot_act(pa
 def test_an_undo_of_a_change_on_another_page_says_where_and_links_to_it(page, sounds, size):
     live(page, sounds.url + "l/0")
     # A move in General (another level), made by another client.
-    session = api(sounds)
+    session = api(sounds, page)
     assert session.post("/api/edit/add/1", {"title": "Marimba"})[0] == 200
     assert session.post("/api/edit/move/1.1", {"index": 0})[0] == 200
     expect(page.locator("#undo")).to_have_attribute("title", "Undo Move of Marimba")
@@ -111,7 +117,7 @@ def test_play_and_ping_leave_a_sign_in_their_row_and_a_refusal_shows_there(page,
 
 def test_keyboard_only_undo_notice_redo_and_escape(page, sounds, size):
     live(page, sounds.url + "l/0")
-    assert api(sounds).post("/api/edit/delete/0.4")[0] == 200
+    assert api(sounds, page).post("/api/edit/delete/0.4")[0] == 200
     undo = page.locator("#undo")
     expect(undo).to_have_attribute("title", "Undo Delete of Text Tone")
     # Tab from the search field reaches Undo.
@@ -156,7 +162,7 @@ def test_without_script_the_undo_form_comes_back_with_the_notice(browser, sounds
         page.reload()
         expect(page.locator("#notice")).to_have_count(0)
         # A title with markup is shown as text, never as markup.
-        assert api(sounds).post("/api/edit/rename/0.3", {"title": "<b>Bold</b>"})[0] == 200
+        assert api(sounds, page).post("/api/edit/rename/0.3", {"title": "<b>Bold</b>"})[0] == 200
         page.reload()
         page.locator("#undo").click()
         expect(page.locator("#notice-sentence")).to_have_text("Undid Rename of Ringtone to <b>Bold</b>")
@@ -199,7 +205,7 @@ def test_the_notice_and_row_signs_have_no_axe_violations_and_are_photographed(pa
     expect(ringtone.locator(".row-sign")).to_have_text("✓ Pinged")
     no_violations("row sign")
     page.screenshot(path=str(SHOTS / f"row-sign-{size}-{scheme}.png"))
-    session = api(sounds)
+    session = api(sounds, page)
     assert session.post("/api/edit/add/1", {"title": "Marimba"})[0] == 200
     assert session.post("/api/edit/move/1.1", {"index": 0})[0] == 200
     expect(page.locator("#undo")).to_have_attribute("title", "Undo Move of Marimba")

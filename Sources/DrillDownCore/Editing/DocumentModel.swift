@@ -47,6 +47,8 @@ public actor DocumentModel {
     var storage: (any DocumentStorage)?
     var unwritten: [PendingStep] = []
     var writing = false
+    /// Who waits until every step applied so far is written (see ``settled()``).
+    var settledWaiters: [CheckedContinuation<Void, Never>] = []
     /// Writes done and steps they held (for measurements).
     public private(set) var writes = 0
     public private(set) var writtenSteps = 0
@@ -63,11 +65,16 @@ public actor DocumentModel {
     /// answered without applying it twice.
     public nonisolated let keys = KeyLedger()
 
+    /// Where every step is recorded with its author (see ``keepHistory(in:)``); `nil` keeps none.
+    public internal(set) var historyLog: (any HistoryLog)?
+
     /// A step waiting for a write: its changes (`nil` for undo and redo, which are not replayed on
     /// a newer version) and who waits for it.
     struct PendingStep {
         var changes: [Change]?
         var waiter: CheckedContinuation<EditError?, Never>
+        /// The step's history record, begun in the log before the write that holds it.
+        var record: HistoryRecord?
     }
 
     /// Creates a model over an in-memory document.
@@ -169,8 +176,16 @@ public actor DocumentModel {
 
     /// Runs one step on the store (`write` returns the changes applied and their paths), publishes
     /// it, and waits until it is stored. A `key` already seen returns its recorded paths instead.
-    func step(key: StepKey?, _ write: (inout any EditingStore) throws(EditError) -> (changes: [Change], paths: [TreePath])) async throws(EditError) -> [TreePath] {
+    func step(
+        key: StepKey?, kind: HistoryRecord.Kind = .change, target: Int64? = nil, summary: String? = nil,
+        _ write: (inout any EditingStore) throws(EditError) -> (changes: [Change], paths: [TreePath])
+    ) async throws(EditError) -> [TreePath] {
         if let key, let earlier = try outcome(of: key) { return earlier.paths }
+        let before = store.snapshot
+        let storeWritesHistory = historyLog?.writtenByStore == true
+        if storeWritesHistory { store.historyDraft = HistoryDraft(author: .current, kind: kind, target: target) }
+        defer { if storeWritesHistory { store.historyDraft = nil } }
+        let origin: ChangeEvent.Origin = kind == .undo ? .undo : kind == .redo ? .redo : .apply
         let changes: [Change], paths: [TreePath]
         if save == nil {
             // In place: every store's apply is all or nothing, and nothing can fail after it here.
@@ -178,13 +193,14 @@ public actor DocumentModel {
             let (done, replay) = try inPlace(key: key, write)
             if let replay { return replay }
             (changes, paths) = done
-            publish(.apply, changes, paths)
+            publish(origin, changes, paths, summary: summary)
         } else {
             var next = store
             (changes, paths) = try write(&next)
-            try commit(next, .apply, changes, paths)
+            try commit(next, origin, changes, paths, summary: summary)
         }
-        try await written(changes, key: key, paths: paths)
+        let record = historyLog == nil || storeWritesHistory || changes.isEmpty ? nil : HistoryRecord(changes, paths: paths, before: before, by: .current, kind: kind, target: target)
+        try await written(changes, key: key, paths: paths, record: record)
         return paths
     }
 
@@ -211,13 +227,15 @@ public actor DocumentModel {
     /// retry returns the first outcome (an ``EditStep`` without changes) instead of undoing another.
     @discardableResult
     public func undo(key: StepKey? = nil) async throws(EditError) -> EditStep? {
-        try await history(key: key, .undo) { store throws(EditError) in try store.undo() }
+        if historyLog != nil { return try await undo(by: .current, key: key) }
+        return try await history(key: key, .undo) { store throws(EditError) in try store.undo() }
     }
 
     /// Redoes the latest undone step; returns it, or `nil` when there is nothing to redo.
     @discardableResult
     public func redo(key: StepKey? = nil) async throws(EditError) -> EditStep? {
-        try await history(key: key, .redo) { store throws(EditError) in try store.redo() }
+        if historyLog != nil { return try await redo(by: .current, key: key) }
+        return try await history(key: key, .redo) { store throws(EditError) in try store.redo() }
     }
 
     /// An undo or redo (`move`) as one step, published as `origin`.
@@ -355,10 +373,10 @@ public actor DocumentModel {
     /// Waits until a write holding the step just applied is on disk (at once without a storage),
     /// remembering its outcome under `key` meanwhile (forgotten again if the write fails, so the
     /// retry applies it).
-    func written(_ changes: [Change]?, key: StepKey? = nil, paths: [TreePath] = []) async throws(EditError) {
+    func written(_ changes: [Change]?, key: StepKey? = nil, paths: [TreePath] = [], record: HistoryRecord? = nil) async throws(EditError) {
         if let key { remember(StepOutcome(request: key.request, paths: paths), for: key) }
         do throws(EditError) {
-            try await written(changes)
+            try await written(changes, record: record)
         } catch {
             if let key { keys.forget(key) }
             throw error
@@ -366,10 +384,13 @@ public actor DocumentModel {
     }
 
     /// Waits until a write holding the step just applied is on disk (at once without a storage).
-    func written(_ changes: [Change]?) async throws(EditError) {
-        guard storage != nil else { return }
+    func written(_ changes: [Change]?, record: HistoryRecord? = nil) async throws(EditError) {
+        guard storage != nil else {
+            if let record { try appendRecord(record) }
+            return
+        }
         let failure = await withCheckedContinuation { (waiter: CheckedContinuation<EditError?, Never>) in
-            unwritten.append(PendingStep(changes: changes, waiter: waiter))
+            unwritten.append(PendingStep(changes: changes, waiter: waiter, record: record))
             if !writing {
                 writing = true
                 Task { await self.writeLoop() }
@@ -401,6 +422,9 @@ public actor DocumentModel {
             await write(current: current, document: document)
         }
         writing = false
+        let waiters = settledWaiters
+        settledWaiters = []
+        for waiter in waiters { waiter.resume() }
     }
 
     /// One write of every step waiting, and what follows from its outcome.
@@ -408,6 +432,19 @@ public actor DocumentModel {
         let batch = unwritten
         unwritten = []
         let tree = document.tree
+        // The journal first: a record is durable before the data it describes is written.
+        let begun: [HistoryRecord]
+        do {
+            begun = try historyLog.map { log in try log.begin(batch.compactMap(\.record)) } ?? []
+        } catch {
+            // Nothing is written: every step waiting fails, and the document goes back to what is on disk.
+            let failure = EditError("could not record the change in the history: \(error)")
+            for step in batch + unwritten { step.waiter.resume(returning: failure) }
+            unwritten = []
+            store = EditableDocument(source: DocumentSource(tree: current.tree, mode: document.mode, name: document.source.name), schema: document.schema)
+            publish(.external, [], [])
+            return
+        }
         let started = ContinuousClock.now
         let (after, outcome) = await Task.detached { () -> (any DocumentStorage, Result<TreeStore?, any Error>) in
             var next = current
@@ -416,8 +453,10 @@ public actor DocumentModel {
         }.value
         lastWrite = (ContinuousClock.now - started, batch.count)
         storage = after
+        if case .success(nil) = outcome {} else { try? historyLog?.finish(begun.map(\.id), written: false) }
         switch outcome {
         case .success(nil):
+            try? historyLog?.finish(begun.map(\.id), written: true)
             writes += 1
             writtenSteps += batch.count
             for step in batch { step.waiter.resume(returning: nil) }
@@ -427,13 +466,18 @@ public actor DocumentModel {
             unwritten = []
             var rebased = EditableDocument(
                 source: DocumentSource(tree: newer, mode: document.mode, name: document.source.name), schema: document.schema)
-            for step in waiting {
+            for var step in waiting {
                 guard let changes = step.changes else {
                     step.waiter.resume(returning: EditError("the file changed elsewhere before this undo or redo was saved; it was not applied to the newer version"))
                     continue
                 }
                 do {
-                    try rebased.apply(changes)
+                    let before = rebased.source
+                    let paths = try rebased.apply(changes)
+                    if let record = step.record {
+                        let author = HistoryAuthor(user: record.user, session: record.session, instance: record.instance)
+                        step.record = HistoryRecord(changes, paths: paths, before: before, by: author, kind: record.kind, target: record.target)
+                    }
                     unwritten.append(step)
                 } catch {
                     step.waiter.resume(returning: EditError("the file changed elsewhere and this change no longer applies to it: \(error.description)", at: error.path))

@@ -55,6 +55,35 @@ public protocol EditingStore: Sendable {
     /// or its listener's reconnection), so a follower refreshes at once instead of at its next
     /// poll; `nil` (the default) for stores that are only polled.
     var news: AsyncStream<Void>? { get }
+    /// Who makes the next step and why, set by ``DocumentModel`` around one step when its
+    /// ``HistoryLog`` is written by the store (``HistoryLog/writtenByStore``): a database store
+    /// then writes the step's ``HistoryRecord`` in the step's own transaction. Others ignore it.
+    var historyDraft: HistoryDraft? { get set }
+}
+
+/// What a store needs to write a step's ``HistoryRecord`` itself: its author and what made it.
+public struct HistoryDraft: Sendable, Equatable {
+    /// Who makes the step.
+    public var author: HistoryAuthor
+    /// What makes it (an edit, a Revert, an Undo or a Redo).
+    public var kind: HistoryRecord.Kind
+    /// The record a Revert, Undo or Redo takes back.
+    public var target: Int64?
+
+    /// Creates a draft.
+    public init(author: HistoryAuthor, kind: HistoryRecord.Kind = .change, target: Int64? = nil) {
+        self.author = author
+        self.kind = kind
+        self.target = target
+    }
+
+    /// The record of `changes`, with their `paths`, whose `summary` and `inverse` were computed
+    /// from the data before the step.
+    public func record(_ changes: [Change], paths: [TreePath], summary: String, inverse: [Change]) -> HistoryRecord {
+        HistoryRecord(
+            user: author.user, session: author.user == nil ? author.session : nil, instance: author.instance, kind: kind, target: target,
+            summary: summary, changes: changes, paths: paths, inverse: inverse)
+    }
 }
 
 extension EditingStore {
@@ -66,6 +95,11 @@ extension EditingStore {
     public var replayed: StepOutcome? { nil }
 
     public var news: AsyncStream<Void>? { nil }
+
+    public var historyDraft: HistoryDraft? {
+        get { nil }
+        set {}
+    }
 
     public var history: HistoryState { HistoryState(canUndo: canUndo, canRedo: canRedo) }
 

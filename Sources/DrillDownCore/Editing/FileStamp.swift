@@ -17,6 +17,14 @@ public struct FileStamp: Sendable, Equatable {
     public var size: Int64
     public var inode: UInt64
 
+    /// A stamp from its parts (as a journal kept it).
+    public init(seconds: Int, nanoseconds: Int, size: Int64, inode: UInt64) {
+        self.seconds = seconds
+        self.nanoseconds = nanoseconds
+        self.size = size
+        self.inode = inode
+    }
+
     /// The stamp of the file at `path`, or `nil` when it cannot be read.
     public static func of(_ path: String) -> FileStamp? {
         var s = stat()

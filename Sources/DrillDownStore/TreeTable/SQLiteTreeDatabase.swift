@@ -29,7 +29,10 @@ public struct SQLiteTreeDatabase: TreeTableDatabase {
                 if let key, let row = try GRDB.Row.fetchOne(db, sql: "SELECT request, paths FROM step_keys WHERE key = ?", arguments: [key.key]) {
                     throw RecordedStep(outcome: StepOutcome(request: row[0], paths: StepOutcome.paths(row[1])))
                 }
-                let done = try body(TreeTableTransaction(writer: SQLiteNodeRows.Writer(db: db), queries: rows.queries(db), revision: nil))
+                let done = try body(
+                    TreeTableTransaction(
+                        writer: SQLiteNodeRows.Writer(db: db), queries: rows.queries(db), revision: nil,
+                        recordHistory: { record in try SQLiteHistoryLog.insert(record, into: db) }))
                 if let key {
                     try db.execute(
                         sql: "INSERT INTO step_keys(key, request, paths, at) VALUES (?, ?, ?, CAST(strftime('%s', 'now') AS INTEGER))",
@@ -49,6 +52,7 @@ public struct SQLiteTreeDatabase: TreeTableDatabase {
             try rows.database.write { db in
                 try db.execute(sql: "CREATE TABLE IF NOT EXISTS step_keys(key TEXT PRIMARY KEY, request TEXT NOT NULL, paths TEXT NOT NULL, at INTEGER NOT NULL)")
                 try db.execute(sql: "DELETE FROM step_keys WHERE at < CAST(strftime('%s', 'now') AS INTEGER) - 86400")
+                try db.execute(sql: SQLiteHistoryLog.createTable)
             }
         } catch {
             throw StoreError(file: rows.file, error)

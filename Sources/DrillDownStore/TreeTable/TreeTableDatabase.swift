@@ -40,10 +40,14 @@ public struct TreeTableTransaction {
     /// when the version is read (SQLite's `PRAGMA data_version`).
     package let revision: Int64?
 
-    package init(writer: any NodeRowWriter, queries: any NodeRowQueries, revision: Int64?) {
+    /// Writes a step's history record in this transaction (the database's history table).
+    package let recordHistory: ((HistoryRecord) throws -> Void)?
+
+    package init(writer: any NodeRowWriter, queries: any NodeRowQueries, revision: Int64?, recordHistory: ((HistoryRecord) throws -> Void)? = nil) {
         self.writer = writer
         self.queries = queries
         self.revision = revision
+        self.recordHistory = recordHistory
     }
 
     /// The table as the step sees it: `shown` when nobody else committed since it was taken (no

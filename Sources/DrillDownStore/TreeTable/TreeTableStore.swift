@@ -46,6 +46,7 @@ public struct TreeTableStore<Database: TreeTableDatabase>: EditingStore {
     var redoHistory: [Step] = []
     public var stepKey: StepKey?
     public private(set) var replayed: StepOutcome?
+    public var historyDraft: HistoryDraft?
 
     /// One undoable step: the changes as given and the row operations that carried them out.
     struct Step: Sendable {
@@ -69,10 +70,14 @@ public struct TreeTableStore<Database: TreeTableDatabase>: EditingStore {
         guard !changes.isEmpty else { throw EditError("no change to apply") }
         let current = source
         let schema = schema
+        let draft = historyDraft
         guard
             let (paths, operations, next) = try transaction(paths: \.0, { t in
                 let (now, version) = try t.now(current)
-                return try TreeTableEditor.step(changes, shown: current, now: now, writer: t.writer, queries: t.queries, schema: schema, version: version)
+                let record = Self.recording(changes, draft, now, t)
+                let done = try TreeTableEditor.step(changes, shown: current, now: now, writer: t.writer, queries: t.queries, schema: schema, version: version)
+                try record?(done.paths)
+                return done
             })
         else { return replayed?.paths ?? [] }
         record(changes, paths, operations, next, before: current)
@@ -84,14 +89,37 @@ public struct TreeTableStore<Database: TreeTableDatabase>: EditingStore {
     public mutating func apply(deriving derive: (any Source) throws(EditError) -> [Change]) throws(EditError) -> (changes: [Change], paths: [TreePath]) {
         let current = source
         let schema = schema
+        let draft = historyDraft
         guard
             let (changes, paths, operations, next) = try transaction(paths: \.1, { t in
                 let (now, version) = try t.now(current)
-                return try TreeTableEditor.step(deriving: derive, now: now, writer: t.writer, queries: t.queries, schema: schema, version: version)
+                guard draft != nil else {
+                    return try TreeTableEditor.step(deriving: derive, now: now, writer: t.writer, queries: t.queries, schema: schema, version: version)
+                }
+                let changes = try derive(now.bound(to: t.queries))
+                guard !changes.isEmpty else { throw EditError("no change to apply") }
+                let record = Self.recording(changes, draft, now, t)
+                let done = try TreeTableEditor.step(changes, shown: now, now: now, writer: t.writer, queries: t.queries, schema: schema, version: version)
+                try record?(done.paths)
+                return (changes, done.paths, done.operations, done.next)
             })
         else { return ([], replayed?.paths ?? []) }
         record(changes, paths, operations, next, before: current)
         return (changes, paths)
+    }
+
+    /// Inside a step's transaction, before the step is written: what writes its history record
+    /// once its paths are known (`nil` without a ``historyDraft`` or a history table). The summary
+    /// and the inverse read the table as it is before the step (see ``ChangeInverse/readsBefore(_:)``).
+    static func recording(_ changes: [Change], _ draft: HistoryDraft?, _ now: TreeTableSource, _ t: TreeTableTransaction) -> (([TreePath]) throws -> Void)? {
+        guard let draft, let write = t.recordHistory else { return nil }
+        let before = now.bound(to: t.queries)
+        let summary = StepSummary.describe(changes, in: before)
+        let early = ChangeInverse.readsBefore(changes) ? ChangeInverse.of(changes, paths: changes.map(\.path), in: before) : nil
+        return { paths in
+            let inverse = early ?? ChangeInverse.of(changes, paths: paths, in: before)
+            try write(draft.record(changes, paths: paths, summary: summary, inverse: inverse))
+        }
     }
 
     /// Keeps a step that was written: the new snapshot, and the step for undo, described with

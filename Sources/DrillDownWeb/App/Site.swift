@@ -44,6 +44,9 @@ struct Site: Sendable {
     /// Whether requests come from a real connection (not HummingbirdTesting's router), so a
     /// search can watch for its client going away.
     var watchesDisconnects = false
+    /// Whether the model keeps an audit history (see ``DocumentModel/keepHistory(in:)``): the
+    /// History screens, Revert, and Undo and Redo per user.
+    var keepsHistory = false
 
     /// Rows, titles, details of the current request's snapshot.
     var presenter: Presenter { RequestState.current?.presenter ?? basePresenter }
@@ -92,6 +95,7 @@ struct Site: Sendable {
         addHealthRoutes(to: router)
         if let accounts, let settings = options.accounts { addAccountRoutes(to: router, accounts: accounts, options: settings) }
         if isEditable { addEditRoutes(to: router) }
+        if keepsHistory { addHistoryRoutes(to: router) }
         if isLive { addEventRoutes(to: router) }
         return router
     }

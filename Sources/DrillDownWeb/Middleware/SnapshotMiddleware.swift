@@ -36,8 +36,17 @@ struct SnapshotMiddleware: RouterMiddleware {
             return Self.finish(&response, token: token, cookie: cookie)
         }
         // The data and its revision, read together without entering the model.
-        let (source, revision, history) = model.versionedState
+        var (source, revision, history) = model.versionedState
         let cookies = request.headers[values: .cookie]
+        // Who the request's steps are recorded as: the user, or the anonymous session; with a
+        // history, Undo and Redo are theirs (see ``DocumentModel/undo(by:key:)``).
+        let author = HistoryAuthor(user: user?.name, session: user == nil ? CSRFTokens.sessionID(in: cookies) : nil)
+        // (A write's answer asks for it after the write; static files need none.)
+        if site.keepsHistory, request.method == .get, !request.uri.path.hasPrefix("/static/") {
+            let mine = await model.history(for: author)
+            (source, revision, history) = model.versionedState
+            history = mine
+        }
         // A notice left by a form's undo or redo is shown by the next page, and only by it.
         let notice = request.method == .get && !request.uri.path.hasPrefix("/static/") && request.uri.path != "/events"
             && cookies.contains { $0.contains(StepNotice.cookieName + "=") } ? StepNotice.find(in: cookies) : nil
@@ -47,7 +56,9 @@ struct SnapshotMiddleware: RouterMiddleware {
         let state = RequestState(
             presenter: presenter, revision: revision, csrf: token, history: history, notice: notice, user: user, access: presenter.access)
         var response = try await RequestState.$current.withValue(state) {
-            try await Self.answer(from: source) { try await next(request, context) }
+            try await HistoryAuthor.$current.withValue(author) {
+                try await Self.answer(from: source) { try await next(request, context) }
+            }
         }
         if notice != nil { response.headers.append(HTTPField(name: .setCookie, value: StepNotice.clearingCookie)) }
         return Self.finish(&response, token: token, cookie: cookie)

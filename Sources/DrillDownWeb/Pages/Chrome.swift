@@ -51,6 +51,7 @@ struct Chrome {
                 "titles": source.lineage(of: node).dropFirst().map { ["title": source.title(of: $0)] },
                 "csvHref": Links.export("csv", level), "opmlHref": Links.export("opml", path),
             ]
+            if site.keepsHistory { c["historyLink"] = path.isRoot ? "/history" : "/history/\(path)" }
             c["goExample"] = site.presenter.access?.hidesRows == true
                 ? Self.goExample(in: site.presenter)
                 : site.goExamples.example(revision: RequestState.current?.revision ?? 0) { Self.goExample(in: site.presenter) }

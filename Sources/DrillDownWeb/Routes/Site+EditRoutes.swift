@@ -120,7 +120,8 @@ extension Site {
         if op == "move", let moved = paths.first { returnTo = Links.level(moved.parent) }
         if form.wantsJSON {
             struct Result: Encodable { var revision: Int, changed: Bool, paths: [String], history: HistoryState, step: StepNotice? }
-            let (_, revision, history) = model.versionedState
+            var (_, revision, history) = model.versionedState
+            if keepsHistory { history = await model.history(for: .current) }
             var response = try Responses.json(Result(
                 revision: revision, changed: !paths.isEmpty, paths: paths.map(\.description), history: history, step: notice))
             if replayed { response.headers[.idempotencyReplayed] = "true" }

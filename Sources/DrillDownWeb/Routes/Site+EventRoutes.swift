@@ -27,7 +27,9 @@ extension Site {
             let changes = await model.changes()
             let revision = await model.revision
             let access = RequestState.current?.access
-            let stepsNow = await model.history
+            // With a history, Undo and Redo are the reader's own (see ``DocumentModel/history(for:)``).
+            let author: HistoryAuthor? = keepsHistory ? HistoryAuthor.current : nil
+            let stepsNow = author != nil ? await model.history(for: author!) : await model.history
             let history = (try? Responses.jsonData(access?.sees(stepsNow) ?? stepsNow)).flatMap { String(data: $0, encoding: .utf8) } ?? "{}"
             let (lines, continuation) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingNewest(64))
             let forward = Task {
@@ -38,9 +40,14 @@ extension Site {
                         guard let seen = accounts.current.policy.view(for: name, in: event.source).sees(event) else { continue }
                         event = seen
                     }
+                    var mine = event.history
+                    if let author {
+                        let own = await model.history(for: author)
+                        mine = access?.sees(own) ?? own
+                    }
                     let payload = Payload(
                         revision: event.revision, origin: event.origin.rawValue, paths: event.paths.map(\.description), summary: event.summary,
-                        history: event.history)
+                        history: mine)
                     let json = (try? Responses.jsonData(payload)).flatMap { String(data: $0, encoding: .utf8) } ?? "{}"
                     continuation.yield("event: change\nid: \(event.revision)\ndata: \(json)\n\n")
                 }

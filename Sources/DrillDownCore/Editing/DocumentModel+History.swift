@@ -1,0 +1,124 @@
+/// The audit history of a ``DocumentModel``: every step recorded with its author, Revert of any
+/// recorded step, and Undo and Redo per author (my Undo never takes back your change).
+///
+/// ```swift
+/// await model.keepHistory(in: journal)
+/// try await HistoryAuthor.$current.withValue(HistoryAuthor(user: "ana")) {
+///     try await model.apply(.updateTitle([0], title: "Chime"))
+///     try await model.undo()          // ana's latest step, whoever changed what since
+/// }
+/// try await model.revert(12)          // record #12's inverse, as a new step
+/// ```
+extension DocumentModel {
+    /// Records every later step in `log`, and makes Undo and Redo per author (see ``undo(by:key:)``).
+    public func keepHistory(in log: any HistoryLog) { historyLog = log }
+
+    /// Appends the record of a step that is already stored.
+    func appendRecord(_ record: HistoryRecord) throws(EditError) {
+        guard let historyLog else { return }
+        do { _ = try historyLog.append([record]) } catch { throw EditError("could not record the change in the history: \(error)") }
+    }
+
+    /// The log, or the error that there is none.
+    func requireLog() throws(EditError) -> any HistoryLog {
+        guard let historyLog else { throw EditError("this data set keeps no history") }
+        return historyLog
+    }
+
+    /// Runs `body` on the log, turning its failures into ``EditError``s.
+    func reading<T>(_ body: (any HistoryLog) throws -> T) throws(EditError) -> T {
+        let log = try requireLog()
+        do { return try body(log) } catch let error as EditError { throw error } catch { throw EditError("could not read the history: \(error)", reason: .unavailable) }
+    }
+
+    /// The records touching `path` (every record for the root), newest first.
+    public func historyPage(touching path: TreePath = .root, offset: Int = 0, limit: Int = 50) throws(EditError) -> HistoryPage {
+        try reading { log in try log.page(touching: path, offset: offset, limit: limit) }
+    }
+
+    /// The record numbered `id`.
+    public func historyRecord(_ id: Int64) throws(EditError) -> HistoryRecord {
+        guard let record = try reading({ log in try log.record(id) }) else { throw EditError("there is no change #\(id) in the history") }
+        return record
+    }
+
+    /// Applies the inverse of record `id` as a new step by ``HistoryAuthor/current`` (see
+    /// ``RevertPlan``) and returns its paths; refused with the reason when a later step depends on it.
+    @discardableResult
+    public func revert(_ id: Int64, key: StepKey? = nil) async throws(EditError) -> [TreePath] {
+        let record = try historyRecord(id)
+        let changes = try RevertPlan.changes(reverting: record, later: try reading { log in try log.records(after: id) })
+        return try await step(key: key, kind: .revert, target: id) { store throws(EditError) in (changes, try store.apply(changes)) }
+    }
+
+    /// What `author`'s Undo would take back and Redo apply again, from the history.
+    public func steps(of author: HistoryAuthor) throws(EditError) -> (undo: HistoryRecord?, redo: HistoryRecord?) {
+        let recent = try reading { log in try log.recent(by: author, limit: 500) }
+        var undone = Set<Int64>(), redone = Set<Int64>()
+        var undo: HistoryRecord?, redo: HistoryRecord?, redoOpen = true
+        for record in recent {
+            switch record.kind {
+            case .undo:
+                if redoOpen, redo == nil, !redone.contains(record.id) { redo = record }
+                if let target = record.target { undone.insert(target) }
+            case .redo:
+                if let target = record.target { redone.insert(target) }
+                if undo == nil, !undone.contains(record.id) { undo = record }
+            case .change, .revert:
+                redoOpen = false
+                if undo == nil, !undone.contains(record.id) { undo = record }
+            }
+            if undo != nil, redo != nil || !redoOpen { break }
+        }
+        return (undo, redo)
+    }
+
+    /// What Undo and Redo can do for `author` (``steps(of:)``), for a front end's buttons.
+    public func history(for author: HistoryAuthor) async -> HistoryState {
+        // A step's record is in the log once the write holding it is done.
+        await settled()
+        guard historyLog != nil, let (undo, redo) = try? steps(of: author) else { return store.history }
+        // Redo applies again the step its Undo took back, and says so.
+        let again = redo.map { redo in (redo.target.flatMap { try? historyRecord($0) })?.summary ?? redo.summary }
+        return HistoryState(canUndo: undo != nil, canRedo: redo != nil, undo: undo?.summary, redo: again)
+    }
+
+    /// Waits until every step applied so far is written (a document's group commit), so that
+    /// their records are in the log (at once without a storage, or when nothing is waiting).
+    func settled() async {
+        while storage != nil, writing || !unwritten.isEmpty {
+            await withCheckedContinuation { settledWaiters.append($0) }
+        }
+    }
+
+    /// Takes back `author`'s latest step still in effect, as a new step (whoever changed what
+    /// since, unless a later step depends on it: see ``RevertPlan``); `nil` when there is none.
+    @discardableResult
+    public func undo(by author: HistoryAuthor, key: StepKey? = nil) async throws(EditError) -> EditStep? {
+        guard let record = try steps(of: author).undo else { return nil }
+        return try await again(record, kind: .undo, key: key)
+    }
+
+    /// Takes back `author`'s latest Undo, when no step of theirs came after it; `nil` when there is none.
+    @discardableResult
+    public func redo(by author: HistoryAuthor, key: StepKey? = nil) async throws(EditError) -> EditStep? {
+        guard let record = try steps(of: author).redo else { return nil }
+        return try await again(record, kind: .redo, key: key)
+    }
+
+    /// `record`'s inverse as a step of `kind` (an undo or redo) by ``HistoryAuthor/current``.
+    func again(_ record: HistoryRecord, kind: HistoryRecord.Kind, key: StepKey?) async throws(EditError) -> EditStep {
+        let changes = try RevertPlan.changes(reverting: record, later: try reading { log in try log.records(after: record.id) })
+        let summary = kind == .redo ? (try? historyRecord(record.target ?? 0).summary) ?? record.summary : record.summary
+        let paths = try await step(key: key, kind: kind, target: record.id, summary: summary) { store throws(EditError) in (changes, try store.apply(changes)) }
+        // An undo is described as the step it took back (where it was made), a redo as what it applied.
+        if kind == .undo { return EditStep(changes: record.changes, paths: record.paths, summary: summary) }
+        return EditStep(changes: changes, paths: paths, summary: summary)
+    }
+}
+
+extension HistoryAuthor {
+    /// The author of the steps made in the current task: front ends set it around a request
+    /// (`HistoryAuthor.$current.withValue(author) { … }`); anonymous when unset.
+    @TaskLocal public static var current = HistoryAuthor(user: nil)
+}
