@@ -1,0 +1,881 @@
+/// Splits YAML 1.2 text (valid UTF-8) into tokens for ``YAMLParser``: the design of libyaml's
+/// scanner (indentation turned into block start/end tokens, a possible simple key remembered per
+/// flow level and confirmed by the `:` after it), with the rules of YAML 1.2 where libyaml keeps
+/// YAML 1.1's or is stricter than the specification: tabs as separation (never as indentation),
+/// anchors and plain scalars with `:` inside (`&a:`, `{ ?foo: bar }`, `[:x]`), flow keys whose
+/// `:` is on a later line or right after a JSON-like key (`"a":b`), `%YAML 1.2` and unknown
+/// directives, block scalars at the top level's column 0, tabs and whitespace-only lines in
+/// block scalars; and it refuses what libyaml lets through: comments not separated by
+/// whitespace, flow and quoted continuation lines not indented past their block, block scalars
+/// whose leading empty lines are more indented than their text, `-` alone in a flow collection.
+///
+/// Iterative (no recursion), so deep nesting cannot overflow the stack. Errors are byte offsets.
+/// - Complexity: O(n) in the input size.
+struct YAMLScanner {
+    /// A position: byte offset, 0-based line and column (in characters).
+    struct Mark {
+        var offset = 0
+        var line = 0
+        var column = 0
+    }
+
+    enum Kind: Equatable {
+        case streamEnd, versionDirective, tagDirective, documentStart, documentEnd
+        case blockSequenceStart, blockMappingStart, blockEnd
+        case flowSequenceStart, flowSequenceEnd, flowMappingStart, flowMappingEnd
+        case blockEntry, flowEntry, key, value, alias, anchor, tag, scalar
+    }
+
+    enum Style: Equatable { case plain, single, double, literal, folded }
+
+    struct Token {
+        var kind: Kind
+        var start: Mark
+        /// Scalars: the value; anchors and aliases: the name; tags: the suffix; %TAG: the prefix.
+        var value: [UInt8] = []
+        /// Tags and %TAG: the handle (`!`, `!!`, `!name!`, empty for a verbatim tag).
+        var handle: [UInt8] = []
+        var style: Style = .plain
+        /// %YAML: the version's major number.
+        var major = 1
+    }
+
+    struct SimpleKey {
+        var tokenNumber: Int
+        var required: Bool
+        var mark: Mark
+        /// A tab comes right before the key: it cannot start a block mapping.
+        var afterTab: Bool
+    }
+
+    let base: UnsafePointer<UInt8>
+    let count: Int
+    var mark = Mark()
+    var tokens: [Token] = []
+    var head = 0
+    var tokensTaken = 0
+    var done = false
+    var indent = -1
+    var indents: [Int] = []
+    /// Open flow collections, innermost last: `true` for a mapping.
+    var flows: [Bool] = []
+    var allowSimpleKey = true
+    /// One per flow level (0: block context).
+    var simpleKeys: [SimpleKey?] = [nil]
+    /// The number of tokens made when the last was a quoted scalar or a flow collection's end (a JSON-like key: a `:` after it is a value indicator in flow).
+    var jsonLikeEnd = -1
+    /// The current line's indentation holds a tab (before its first token).
+    var tabInIndentation = false
+    /// The blanks right before the current token hold a tab: it cannot start a block collection.
+    var tabBefore = false
+    /// The spaces that start the current line.
+    var lineSpaces = 0
+    /// The offset where the current line's first token starts, or -1 before it.
+    var lineStart = 0
+
+    init(_ buffer: UnsafeBufferPointer<UInt8>) {
+        base = buffer.baseAddress!
+        count = buffer.count
+        if count >= 3, base[0] == 0xEF, base[1] == 0xBB, base[2] == 0xBF { mark.offset = 3 }
+    }
+
+    // MARK: Characters
+
+    @inline(__always) func at(_ k: Int = 0) -> UInt8 {
+        let i = mark.offset + k
+        return i < count ? base[i] : 0
+    }
+
+    @inline(__always) static func isBreak(_ c: UInt8) -> Bool { c == 0x0A || c == 0x0D }
+    @inline(__always) static func isBlank(_ c: UInt8) -> Bool { c == 0x20 || c == 0x09 }
+    /// Space, tab, line break or the end.
+    @inline(__always) static func isBlankOrEnd(_ c: UInt8) -> Bool { c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D || c == 0 }
+    @inline(__always) static func isFlowIndicator(_ c: UInt8) -> Bool { c == 0x2C || c == 0x5B || c == 0x5D || c == 0x7B || c == 0x7D }
+
+    var atEnd: Bool { mark.offset >= count }
+
+    /// Moves past one character (a whole UTF-8 sequence), or a line break (`\r\n` as one).
+    mutating func advance() {
+        let c = at()
+        if c == 0x0D || c == 0x0A {
+            mark.offset += (c == 0x0D && at(1) == 0x0A) ? 2 : 1
+            mark.line += 1
+            mark.column = 0
+            return
+        }
+        mark.offset += c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4
+        mark.column += 1
+    }
+
+    /// Moves past one character, appending its bytes to `bytes`.
+    mutating func take(into bytes: inout [UInt8]) {
+        let from = mark.offset
+        advance()
+        bytes.append(contentsOf: UnsafeBufferPointer(start: base + from, count: min(mark.offset, count) - from))
+    }
+
+    mutating func advance(_ n: Int) { for _ in 0 ..< n { advance() } }
+
+    /// Whether `---` or `...` starts at the cursor, at column 0, followed by a blank or the end.
+    func atDocumentMarker() -> Bool {
+        guard mark.column == 0 else { return false }
+        let c = at()
+        guard c == 0x2D || c == 0x2E, at(1) == c, at(2) == c else { return false }
+        return Self.isBlankOrEnd(at(3))
+    }
+
+    func error(_ message: String, at where: Mark? = nil) -> ParseFailure {
+        ParseFailure(offset: min((`where` ?? mark).offset, count), message)
+    }
+
+    // MARK: Tokens
+
+    /// The next token, without taking it.
+    mutating func peek() throws(ParseFailure) -> Token {
+        while needMoreTokens() { try fetchNextToken() }
+        return tokens[head]
+    }
+
+    /// Takes the next token.
+    mutating func next() throws(ParseFailure) -> Token {
+        let token = try peek()
+        head += 1
+        tokensTaken += 1
+        if head > 64, head * 2 > tokens.count {
+            tokens.removeFirst(head)
+            head = 0
+        }
+        return token
+    }
+
+    mutating func needMoreTokens() -> Bool {
+        if done { return false }
+        if head == tokens.count { return true }
+        staleSimpleKeys()
+        return simpleKeys.contains { $0?.tokenNumber == tokensTaken }
+    }
+
+    mutating func append(_ token: Token) {
+        tokens.append(token)
+    }
+
+    mutating func fetchNextToken() throws(ParseFailure) {
+        try scanToNextToken()
+        staleSimpleKeys()
+        try unwindIndent(mark.column)
+        let c = at()
+        if atEnd { return try fetchStreamEnd() }
+        if c == 0x25, mark.column == 0 { return try fetchDirective() }
+        if atDocumentMarker() { return try fetchDocumentIndicator(c == 0x2D ? .documentStart : .documentEnd) }
+        // A token on a new line inside a flow collection must be indented past the enclosing block.
+        if !flows.isEmpty, indent >= 0, lineSpaces <= indent, lineStart == mark.offset {
+            throw error("a flow collection's line must be indented more than its block (column \(indent + 1))")
+        }
+        switch c {
+        case 0x5B: return try fetchFlowStart(mapping: false)
+        case 0x7B: return try fetchFlowStart(mapping: true)
+        case 0x5D: return try fetchFlowEnd(mapping: false)
+        case 0x7D: return try fetchFlowEnd(mapping: true)
+        case 0x2C: return try fetchFlowEntry()
+        default: break
+        }
+        let next = at(1)
+        if c == 0x2D, Self.isBlankOrEnd(next) {
+            if !flows.isEmpty { throw error("'-' alone is not a value in a flow collection; quote it") }
+            return try fetchBlockEntry()
+        }
+        if c == 0x3F, Self.isBlankOrEnd(next) { return try fetchKey() }
+        if c == 0x3A {
+            let adjacent = !flows.isEmpty && jsonLikeEnd == tokensTaken + tokens.count - head
+            if Self.isBlankOrEnd(next) || (!flows.isEmpty && (Self.isFlowIndicator(next) || adjacent)) {
+                return try fetchValue()
+            }
+        }
+        switch c {
+        case 0x2A: return try fetchAnchor(alias: true)
+        case 0x26: return try fetchAnchor(alias: false)
+        case 0x21: return try fetchTag()
+        case 0x7C where flows.isEmpty: return try fetchBlockScalar(literal: true)
+        case 0x3E where flows.isEmpty: return try fetchBlockScalar(literal: false)
+        case 0x27: return try fetchQuoted(double: false)
+        case 0x22: return try fetchQuoted(double: true)
+        default: break
+        }
+        if canStartPlain(c, next) { return try fetchPlain() }
+        throw error("found character '\(Self.describe(c))' that cannot start any token")
+    }
+
+    static func describe(_ c: UInt8) -> String {
+        c == 0x09 ? "\\t" : c < 0x20 ? "\\u{\(String(c, radix: 16))}" : c < 0x80 ? String(UnicodeScalar(c)) : "non-ASCII"
+    }
+
+    func canStartPlain(_ c: UInt8, _ next: UInt8) -> Bool {
+        switch c {
+        case 0x2D, 0x3F, 0x3A:
+            return !Self.isBlankOrEnd(next) && !(!flows.isEmpty && Self.isFlowIndicator(next))
+        case 0x2C, 0x5B, 0x5D, 0x7B, 0x7D, 0x23, 0x26, 0x2A, 0x21, 0x7C, 0x3E, 0x27, 0x22, 0x25, 0x40, 0x60:
+            return false
+        case 0x20, 0x09, 0x0A, 0x0D:
+            return false
+        default:
+            return true
+        }
+    }
+
+    // MARK: Simple keys
+
+    mutating func staleSimpleKeys() {
+        for level in simpleKeys.indices {
+            guard let key = simpleKeys[level] else { continue }
+            // A block key must be on one line and short; in a flow mapping a key may be followed by its ':' on a later line.
+            let inFlowMapping = level > 0 && flows[level - 1]
+            if (!inFlowMapping && key.mark.line != mark.line) || mark.offset - key.mark.offset > 1024 {
+                simpleKeys[level] = nil
+                if key.required { pendingError = error("could not find the expected ':' of this key", at: key.mark) }
+            }
+        }
+    }
+
+    var pendingError: ParseFailure?
+
+    mutating func savePossibleSimpleKey() throws(ParseFailure) {
+        let required = flows.isEmpty && indent == mark.column
+        guard allowSimpleKey else { return }
+        try removePossibleSimpleKey()
+        simpleKeys[flows.count] = SimpleKey(
+            tokenNumber: tokensTaken + tokens.count - head, required: required, mark: mark,
+            afterTab: tabBefore)
+    }
+
+    mutating func removePossibleSimpleKey() throws(ParseFailure) {
+        if let key = simpleKeys[flows.count], key.required {
+            throw error("could not find the expected ':' of this key", at: key.mark)
+        }
+        simpleKeys[flows.count] = nil
+    }
+
+    // MARK: Indentation
+
+    mutating func unwindIndent(_ column: Int) throws(ParseFailure) {
+        guard flows.isEmpty else { return }
+        while indent > column {
+            append(Token(kind: .blockEnd, start: mark))
+            indent = indents.removeLast()
+        }
+    }
+
+    mutating func addIndent(_ column: Int) -> Bool {
+        guard indent < column else { return false }
+        indents.append(indent)
+        indent = column
+        return true
+    }
+
+    // MARK: Fetchers
+
+    mutating func fetchStreamEnd() throws(ParseFailure) {
+        if let pendingError { throw pendingError }
+        try unwindIndent(-1)
+        try removePossibleSimpleKey()
+        if !flows.isEmpty { throw error("the flow collection is not closed: expected ']' or '}' before the end") }
+        allowSimpleKey = false
+        append(Token(kind: .streamEnd, start: mark))
+        done = true
+    }
+
+    mutating func fetchDirective() throws(ParseFailure) {
+        try unwindIndent(-1)
+        try removePossibleSimpleKey()
+        allowSimpleKey = false
+        let start = mark
+        advance()
+        var name: [UInt8] = []
+        while !Self.isBlankOrEnd(at()) {
+            take(into: &name)
+        }
+        var token = Token(kind: .versionDirective, start: start)
+        switch name {
+        case Array("YAML".utf8):
+            skipBlanks()
+            var major: [UInt8] = []
+            while at() >= 0x30 && at() <= 0x39 { take(into: &major) }
+            guard !major.isEmpty, at() == 0x2E else { throw error("expected a version like 1.2 in the %YAML directive") }
+            advance()
+            var minor = 0
+            while at() >= 0x30 && at() <= 0x39 { minor += 1; advance() }
+            guard minor > 0, Self.isBlankOrEnd(at()) else { throw error("expected a version like 1.2 in the %YAML directive") }
+            token.major = Int(String(decoding: major, as: UTF8.self)) ?? 0
+            append(token)
+        case Array("TAG".utf8):
+            token.kind = .tagDirective
+            skipBlanks()
+            guard at() == 0x21 else { throw error("expected a tag handle like !name! in the %TAG directive") }
+            while !Self.isBlankOrEnd(at()) { take(into: &token.handle) }
+            guard token.handle.last == 0x21 else { throw error("expected a tag handle like !name! in the %TAG directive") }
+            skipBlanks()
+            while !Self.isBlankOrEnd(at()) { take(into: &token.value) }
+            guard !token.value.isEmpty else { throw error("expected a tag prefix in the %TAG directive") }
+            append(token)
+        default:
+            // A reserved directive: ignored, as the specification asks.
+            while !Self.isBreak(at()) && !atEnd { advance() }
+        }
+        try scanLineEnd()
+    }
+
+    mutating func skipBlanks() {
+        while Self.isBlank(at()) { advance() }
+    }
+
+    /// After a directive or a block scalar's header: blanks, an optional comment, then a line break or the end.
+    mutating func scanLineEnd() throws(ParseFailure) {
+        let before = mark.offset
+        skipBlanks()
+        if at() == 0x23 {
+            guard mark.offset > before else { throw error("a comment must be separated from what precedes it by a space") }
+            while !Self.isBreak(at()) && !atEnd { advance() }
+        }
+        guard Self.isBreak(at()) || atEnd else { throw error("expected a comment or a line break, found '\(Self.describe(at()))'") }
+    }
+
+    mutating func fetchDocumentIndicator(_ kind: Kind) throws(ParseFailure) {
+        try unwindIndent(-1)
+        try removePossibleSimpleKey()
+        allowSimpleKey = false
+        let start = mark
+        advance(3)
+        append(Token(kind: kind, start: start))
+        if kind == .documentEnd { try scanLineEnd() }
+    }
+
+    mutating func fetchFlowStart(mapping: Bool) throws(ParseFailure) {
+        try savePossibleSimpleKey()
+        flows.append(mapping)
+        simpleKeys.append(nil)
+        allowSimpleKey = true
+        let start = mark
+        advance()
+        append(Token(kind: mapping ? .flowMappingStart : .flowSequenceStart, start: start))
+    }
+
+    mutating func fetchFlowEnd(mapping: Bool) throws(ParseFailure) {
+        try removePossibleSimpleKey()
+        guard let open = flows.last else { throw error("found '\(mapping ? "}" : "]")' outside a flow collection") }
+        guard open == mapping else { throw error("found '\(mapping ? "}" : "]")' where '\(open ? "}" : "]")' closes the open flow collection") }
+        flows.removeLast()
+        simpleKeys.removeLast()
+        allowSimpleKey = false
+        let start = mark
+        advance()
+        append(Token(kind: mapping ? .flowMappingEnd : .flowSequenceEnd, start: start))
+        markJSONLike()
+    }
+
+    mutating func markJSONLike() {
+        jsonLikeEnd = tokensTaken + tokens.count - head
+    }
+
+    mutating func fetchFlowEntry() throws(ParseFailure) {
+        allowSimpleKey = true
+        try removePossibleSimpleKey()
+        let start = mark
+        advance()
+        append(Token(kind: .flowEntry, start: start))
+    }
+
+    mutating func fetchBlockEntry() throws(ParseFailure) {
+        guard allowSimpleKey else { throw error("a block sequence entry is not allowed here") }
+        if tabBefore { throw error("a tab before a block sequence entry; use spaces") }
+        if addIndent(mark.column) { append(Token(kind: .blockSequenceStart, start: mark)) }
+        allowSimpleKey = true
+        try removePossibleSimpleKey()
+        let start = mark
+        advance()
+        append(Token(kind: .blockEntry, start: start))
+    }
+
+    mutating func fetchKey() throws(ParseFailure) {
+        if flows.isEmpty {
+            guard allowSimpleKey else { throw error("a mapping key is not allowed here") }
+            if tabBefore { throw error("a tab before a mapping key; use spaces") }
+            if addIndent(mark.column) { append(Token(kind: .blockMappingStart, start: mark)) }
+        }
+        allowSimpleKey = flows.isEmpty
+        try removePossibleSimpleKey()
+        let start = mark
+        advance()
+        append(Token(kind: .key, start: start))
+    }
+
+    mutating func fetchValue() throws(ParseFailure) {
+        if let pendingError { throw pendingError }
+        if let key = simpleKeys[flows.count] {
+            simpleKeys[flows.count] = nil
+            let position = key.tokenNumber - tokensTaken + head
+            tokens.insert(Token(kind: .key, start: key.mark), at: position)
+            if flows.isEmpty, addIndent(key.mark.column) {
+                if key.afterTab { throw error("a tab before a mapping key; use spaces", at: key.mark) }
+                tokens.insert(Token(kind: .blockMappingStart, start: key.mark), at: position)
+            }
+            allowSimpleKey = false
+        } else {
+            if flows.isEmpty {
+                guard allowSimpleKey else { throw error("a mapping value is not allowed here") }
+                if addIndent(mark.column) { append(Token(kind: .blockMappingStart, start: mark)) }
+            }
+            allowSimpleKey = flows.isEmpty
+        }
+        let start = mark
+        advance()
+        append(Token(kind: .value, start: start))
+    }
+
+    mutating func fetchAnchor(alias: Bool) throws(ParseFailure) {
+        try savePossibleSimpleKey()
+        allowSimpleKey = false
+        let start = mark
+        advance()
+        var name: [UInt8] = []
+        while !Self.isBlankOrEnd(at()) && !Self.isFlowIndicator(at()) {
+            take(into: &name)
+        }
+        guard !name.isEmpty else { throw error("expected the name of an \(alias ? "alias" : "anchor")", at: start) }
+        append(Token(kind: alias ? .alias : .anchor, start: start, value: name))
+    }
+
+    mutating func fetchTag() throws(ParseFailure) {
+        try savePossibleSimpleKey()
+        allowSimpleKey = false
+        let start = mark
+        var token = Token(kind: .tag, start: start)
+        if at(1) == 0x3C {
+            advance(2)
+            while at() != 0x3E {
+                guard !Self.isBlankOrEnd(at()) else { throw error("expected '>' closing the verbatim tag") }
+                take(into: &token.value)
+            }
+            advance()
+            guard !token.value.isEmpty else { throw error("a verbatim tag must not be empty", at: start) }
+        } else {
+            // `!name!suffix`, `!!suffix` or `!suffix`.
+            var k = 1
+            while at(k) != 0 && Self.isWordCharacter(at(k)) { k += 1 }
+            if at(k) == 0x21 {
+                for _ in 0 ... k { take(into: &token.handle) }
+            } else {
+                token.handle = [0x21]
+                advance()
+            }
+            while !Self.isBlankOrEnd(at()) && !Self.isFlowIndicator(at()) {
+                guard at() != 0x21 else { throw error("a tag's suffix cannot hold '!'") }
+                take(into: &token.value)
+            }
+            if token.value.isEmpty && token.handle != [0x21] { throw error("expected a tag's suffix after its handle", at: start) }
+        }
+        guard Self.isBlankOrEnd(at()) || (!flows.isEmpty && Self.isFlowIndicator(at())) else {
+            throw error("expected a space after the tag")
+        }
+        token.value = Self.percentDecoded(token.value)
+        append(token)
+    }
+
+    static func isWordCharacter(_ c: UInt8) -> Bool {
+        (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) || c == 0x2D
+    }
+
+    static func percentDecoded(_ bytes: [UInt8]) -> [UInt8] {
+        guard bytes.contains(0x25) else { return bytes }
+        var out: [UInt8] = []
+        var i = 0
+        while i < bytes.count {
+            if bytes[i] == 0x25, i + 2 < bytes.count, let v = UInt8(String(decoding: bytes[i + 1 ... i + 2], as: UTF8.self), radix: 16) {
+                out.append(v)
+                i += 3
+            } else {
+                out.append(bytes[i])
+                i += 1
+            }
+        }
+        return out
+    }
+
+    // MARK: Whitespace and comments
+
+    mutating func scanToNextToken() throws(ParseFailure) {
+        if mark.offset == 0 || mark.column == 0 { beginLine() }
+        tabBefore = false
+        while true {
+            let before = mark.offset
+            while at() == 0x20 || at() == 0x09 {
+                if at() == 0x09 {
+                    if lineStart == -2 { tabInIndentation = true }
+                    tabBefore = true
+                } else if lineStart == -2 && !tabInIndentation {
+                    lineSpaces += 1
+                }
+                advance()
+            }
+            if at() == 0x23 {
+                let previous = mark.offset > 0 ? base[mark.offset - 1] : 0x0A
+                guard mark.offset > before || Self.isBlankOrEnd(previous) || previous == 0xBF && mark.offset == 3 else {
+                    throw error("a comment must be separated from what precedes it by a space")
+                }
+                while !Self.isBreak(at()) && !atEnd { advance() }
+            }
+            guard Self.isBreak(at()) else { break }
+            advance()
+            beginLine()
+            tabBefore = false
+            if flows.isEmpty { allowSimpleKey = true }
+        }
+        if lineStart == -2 { lineStart = mark.offset }
+    }
+
+    /// At a line's start: its first token is yet to come.
+    mutating func beginLine() {
+        lineStart = -2
+        tabInIndentation = false
+        lineSpaces = 0
+    }
+
+    // MARK: Scalars
+
+    mutating func fetchBlockScalar(literal: Bool) throws(ParseFailure) {
+        allowSimpleKey = true
+        try removePossibleSimpleKey()
+        let start = mark
+        advance()
+        var chomping = 0  // -1 strip, 0 clip, +1 keep
+        var increment = 0
+        for _ in 0 ..< 2 {
+            let c = at()
+            if c == 0x2B || c == 0x2D {
+                guard chomping == 0 else { throw error("two chomping indicators in a block scalar's header") }
+                chomping = c == 0x2B ? 1 : -1
+                advance()
+            } else if c >= 0x31 && c <= 0x39 {
+                guard increment == 0 else { throw error("two indentation indicators in a block scalar's header") }
+                increment = Int(c - 0x30)
+                advance()
+            } else if c == 0x30 {
+                throw error("a block scalar's indentation indicator must be 1 to 9")
+            }
+        }
+        guard Self.isBlankOrEnd(at()) else { throw error("expected a chomping or indentation indicator, a comment or a line break after '\(literal ? "|" : ">")'") }
+        try scanLineEnd()
+        var value: [UInt8] = []
+        var breaks: [UInt8] = []
+        let minIndent = max(indent + 1, 0)
+        var blockIndent: Int
+        if atEnd {
+            blockIndent = max(minIndent, 1)
+        } else if increment > 0 {
+            blockIndent = max(indent, 0) + increment
+            if indent < 0 { blockIndent = increment }
+            if Self.isBreak(at()) { advance() }
+            try scanBlockBreaks(blockIndent, &breaks)
+        } else {
+            blockIndent = try scanBlockIndentation(minIndent, &breaks)
+        }
+        var lineBreak: [UInt8] = []
+        var first = true
+        var leadingBlank = false
+        while mark.column == blockIndent && !atEnd && !atDocumentMarker() {
+            let trailingBlank = Self.isBlank(at())
+            if !literal, !first, lineBreak == [0x0A], !leadingBlank, !trailingBlank {
+                if breaks.isEmpty { value.append(0x20) }
+            } else if !first {
+                value.append(contentsOf: lineBreak)
+            }
+            value.append(contentsOf: breaks)
+            breaks.removeAll()
+            first = false
+            leadingBlank = Self.isBlank(at())
+            let from = mark.offset
+            while !Self.isBreak(at()) && !atEnd { advance() }
+            value.append(contentsOf: UnsafeBufferPointer(start: base + from, count: mark.offset - from))
+            if atEnd {
+                // The end of the input ends the last line as a line break would.
+                lineBreak = [0x0A]
+                break
+            }
+            advance()
+            lineBreak = [0x0A]
+            try scanBlockBreaks(blockIndent, &breaks)
+        }
+        if first { lineBreak = [] }
+        if chomping != -1 { value.append(contentsOf: lineBreak) }
+        if chomping == 1 { value.append(contentsOf: breaks) }
+        if first && chomping != 1 && value == [0x0A] { value = [] }
+        append(Token(kind: .scalar, start: start, value: value, style: literal ? .literal : .folded))
+        beginLine()
+    }
+
+    /// Finds the indentation of a block scalar with none given: the first text line's, at least
+    /// `minIndent` and at least the leading empty lines' (more is an error).
+    mutating func scanBlockIndentation(_ minIndent: Int, _ breaks: inout [UInt8]) throws(ParseFailure) -> Int {
+        var maxIndent = 0
+        var maxMark = mark
+        // Past the header's line end.
+        if Self.isBreak(at()) { advance() }
+        while true {
+            while at() == 0x20 { advance() }
+            if mark.column > maxIndent {
+                maxIndent = mark.column
+                maxMark = mark
+            }
+            if Self.isBreak(at()) || (atEnd && mark.column > 0) {
+                breaks.append(0x0A)
+                if atEnd { break }
+                advance()
+                continue
+            }
+            if at() == 0x09 && mark.column < minIndent && Self.lineIsBlank(base, mark.offset, count) {
+                throw error("a tab in a block scalar's indentation; use spaces")
+            }
+            break
+        }
+        if atEnd || atDocumentMarker() { return max(maxIndent, minIndent, 1) }
+        let indent = max(mark.column, minIndent)
+        if maxIndent > mark.column, mark.column >= minIndent {
+            throw error("a leading empty line of the block scalar is indented more than its first text line", at: maxMark)
+        }
+        if mark.column < indent {
+            // No text at all: the scalar is empty and what follows belongs to the enclosing block.
+            return indent
+        }
+        return indent
+    }
+
+    /// Takes empty lines (kept in `breaks`) and the indentation of the next line, up to `indent`.
+    mutating func scanBlockBreaks(_ indent: Int, _ breaks: inout [UInt8]) throws(ParseFailure) {
+        while true {
+            while mark.column < indent && at() == 0x20 { advance() }
+            if Self.isBreak(at()) || (atEnd && mark.column > 0) {
+                breaks.append(0x0A)
+                if atEnd { return }
+                advance()
+                continue
+            }
+            if mark.column < indent && at() == 0x09 && Self.lineIsBlank(base, mark.offset, count) {
+                throw error("a tab in a block scalar's indentation; use spaces")
+            }
+            return
+        }
+    }
+
+    static func lineIsBlank(_ base: UnsafePointer<UInt8>, _ from: Int, _ count: Int) -> Bool {
+        var i = from
+        while i < count && (base[i] == 0x20 || base[i] == 0x09) { i += 1 }
+        return i >= count || base[i] == 0x0A || base[i] == 0x0D
+    }
+
+    mutating func fetchQuoted(double: Bool) throws(ParseFailure) {
+        try savePossibleSimpleKey()
+        allowSimpleKey = false
+        let start = mark
+        let quote: UInt8 = double ? 0x22 : 0x27
+        advance()
+        var value: [UInt8] = []
+        while true {
+            // Text up to a line break, the closing quote or an escape.
+            var spacesFrom = -1
+            while true {
+                let c = at()
+                if atEnd { throw error("the \(double ? "double" : "single")-quoted scalar is not closed", at: start) }
+                if c == quote {
+                    if !double && at(1) == 0x27 {
+                        value.append(0x27)
+                        advance(2)
+                        spacesFrom = -1
+                        continue
+                    }
+                    break
+                }
+                if Self.isBreak(c) { break }
+                if double && c == 0x5C {
+                    if Self.isBreak(at(1)) {
+                        // An escaped line break: the line ends here with nothing, keeping its blanks.
+                        spacesFrom = -1
+                        advance()
+                        advance()
+                        try skipQuotedIndentation(start)
+                        continue
+                    }
+                    try scanEscape(&value)
+                    spacesFrom = -1
+                    continue
+                }
+                if Self.isBlank(c) {
+                    if spacesFrom < 0 { spacesFrom = value.count }
+                } else {
+                    spacesFrom = -1
+                }
+                let from = mark.offset
+                advance()
+                value.append(contentsOf: UnsafeBufferPointer(start: base + from, count: mark.offset - from))
+            }
+            if at() == quote { break }
+            // A line break: trailing blanks go; one break folds to a space, more keep all but one.
+            if spacesFrom >= 0 { value.removeLast(value.count - spacesFrom) }
+            advance()
+            var breaks = 0
+            try skipQuotedIndentation(start)
+            while Self.isBreak(at()) {
+                breaks += 1
+                advance()
+                try skipQuotedIndentation(start)
+            }
+            if breaks == 0 { value.append(0x20) } else { value.append(contentsOf: repeatElement(0x0A, count: breaks)) }
+        }
+        advance()
+        append(Token(kind: .scalar, start: start, value: value, style: double ? .double : .single))
+        markJSONLike()
+    }
+
+    /// The indentation of a quoted scalar's continuation line: past the enclosing block's, never a document marker.
+    mutating func skipQuotedIndentation(_ start: Mark) throws(ParseFailure) {
+        if atDocumentMarker() { throw error("a document marker inside a quoted scalar; close the quotes first") }
+        while at() == 0x20 { advance() }
+        let spaces = mark.column
+        while Self.isBlank(at()) { advance() }
+        if !Self.isBreak(at()) && !atEnd && indent >= 0 && spaces <= indent {
+            throw error("a quoted scalar's continuation line must be indented more than its block (column \(indent + 1))")
+        }
+    }
+
+    mutating func scanEscape(_ value: inout [UInt8]) throws(ParseFailure) {
+        let escapeMark = mark
+        advance()
+        let c = at()
+        var hexDigits = 0
+        switch c {
+        case 0x30: value.append(0)
+        case 0x61: value.append(7)
+        case 0x62: value.append(8)
+        case 0x74, 0x09: value.append(9)
+        case 0x6E: value.append(0x0A)
+        case 0x76: value.append(0x0B)
+        case 0x66: value.append(0x0C)
+        case 0x72: value.append(0x0D)
+        case 0x65: value.append(0x1B)
+        case 0x20: value.append(0x20)
+        case 0x22: value.append(0x22)
+        case 0x2F: value.append(0x2F)
+        case 0x5C: value.append(0x5C)
+        case 0x4E: value.append(contentsOf: [0xC2, 0x85])
+        case 0x5F: value.append(contentsOf: [0xC2, 0xA0])
+        case 0x4C: value.append(contentsOf: [0xE2, 0x80, 0xA8])
+        case 0x50: value.append(contentsOf: [0xE2, 0x80, 0xA9])
+        case 0x78: hexDigits = 2
+        case 0x75: hexDigits = 4
+        case 0x55: hexDigits = 8
+        default: throw error("unknown escape '\\\(Self.describe(c))' in a double-quoted scalar", at: escapeMark)
+        }
+        advance()
+        guard hexDigits > 0 else { return }
+        var code: UInt32 = 0
+        for _ in 0 ..< hexDigits {
+            guard let digit = UInt8(exactly: at()).flatMap({ UInt32(String(UnicodeScalar($0)), radix: 16) }) else {
+                throw error("expected \(hexDigits) hexadecimal digits in the escape", at: escapeMark)
+            }
+            code = code * 16 + digit
+            advance()
+        }
+        guard let scalar = Unicode.Scalar(code) else { throw error("the escape names no Unicode character", at: escapeMark) }
+        value.append(contentsOf: Array(String(Character(scalar)).utf8))
+    }
+
+    mutating func fetchPlain() throws(ParseFailure) {
+        try savePossibleSimpleKey()
+        allowSimpleKey = false
+        let start = mark
+        var value: [UInt8] = []
+        var pendingBreaks = 0
+        var pending = false
+        let inFlow = !flows.isEmpty
+        while true {
+            if at() == 0x23 { break }
+            // One line's text.
+            var lineStartOffset = -1
+            var lineEnd = -1
+            while true {
+                let c = at()
+                if Self.isBlankOrEnd(c) { break }
+                if c == 0x3A {
+                    let n = at(1)
+                    if Self.isBlankOrEnd(n) || (inFlow && Self.isFlowIndicator(n)) { break }
+                }
+                if inFlow && Self.isFlowIndicator(c) { break }
+                if lineStartOffset < 0 { lineStartOffset = mark.offset }
+                advance()
+                lineEnd = mark.offset
+                // Blanks inside the line, then more text.
+                var k = 0
+                while Self.isBlank(at(k)) { k += 1 }
+                if k > 0 {
+                    let after = at(k)
+                    if after == 0x23 || Self.isBreak(after) || mark.offset + k >= count { break }
+                    if after == 0x3A && (Self.isBlankOrEnd(at(k + 1)) || (inFlow && Self.isFlowIndicator(at(k + 1)))) { break }
+                    if inFlow && Self.isFlowIndicator(after) { break }
+                    advance(k)
+                }
+            }
+            guard lineStartOffset >= 0 else { break }
+            if pending {
+                if pendingBreaks == 0 { value.append(0x20) } else { value.append(contentsOf: repeatElement(0x0A, count: pendingBreaks)) }
+            }
+            value.append(contentsOf: UnsafeBufferPointer(start: base + lineStartOffset, count: lineEnd - lineStartOffset))
+            // Continuation lines.
+            let save = mark
+            let saveLineState = (lineStart, tabInIndentation)
+            while Self.isBlank(at()) { advance() }
+            guard Self.isBreak(at()) else {
+                mark = save
+                break
+            }
+            var breaks = -1
+            var tabbed = false
+            while Self.isBreak(at()) {
+                advance()
+                breaks += 1
+                tabbed = false
+                while at() == 0x20 { advance() }
+                let spaces = mark.column
+                while Self.isBlank(at()) { tabbed = true; advance() }
+                if !Self.isBreak(at()) {
+                    _ = spaces
+                }
+                if atDocumentMarker() { break }
+                if Self.isBreak(at()) { continue }
+                // Text: it continues the scalar when indented past the block.
+                if mark.column == 0 && mark.offset < count && (atDocumentMarker()) { break }
+            }
+            let column = mark.column
+            let spaces = columnOfSpaces()
+            if atEnd || atDocumentMarker() || at() == 0x23 || (!inFlow && spaces <= indent) || (inFlow && indent >= 0 && spaces <= indent) {
+                // Not a continuation: back to before the line break(s) for the next token.
+                mark = save
+                (lineStart, tabInIndentation) = saveLineState
+                _ = column
+                _ = tabbed
+                break
+            }
+            if !inFlow && simpleKeys[0] != nil && simpleKeys[0]!.tokenNumber == tokensTaken + tokens.count - head {
+                // A multi-line implicit key is not allowed; the key check reports it at the ':'.
+            }
+            pending = true
+            pendingBreaks = breaks
+        }
+        append(Token(kind: .scalar, start: start, value: value, style: .plain))
+    }
+
+    /// The number of spaces that start the cursor's line.
+    func columnOfSpaces() -> Int {
+        var i = mark.offset
+        while i > 0 && base[i - 1] != 0x0A && base[i - 1] != 0x0D { i -= 1 }
+        var n = 0
+        while i + n < count && base[i + n] == 0x20 { n += 1 }
+        return n
+    }
+}
