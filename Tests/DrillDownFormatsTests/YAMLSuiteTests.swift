@@ -66,15 +66,6 @@ struct YAMLSuiteTests {
         }
     }
 
-    /// The cases that still fail (libyaml's scanner): the test fails when one of them passes too, so the list only shrinks.
-    static let knownFailures: [String] = [
-        "2LFX", "2SXE", "4MUZ-00", "4MUZ-01", "4MUZ-02", "58MP", "5MUD", "5T43", "652Z", "6BCT", "6CA3", "6LVF",
-        "8XYN", "96NN-00", "96NN-01", "9C9N", "9JBA", "9SA2", "A2M4", "BEC7", "CVW2", "DBG4", "DK3J", "DK95-00",
-        "DK95-01", "DK95-03", "DK95-04", "FP8R", "G5U8", "HM87-00", "HM87-01", "JEF9-02", "K3WX", "L24T-01",
-        "MUS6-00", "MUS6-05", "MUS6-06", "NJ66", "Q5MG", "QB6E", "R4YG", "S98Z", "SU5Z", "VJP3-01", "W5VH", "X4QW",
-        "Y2GN", "Y79Y-001", "Y79Y-003", "Y79Y-010", "YJV2"
-    ]
-
     @Test("there are the 350 single-document cases")
     func count() {
         #expect(Self.cases.count == 350)
@@ -89,6 +80,6 @@ struct YAMLSuiteTests {
         }
         print("yaml-test-suite: \(Self.cases.count - failures.count) of \(Self.cases.count) single-document cases pass")
         for (id, why) in failures { print("  \(id): \(why)") }
-        #expect(failures.map(\.0) == Self.knownFailures, "\(failures.count) cases fail")
+        #expect(failures.map(\.0) == [], "\(failures.count) cases fail")
     }
 }

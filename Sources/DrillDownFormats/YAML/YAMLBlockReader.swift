@@ -1,4 +1,3 @@
-import CYaml
 import DrillDownCore
 
 /// Reads the block-style YAML that most files are written in (and that ``YAMLWriter`` writes)
@@ -392,7 +391,7 @@ struct YAMLBlockReader {
             return true
         }
         let text = UnsafeBufferPointer(start: base + scalar.start, count: scalar.end - scalar.start)
-        guard let typed = try? YAMLScalar(text, tag: nil, style: YAML_PLAIN_SCALAR_STYLE) else { return false }
+        guard let typed = try? YAMLScalar(text, tag: nil, isPlain: true) else { return false }
         if var converted = typed.converted {
             let fitted = converted.withUTF8 { $0.isEmpty || out.appendText($0.baseAddress!, $0.count) }
             guard fitted else { return false }
@@ -443,7 +442,7 @@ struct YAMLBlockReader {
         // Only plain keys that start with a digit, `+`, `-` or `.` can fail to type (as an int or
         // float), and only `<<` is a merge key: other keys are titles as written.
         if scalar.style == .plain, let first = key.first, first == 0x3C || (first >= 0x2B && first <= 0x39 && first != 0x2C && first != 0x2F) {
-            guard let typed = try? YAMLScalar(key, tag: nil, style: YAML_PLAIN_SCALAR_STYLE), !typed.isMergeKey else { return false }
+            guard let typed = try? YAMLScalar(key, tag: nil, isPlain: true), !typed.isMergeKey else { return false }
         }
         return true
     }

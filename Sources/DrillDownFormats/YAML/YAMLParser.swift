@@ -4,7 +4,7 @@
 /// directives (`!!int` is `tag:yaml.org,2002:int`). ``YAMLComposer`` builds the tree from the events.
 ///
 /// ```swift
-/// var parser = YAMLParser(buffer)
+/// var parser = try YAMLParser(buffer)
 /// while let event = try parser.next() { … }   // nil after the stream's end
 /// ```
 /// - Complexity: O(n) in the input size.
@@ -44,8 +44,9 @@ struct YAMLParser {
     /// The last document ended without `...`: a directive cannot follow.
     var openEnded = false
 
-    init(_ buffer: UnsafeBufferPointer<UInt8>) {
-        scanner = YAMLScanner(buffer)
+    /// A parser of `buffer` (valid UTF-8, not empty); refuses characters YAML does not allow.
+    init(_ buffer: UnsafeBufferPointer<UInt8>) throws(ParseFailure) {
+        scanner = try YAMLScanner(buffer)
     }
 
     func error(_ message: String, at mark: YAMLScanner.Mark) -> ParseFailure {

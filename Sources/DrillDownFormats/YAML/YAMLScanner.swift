@@ -62,6 +62,12 @@ struct YAMLScanner {
     var allowSimpleKey = true
     /// One per flow level (0: block context).
     var simpleKeys: [SimpleKey?] = [nil]
+    /// The levels that hold a possible simple key, lowest first from ``activeStart`` (lower levels'
+    /// keys come earlier in the text): checks touch these, not every open level of deep nesting.
+    var activeLevels: [Int] = []
+    var activeStart = 0
+    /// The line of the last full check for stale keys.
+    var staleLine = 0
     /// The number of tokens made when the last was a quoted scalar or a flow collection's end (a JSON-like key: a `:` after it is a value indicator in flow).
     var jsonLikeEnd = -1
     /// The current line's indentation holds a tab (before its first token).
@@ -73,10 +79,22 @@ struct YAMLScanner {
     /// The offset where the current line's first token starts, or -1 before it.
     var lineStart = 0
 
-    init(_ buffer: UnsafeBufferPointer<UInt8>) {
+    /// A scanner of `buffer` (valid UTF-8, not empty); refuses characters YAML does not allow
+    /// in a document (C0 controls but tab and line breaks, DEL, C1 controls but NEL, U+FFFE, U+FFFF).
+    init(_ buffer: UnsafeBufferPointer<UInt8>) throws(ParseFailure) {
         base = buffer.baseAddress!
         count = buffer.count
         if count >= 3, base[0] == 0xEF, base[1] == 0xBB, base[2] == 0xBF { mark.offset = 3 }
+        for i in 0 ..< count {
+            let c = base[i]
+            let next: UInt8 = i + 1 < count ? base[i + 1] : 0
+            let bad = (c < 0x20 && c != 0x09 && c != 0x0A && c != 0x0D) || c == 0x7F
+                || (c == 0xC2 && next >= 0x80 && next <= 0x9F && next != 0x85)
+                || (c == 0xEF && next == 0xBF && i + 2 < count && base[i + 2] >= 0xBE)
+            if bad {
+                throw ParseFailure(offset: i, "a control character (byte 0x\(String(c, radix: 16, uppercase: true))) that YAML does not allow; write it as an escape in double quotes")
+            }
+        }
     }
 
     // MARK: Characters
@@ -152,7 +170,8 @@ struct YAMLScanner {
         if done { return false }
         if head == tokens.count { return true }
         staleSimpleKeys()
-        return simpleKeys.contains { $0?.tokenNumber == tokensTaken }
+        // The lowest level's key is the earliest.
+        return activeStart < activeLevels.count && simpleKeys[activeLevels[activeStart]]?.tokenNumber == tokensTaken
     }
 
     mutating func append(_ token: Token) {
@@ -224,16 +243,42 @@ struct YAMLScanner {
 
     // MARK: Simple keys
 
+    /// Drops the possible simple keys that can no longer be keys: a block key must be on one line
+    /// and short; in a flow mapping a key may be followed by its ':' on a later line.
+    /// - Complexity: O(1) amortized on a line; O(keys) at a new line.
     mutating func staleSimpleKeys() {
-        for level in simpleKeys.indices {
-            guard let key = simpleKeys[level] else { continue }
-            // A block key must be on one line and short; in a flow mapping a key may be followed by its ':' on a later line.
-            let inFlowMapping = level > 0 && flows[level - 1]
-            if (!inFlowMapping && key.mark.line != mark.line) || mark.offset - key.mark.offset > 1024 {
-                simpleKeys[level] = nil
-                if key.required { pendingError = error("could not find the expected ':' of this key", at: key.mark) }
+        guard activeStart < activeLevels.count else { return }
+        if mark.line != staleLine {
+            staleLine = mark.line
+            var kept: [Int] = []
+            for level in activeLevels[activeStart...] {
+                guard let key = simpleKeys[level] else { continue }
+                let inFlowMapping = level > 0 && flows[level - 1]
+                if (!inFlowMapping && key.mark.line != mark.line) || mark.offset - key.mark.offset > 1024 {
+                    drop(key, at: level)
+                } else {
+                    kept.append(level)
+                }
             }
+            activeLevels = kept
+            activeStart = 0
+            return
         }
+        while activeStart < activeLevels.count {
+            let level = activeLevels[activeStart]
+            guard let key = simpleKeys[level] else {
+                activeStart += 1
+                continue
+            }
+            guard mark.offset - key.mark.offset > 1024 else { return }
+            drop(key, at: level)
+            activeStart += 1
+        }
+    }
+
+    mutating func drop(_ key: SimpleKey, at level: Int) {
+        simpleKeys[level] = nil
+        if key.required { pendingError = error("could not find the expected ':' of this key", at: key.mark) }
     }
 
     var pendingError: ParseFailure?
@@ -242,6 +287,7 @@ struct YAMLScanner {
         let required = flows.isEmpty && indent == mark.column
         guard allowSimpleKey else { return }
         try removePossibleSimpleKey()
+        activeLevels.append(flows.count)
         simpleKeys[flows.count] = SimpleKey(
             tokenNumber: tokensTaken + tokens.count - head, required: required, mark: mark,
             afterTab: tabBefore)
@@ -251,7 +297,18 @@ struct YAMLScanner {
         if let key = simpleKeys[flows.count], key.required {
             throw error("could not find the expected ':' of this key", at: key.mark)
         }
+        clearSimpleKey()
+    }
+
+    /// Forgets the current level's possible simple key.
+    mutating func clearSimpleKey() {
+        guard simpleKeys[flows.count] != nil else { return }
         simpleKeys[flows.count] = nil
+        if activeLevels.count > activeStart, activeLevels.last == flows.count { activeLevels.removeLast() }
+        if activeStart >= activeLevels.count {
+            activeLevels.removeAll(keepingCapacity: true)
+            activeStart = 0
+        }
     }
 
     // MARK: Indentation
@@ -410,7 +467,7 @@ struct YAMLScanner {
     mutating func fetchValue() throws(ParseFailure) {
         if let pendingError { throw pendingError }
         if let key = simpleKeys[flows.count] {
-            simpleKeys[flows.count] = nil
+            clearSimpleKey()
             let position = key.tokenNumber - tokensTaken + head
             tokens.insert(Token(kind: .key, start: key.mark), at: position)
             if flows.isEmpty, addIndent(key.mark.column) {
@@ -826,56 +883,31 @@ struct YAMLScanner {
                 if pendingBreaks == 0 { value.append(0x20) } else { value.append(contentsOf: repeatElement(0x0A, count: pendingBreaks)) }
             }
             value.append(contentsOf: UnsafeBufferPointer(start: base + lineStartOffset, count: lineEnd - lineStartOffset))
-            // Continuation lines.
+            // Continuation lines: after blank lines, text indented past the block (in flow: past the enclosing block).
             let save = mark
-            let saveLineState = (lineStart, tabInIndentation)
             while Self.isBlank(at()) { advance() }
             guard Self.isBreak(at()) else {
                 mark = save
                 break
             }
             var breaks = -1
-            var tabbed = false
+            var spaces = 0
             while Self.isBreak(at()) {
                 advance()
                 breaks += 1
-                tabbed = false
                 while at() == 0x20 { advance() }
-                let spaces = mark.column
-                while Self.isBlank(at()) { tabbed = true; advance() }
-                if !Self.isBreak(at()) {
-                    _ = spaces
-                }
+                spaces = mark.column
                 if atDocumentMarker() { break }
-                if Self.isBreak(at()) { continue }
-                // Text: it continues the scalar when indented past the block.
-                if mark.column == 0 && mark.offset < count && (atDocumentMarker()) { break }
+                while Self.isBlank(at()) { advance() }
             }
-            let column = mark.column
-            let spaces = columnOfSpaces()
-            if atEnd || atDocumentMarker() || at() == 0x23 || (!inFlow && spaces <= indent) || (inFlow && indent >= 0 && spaces <= indent) {
-                // Not a continuation: back to before the line break(s) for the next token.
+            if atEnd || atDocumentMarker() || at() == 0x23 || spaces <= indent {
+                // Not a continuation: back to before the line break for the next token.
                 mark = save
-                (lineStart, tabInIndentation) = saveLineState
-                _ = column
-                _ = tabbed
                 break
-            }
-            if !inFlow && simpleKeys[0] != nil && simpleKeys[0]!.tokenNumber == tokensTaken + tokens.count - head {
-                // A multi-line implicit key is not allowed; the key check reports it at the ':'.
             }
             pending = true
             pendingBreaks = breaks
         }
         append(Token(kind: .scalar, start: start, value: value, style: .plain))
-    }
-
-    /// The number of spaces that start the cursor's line.
-    func columnOfSpaces() -> Int {
-        var i = mark.offset
-        while i > 0 && base[i - 1] != 0x0A && base[i - 1] != 0x0D { i -= 1 }
-        var n = 0
-        while i + n < count && base[i + n] == 0x20 { n += 1 }
-        return n
     }
 }
