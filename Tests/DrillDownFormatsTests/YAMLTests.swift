@@ -73,16 +73,16 @@ struct YAMLTests {
         ]))
     }
 
-    @Test("bad indentation is an error with libyaml's line and column")
+    @Test("bad indentation is an error with its line and column")
     func badIndentation() throws {
         let error = try #require(readError("a:\n  b: 1\n c: 2\n", as: .yaml, file: "s.yaml"))
         #expect(error.file == "s.yaml")
         #expect(error.line == 3 && error.column == 2)
-        #expect(error.message.hasPrefix("did not find expected key"))
+        #expect(error.message.hasPrefix("expected a key of the block mapping"))
     }
 
     @Test("malformed YAML gives line, column and the problem", arguments: [
-        ("a: [1, 2\n", 2, 1, "did not find expected ',' or ']'"),
+        ("a: [1, 2\n", 2, 1, "the flow collection is not closed: expected ']' or '}'"),
         ("a: 1\n---\nb: 2\n", 2, 1, "a second YAML document starts here; expected a single document"),
         ("a: 1\na: 2\n", 2, 1, "duplicate key 'a' in mapping"),
         ("a: *nope\n", 1, 4, "found undefined alias"),

@@ -156,7 +156,7 @@ struct YAMLParser {
                 state = .blockSequenceEntry
                 return emptyScalar(token.start)
             }
-            guard token.kind == .blockEnd else { throw error("expected a '- ' entry of the block sequence", at: token.start) }
+            guard token.kind == .blockEnd else { throw error("expected a '- ' entry of the block sequence, found \(Self.describe(token.kind)) (is it indented as its block?)", at: token.start) }
             _ = try scanner.next()
             state = states.removeLast()
             return Event(kind: .sequenceEnd, start: token.start)
@@ -197,7 +197,7 @@ struct YAMLParser {
                 state = .blockMappingValue
                 return emptyScalar(token.start)
             }
-            guard token.kind == .blockEnd else { throw error("expected a key of the block mapping", at: token.start) }
+            guard token.kind == .blockEnd else { throw error("expected a key of the block mapping, found \(Self.describe(token.kind)) (is it indented as its block?)", at: token.start) }
             _ = try scanner.next()
             state = states.removeLast()
             return Event(kind: .mappingEnd, start: token.start)
@@ -435,7 +435,14 @@ struct YAMLParser {
         case .flowMappingEnd: "'}'"
         case .documentStart: "'---'"
         case .documentEnd: "'...'"
-        default: "\(kind)"
+        case .scalar: "a scalar"
+        case .alias: "an alias"
+        case .anchor: "an anchor"
+        case .tag: "a tag"
+        case .flowSequenceStart: "'['"
+        case .flowMappingStart: "'{'"
+        case .blockSequenceStart, .blockMappingStart: "a block collection"
+        case .versionDirective, .tagDirective: "a directive"
         }
     }
 }
