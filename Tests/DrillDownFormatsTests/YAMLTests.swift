@@ -94,6 +94,30 @@ struct YAMLTests {
         #expect(error.message.hasPrefix(message), "\(error)")
     }
 
+    @Test("YAML 1.2 syntax that libyaml refused or misread: flow keys, anchors with ':', tabs as separation, directives")
+    func yaml12() throws {
+        #expect(try read("%YAML 1.2\n%FOO bar\n---\n{ ?foo: bar, \"a\":b }\n", as: .yaml) == .object([("?foo", .string("bar")), ("a", .string("b"))]))
+        #expect(try read("&a: key: &b:c value\nother: *b:c\n", as: .yaml) == .object([("key", .string("value")), ("other", .string("value"))]))
+        #expect(try read("-\tx\n- y:\t1\n", as: .yaml) == .array([.string("x"), .object([("y", .integer("1"))])]))
+        #expect(try read("{ multi\n  line: value }\n", as: .yaml) == .object([("multi line", .string("value"))]))
+        #expect(try read("--- >\nline1\n# no comment\nline3\n", as: .yaml) == .string("line1 # no comment line3\n"))
+    }
+
+    @Test("tabs never indent, comments need a space before them, flow lines stay inside their block", arguments: [
+        ("a:\n\t- b\n", 2, 2), ("key: \"value\"# comment\n", 1, 13), ("flow: [a,\nb]\n", 2, 1), ("- [-]\n", 1, 4),
+    ])
+    func yaml12Errors(_ text: String, _ line: Int, _ column: Int) throws {
+        let error = try #require(readError(text, as: .yaml))
+        #expect(error.line == line && error.column == column, "\(error)")
+    }
+
+    @Test("a flow collection's closing bracket may stand at its key's column, as libyaml read it")
+    func closingBracketAtBlockColumn() throws {
+        #expect(try read("key: [\n  1, 2\n]\nother: {\n  a: 1\n}\n", as: .yaml) == .object([
+            ("key", .array([.integer("1"), .integer("2")])), ("other", .object([("a", .integer("1"))])),
+        ]))
+    }
+
     @Test("an empty stream and invalid UTF-8 are errors")
     func emptyAndInvalid() {
         #expect(readError("# only a comment\n", as: .yaml)?.message == "empty document; expected a YAML value")

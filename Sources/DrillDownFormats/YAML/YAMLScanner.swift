@@ -76,7 +76,7 @@ struct YAMLScanner {
     var tabBefore = false
     /// The spaces that start the current line.
     var lineSpaces = 0
-    /// The offset where the current line's first token starts, or -1 before it.
+    /// The offset where the current line's first token starts, or -2 before it is found.
     var lineStart = 0
 
     /// A scanner of `buffer` (valid UTF-8, not empty); refuses characters YAML does not allow
@@ -186,9 +186,10 @@ struct YAMLScanner {
         if atEnd { return try fetchStreamEnd() }
         if c == 0x25, mark.column == 0 { return try fetchDirective() }
         if atDocumentMarker() { return try fetchDocumentIndicator(c == 0x2D ? .documentStart : .documentEnd) }
-        // A token on a new line inside a flow collection must be indented past the enclosing block.
-        if !flows.isEmpty, indent >= 0, lineSpaces <= indent, lineStart == mark.offset {
-            throw error("a flow collection's line must be indented more than its block (column \(indent + 1))")
+        // A token on a new line inside a flow collection must be indented past the enclosing block;
+        // a closing bracket may stand at the block's column (`key: [` … `]`), as libyaml allowed.
+        if !flows.isEmpty, indent >= 0, lineSpaces <= indent, lineStart == mark.offset, c != 0x5D && c != 0x7D || lineSpaces < indent {
+            throw error("a line inside a flow collection must be indented more than the block that holds it (past column \(indent + 1))")
         }
         switch c {
         case 0x5B: return try fetchFlowStart(mapping: false)
@@ -221,6 +222,7 @@ struct YAMLScanner {
         default: break
         }
         if canStartPlain(c, next) { return try fetchPlain() }
+        if c == 0x2D && !flows.isEmpty { throw error("'-' alone is not a value in a flow collection; quote it") }
         throw error("found character '\(Self.describe(c))' that cannot start any token")
     }
 
@@ -281,6 +283,7 @@ struct YAMLScanner {
         if key.required { pendingError = error("could not find the expected ':' of this key", at: key.mark) }
     }
 
+    /// A required key (at its block mapping's indentation) that lost its chance of a ':', reported at the next ':' or the end.
     var pendingError: ParseFailure?
 
     mutating func savePossibleSimpleKey() throws(ParseFailure) {
@@ -693,15 +696,11 @@ struct YAMLScanner {
             break
         }
         if atEnd || atDocumentMarker() { return max(maxIndent, minIndent, 1) }
-        let indent = max(mark.column, minIndent)
         if maxIndent > mark.column, mark.column >= minIndent {
             throw error("a leading empty line of the block scalar is indented more than its first text line", at: maxMark)
         }
-        if mark.column < indent {
-            // No text at all: the scalar is empty and what follows belongs to the enclosing block.
-            return indent
-        }
-        return indent
+        // Text less indented than the minimum is not the scalar's: the scalar is empty.
+        return max(mark.column, minIndent)
     }
 
     /// Takes empty lines (kept in `breaks`) and the indentation of the next line, up to `indent`.
