@@ -396,9 +396,7 @@ struct YAMLParser {
         case .scalar:
             _ = try scanner.next()
             state = states.removeLast()
-            var event = Event(kind: .scalar, start: start, value: token.value, anchor: anchor, tag: tag, style: token.style)
-            if tag == nil && token.style != .plain { event.tag = nil }
-            return event
+            return Event(kind: .scalar, start: start, value: token.value, anchor: anchor, tag: tag, style: token.style)
         case .flowSequenceStart:
             _ = try scanner.next()
             state = .flowSequenceFirstEntry

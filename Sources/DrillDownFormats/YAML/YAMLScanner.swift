@@ -151,7 +151,8 @@ struct YAMLScanner {
     /// The next token, without taking it.
     mutating func peek() throws(ParseFailure) -> Token {
         while needMoreTokens() { try fetchNextToken() }
-        return tokens[head]
+        // Past the stream's end there is only its end.
+        return head < tokens.count ? tokens[head] : Token(kind: .streamEnd, start: mark)
     }
 
     /// Takes the next token.
@@ -172,10 +173,6 @@ struct YAMLScanner {
         staleSimpleKeys()
         // The lowest level's key is the earliest.
         return activeStart < activeLevels.count && simpleKeys[activeLevels[activeStart]]?.tokenNumber == tokensTaken
-    }
-
-    mutating func append(_ token: Token) {
-        tokens.append(token)
     }
 
     mutating func fetchNextToken() throws(ParseFailure) {
@@ -319,7 +316,7 @@ struct YAMLScanner {
     mutating func unwindIndent(_ column: Int) throws(ParseFailure) {
         guard flows.isEmpty else { return }
         while indent > column {
-            append(Token(kind: .blockEnd, start: mark))
+            tokens.append(Token(kind: .blockEnd, start: mark))
             indent = indents.removeLast()
         }
     }
@@ -339,7 +336,7 @@ struct YAMLScanner {
         try removePossibleSimpleKey()
         if !flows.isEmpty { throw error("the flow collection is not closed: expected ']' or '}' before the end") }
         allowSimpleKey = false
-        append(Token(kind: .streamEnd, start: mark))
+        tokens.append(Token(kind: .streamEnd, start: mark))
         done = true
     }
 
@@ -365,7 +362,7 @@ struct YAMLScanner {
             while at() >= 0x30 && at() <= 0x39 { minor += 1; advance() }
             guard minor > 0, Self.isBlankOrEnd(at()) else { throw error("expected a version like 1.2 in the %YAML directive") }
             token.major = Int(String(decoding: major, as: UTF8.self)) ?? 0
-            append(token)
+            tokens.append(token)
         case Array("TAG".utf8):
             token.kind = .tagDirective
             skipBlanks()
@@ -375,7 +372,7 @@ struct YAMLScanner {
             skipBlanks()
             while !Self.isBlankOrEnd(at()) { take(into: &token.value) }
             guard !token.value.isEmpty else { throw error("expected a tag prefix in the %TAG directive") }
-            append(token)
+            tokens.append(token)
         default:
             // A reserved directive: ignored, as the specification asks.
             while !Self.isBreak(at()) && !atEnd { advance() }
@@ -404,7 +401,7 @@ struct YAMLScanner {
         allowSimpleKey = false
         let start = mark
         advance(3)
-        append(Token(kind: kind, start: start))
+        tokens.append(Token(kind: kind, start: start))
         if kind == .documentEnd { try scanLineEnd() }
     }
 
@@ -415,7 +412,7 @@ struct YAMLScanner {
         allowSimpleKey = true
         let start = mark
         advance()
-        append(Token(kind: mapping ? .flowMappingStart : .flowSequenceStart, start: start))
+        tokens.append(Token(kind: mapping ? .flowMappingStart : .flowSequenceStart, start: start))
     }
 
     mutating func fetchFlowEnd(mapping: Bool) throws(ParseFailure) {
@@ -427,7 +424,7 @@ struct YAMLScanner {
         allowSimpleKey = false
         let start = mark
         advance()
-        append(Token(kind: mapping ? .flowMappingEnd : .flowSequenceEnd, start: start))
+        tokens.append(Token(kind: mapping ? .flowMappingEnd : .flowSequenceEnd, start: start))
         markJSONLike()
     }
 
@@ -440,31 +437,31 @@ struct YAMLScanner {
         try removePossibleSimpleKey()
         let start = mark
         advance()
-        append(Token(kind: .flowEntry, start: start))
+        tokens.append(Token(kind: .flowEntry, start: start))
     }
 
     mutating func fetchBlockEntry() throws(ParseFailure) {
         guard allowSimpleKey else { throw error("a block sequence entry is not allowed here") }
         if tabBefore { throw error("a tab before a block sequence entry; use spaces") }
-        if addIndent(mark.column) { append(Token(kind: .blockSequenceStart, start: mark)) }
+        if addIndent(mark.column) { tokens.append(Token(kind: .blockSequenceStart, start: mark)) }
         allowSimpleKey = true
         try removePossibleSimpleKey()
         let start = mark
         advance()
-        append(Token(kind: .blockEntry, start: start))
+        tokens.append(Token(kind: .blockEntry, start: start))
     }
 
     mutating func fetchKey() throws(ParseFailure) {
         if flows.isEmpty {
             guard allowSimpleKey else { throw error("a mapping key is not allowed here") }
             if tabBefore { throw error("a tab before a mapping key; use spaces") }
-            if addIndent(mark.column) { append(Token(kind: .blockMappingStart, start: mark)) }
+            if addIndent(mark.column) { tokens.append(Token(kind: .blockMappingStart, start: mark)) }
         }
         allowSimpleKey = flows.isEmpty
         try removePossibleSimpleKey()
         let start = mark
         advance()
-        append(Token(kind: .key, start: start))
+        tokens.append(Token(kind: .key, start: start))
     }
 
     mutating func fetchValue() throws(ParseFailure) {
@@ -481,13 +478,13 @@ struct YAMLScanner {
         } else {
             if flows.isEmpty {
                 guard allowSimpleKey else { throw error("a mapping value is not allowed here") }
-                if addIndent(mark.column) { append(Token(kind: .blockMappingStart, start: mark)) }
+                if addIndent(mark.column) { tokens.append(Token(kind: .blockMappingStart, start: mark)) }
             }
             allowSimpleKey = flows.isEmpty
         }
         let start = mark
         advance()
-        append(Token(kind: .value, start: start))
+        tokens.append(Token(kind: .value, start: start))
     }
 
     mutating func fetchAnchor(alias: Bool) throws(ParseFailure) {
@@ -500,7 +497,7 @@ struct YAMLScanner {
             take(into: &name)
         }
         guard !name.isEmpty else { throw error("expected the name of an \(alias ? "alias" : "anchor")", at: start) }
-        append(Token(kind: alias ? .alias : .anchor, start: start, value: name))
+        tokens.append(Token(kind: alias ? .alias : .anchor, start: start, value: name))
     }
 
     mutating func fetchTag() throws(ParseFailure) {
@@ -536,7 +533,7 @@ struct YAMLScanner {
             throw error("expected a space after the tag")
         }
         token.value = Self.percentDecoded(token.value)
-        append(token)
+        tokens.append(token)
     }
 
     static func isWordCharacter(_ c: UInt8) -> Bool {
@@ -667,7 +664,7 @@ struct YAMLScanner {
         if chomping != -1 { value.append(contentsOf: lineBreak) }
         if chomping == 1 { value.append(contentsOf: breaks) }
         if first && chomping != 1 && value == [0x0A] { value = [] }
-        append(Token(kind: .scalar, start: start, value: value, style: literal ? .literal : .folded))
+        tokens.append(Token(kind: .scalar, start: start, value: value, style: literal ? .literal : .folded))
         beginLine()
     }
 
@@ -785,7 +782,7 @@ struct YAMLScanner {
             if breaks == 0 { value.append(0x20) } else { value.append(contentsOf: repeatElement(0x0A, count: breaks)) }
         }
         advance()
-        append(Token(kind: .scalar, start: start, value: value, style: double ? .double : .single))
+        tokens.append(Token(kind: .scalar, start: start, value: value, style: double ? .double : .single))
         markJSONLike()
     }
 
@@ -907,6 +904,6 @@ struct YAMLScanner {
             pending = true
             pendingBreaks = breaks
         }
-        append(Token(kind: .scalar, start: start, value: value, style: .plain))
+        tokens.append(Token(kind: .scalar, start: start, value: value, style: .plain))
     }
 }
