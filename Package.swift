@@ -44,11 +44,11 @@ let package = Package(
         // The JSON reader's byte classifier in C (header only): SIMD move-mask, which Swift does not expose.
         .target(name: "CDrillDownSIMD", path: "Sources/CDrillDownSIMD"),
         // Readers and writers of documents: JSON, property lists (XML, binary, OpenStep), YAML.
-        // The YAML reader and patcher drive libyaml's event parser directly (`import CYaml`, the C
-        // library inside Yams): Yams's own API builds a node tree first, which costs 3x the time
-        // and memory on large files, and hides the marks (line, column) the errors and the
-        // patcher need. CYaml is not a product of Yams, so it cannot be named here; it is reached
-        // through the Yams product, and only the files under YAML/ and Patch/YAMLPatcher.swift use it.
+        // The YAML reader is DrillDown's own (YAML 1.2, every yaml-test-suite case). The patcher
+        // drives libyaml's event parser directly for its marks (`import CYaml`, the C library inside
+        // Yams; Yams's own API builds a node tree first and hides them). CYaml is not a product of
+        // Yams, so it cannot be named here; it is reached through the Yams product, and only
+        // Patch/YAMLPatcher.swift uses it (YAMLLocator uses Yams' composer for node positions).
         .target(
             name: "DrillDownFormats",
             dependencies: ["DrillDownCore", "CDrillDownSIMD", .product(name: "Yams", package: "Yams")],

@@ -3,16 +3,16 @@ import DrillDownCore
 import Foundation
 import Testing
 
-/// ``YAMLBlockReader``, DrillDown's own scanner for block-style YAML, against libyaml's path
-/// (``YAMLStreamReader``, else ``YAMLComposer``): on every input the block reader builds the same
-/// tree as libyaml's path, or declines and leaves the input to it (which reads it or reports its
-/// error with line and column). It must never accept what libyaml refuses.
-@Suite("YAML block reader against libyaml")
+/// ``YAMLBlockReader``, DrillDown's own scanner for block-style YAML, against the event parser's
+/// path (``YAMLParser`` into ``YAMLStreamReader``, else ``YAMLComposer``): on every input the block
+/// reader builds the same tree as the parser's path, or declines and leaves the input to it (which
+/// reads it or reports its error with line and column). It must never accept what the parser refuses.
+@Suite("YAML block reader against the event parser")
 struct YAMLBlockDifferentialTests {
     enum Outcome { case accepted, declined, invalid }
 
-    /// libyaml's tree of `buffer`, or its failure.
-    static func libyaml(_ buffer: UnsafeBufferPointer<UInt8>, limit: ExpansionLimit) -> Result<TreeStore, ParseFailure> {
+    /// The event parser's tree of `buffer`, or its failure.
+    static func parsed(_ buffer: UnsafeBufferPointer<UInt8>, limit: ExpansionLimit) -> Result<TreeStore, ParseFailure> {
         if let tree = (try? YAMLStreamReader.read(buffer, limit: limit)) ?? nil { return .success(tree) }
         var composer = YAMLComposer(inputBytes: buffer.count, limit: limit)
         do throws(ParseFailure) {
@@ -30,12 +30,12 @@ struct YAMLBlockDifferentialTests {
             guard UTF8Validation.firstInvalidOffset(in: buffer) == nil else { return .invalid }
             let fast = (try? YAMLBlockReader.read(buffer, limit: limit)) ?? nil
             let shown = String(decoding: bytes.prefix(300), as: UTF8.self).debugDescription
-            switch (fast, libyaml(buffer, limit: limit)) {
+            switch (fast, parsed(buffer, limit: limit)) {
             case (let f?, .success(let l)):
                 #expect(JSONScanDifferentialTests.dump(f) == JSONScanDifferentialTests.dump(l), "different trees for \(shown)", sourceLocation: sourceLocation)
                 return .accepted
             case (_?, .failure(let failure)):
-                Issue.record("block reader accepted what libyaml refuses (\(failure.message)): \(shown)", sourceLocation: sourceLocation)
+                Issue.record("block reader accepted what the event parser refuses (\(failure.message)): \(shown)", sourceLocation: sourceLocation)
                 return .invalid
             case (nil, .success):
                 return .declined
@@ -178,7 +178,7 @@ struct YAMLBlockDifferentialTests {
         }
     }
 
-    @Test("random block documents give libyaml's tree, and the block reader takes most of them")
+    @Test("random block documents give the event parser's tree, and the block reader takes most of them")
     func randomDocuments() {
         var documents = Generator(rng: SeededGenerator(seed: 53))
         var accepted = 0
@@ -188,7 +188,7 @@ struct YAMLBlockDifferentialTests {
         #expect(accepted > total / 3, "the block reader declined too many documents (\(accepted) of \(total) taken)")
     }
 
-    @Test("damaged documents give libyaml's tree or the block reader declines them")
+    @Test("damaged documents give the event parser's tree or the block reader declines them")
     func damagedDocuments() {
         var documents = Generator(rng: SeededGenerator(seed: 59))
         var rng = SeededGenerator(seed: 67)
@@ -198,14 +198,14 @@ struct YAMLBlockDifferentialTests {
         }
     }
 
-    @Test("every tree the writer writes reads back in one pass, as libyaml reads it")
+    @Test("every tree the writer writes reads back in one pass, as the event parser reads it")
     func writerOutput() throws {
         var trees = RandomTrees(rng: SeededGenerator(seed: 61))
         for _ in 0 ..< 1500 {
             let value = trees.value()
             let bytes = try DocumentWriter.data(value.store, format: .yaml)
             let outcome = Self.compare(bytes)
-            // `!!binary` (data) is a tag, left to libyaml.
+            // `!!binary` (data) is a tag, left to the event parser.
             let tagged = String(decoding: bytes, as: UTF8.self).contains("!!binary")
             #expect(outcome == (tagged ? .declined : .accepted), "\(String(decoding: bytes.prefix(300), as: UTF8.self).debugDescription)")
         }
@@ -224,7 +224,7 @@ struct YAMLBlockDifferentialTests {
         return found
     }
 
-    @Test("the example and corpus files give libyaml's tree")
+    @Test("the example and corpus files give the event parser's tree")
     func files() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         var accepted: [String] = []
@@ -234,7 +234,7 @@ struct YAMLBlockDifferentialTests {
                 if Self.compare(bytes) == .accepted { accepted.append(folder + "/" + file) }
             }
         }
-        // Hand-written schemas in block style (Sounds' uses flow mappings, left to libyaml).
+        // Hand-written schemas in block style (Sounds' uses flow mappings, left to the event parser).
         #expect(accepted.contains("Examples/Planets/schema.yaml") && accepted.contains("Examples/Music/schema.yaml"), "\(accepted)")
     }
 
@@ -249,7 +249,7 @@ struct YAMLBlockDifferentialTests {
         #expect(Self.compare(text) == .accepted)
     }
 
-    @Test("what the subset leaves out is read by libyaml as before", arguments: [
+    @Test("what the subset leaves out is read by the event parser as before", arguments: [
         "a: &x 1\nb: *x", "base: &b {x: 1}\nuse:\n  <<: *b", "a: !!int 3", "a: |\n  text\n", "a: >\n  text\n", "a: [1, 2]", "a: {b: 1}",
         "? a\n: b", "%YAML 1.1\n---\na: 1", "a: 1\n...\n", "a\n---\nb", "a: multi\n  line\n", "a: 'multi\n  line'\n", "\u{FEFF}a: 1",
         "a:\tb", "\ta: 1", "- a\n  - b\n", "a: b\rc: d", "- x\n -y", "a: 1\na: 2", "'a': 1\na: 2", ":x: 1", "?x: 1", "a: \"\\\tb\"",
@@ -259,9 +259,9 @@ struct YAMLBlockDifferentialTests {
         #expect(Self.compare(text) != .accepted)
     }
 
-    @Test("bad input is still an error with libyaml's line and column", arguments: [
-        ("a:\n  b: 1\n c: 2\n", 3, 2), ("a: 1\na: 2\n", 2, 1), ("a: b: c\n", 1, 5), ("- a\nb: 1\n", 2, 1), ("a:\n\tb: 1\n", 2, 1),
-        ("a: 'x\n", 2, 1), ("a: \"\\q\"\n", 1, 5),
+    @Test("bad input is still an error with its line and column", arguments: [
+        ("a:\n  b: 1\n c: 2\n", 3, 2), ("a: 1\na: 2\n", 2, 1), ("a: b: c\n", 1, 5), ("- a\nb: 1\n", 2, 1), ("a:\n\tb: 1\n", 2, 2),
+        ("a: 'x\n", 1, 4), ("a: \"\\q\"\n", 1, 5),
     ])
     func errors(_ text: String, _ line: Int, _ column: Int) throws {
         #expect(Self.compare(text) == .invalid)

@@ -1,32 +1,31 @@
-import CYaml
 import DrillDownCore
 
 /// Reads the block-style YAML that most files are written in (and that ``YAMLWriter`` writes)
-/// straight from its bytes into the store's arrays (``TreeBuilder/Columns``), without libyaml.
+/// straight from its bytes into the store's arrays (``TreeBuilder/Columns``), without the event parser.
 ///
 /// This is the first path of ``YAMLReader``. It takes a conservative subset of YAML and gives up
-/// (returns `nil`) on the first thing outside it, leaving the document to libyaml
+/// (returns `nil`) on the first thing outside it, leaving the document to ``YAMLParser``
 /// (``YAMLStreamReader``, then ``YAMLComposer``, which reports every error with its line and
-/// column). So a document it accepts gives exactly the tree libyaml's path gives, and every
+/// column). So a document it accepts gives exactly the tree the parser's path gives, and every
 /// document it declines reads as before. The subset:
 ///
 /// - block mappings (`key: value`) and block sequences (`- item`), nested by indentation with
 ///   spaces, including a sequence at its key's indentation and compact nesting (`- - a`, `- k: v`);
-/// - single-line scalars: plain (typed by ``YAMLScalar`` as libyaml's plain scalars are),
-///   single-quoted and double-quoted with every libyaml escape (always strings);
+/// - single-line scalars: plain (typed by ``YAMLScalar`` as the parser's plain scalars are),
+///   single-quoted and double-quoted with every YAML escape (always strings);
 /// - the empty flow collections `{}` and `[]`, comments, blank lines, one leading `---`,
 ///   `\n` or `\r\n` line ends.
 ///
 /// It declines flow collections with content, anchors, aliases, tags, block scalars (`|`, `>`),
 /// multi-line scalars, explicit keys (`?`), directives, document end markers and second
-/// documents, tabs outside quotes and comments, characters libyaml refuses or treats as line
+/// documents, tabs outside quotes and comments, characters YAML refuses or libyaml read as line
 /// breaks (C0 and C1 controls, DEL, U+2028, U+2029, U+FEFF, U+FFFE, U+FFFF), a lone `\r`, keys
-/// longer than 1000 bytes (libyaml's limit for simple keys is 1024 characters), merge keys,
+/// longer than 1000 bytes (the parser's limit for simple keys is 1024 bytes), merge keys,
 /// duplicate keys (found as each mapping closes, ``DuplicateKeys``), any indentation that does not match an open level, and
 /// documents past the nesting or ``ExpansionLimit`` limits.
 ///
 /// ```swift
-/// let tree = YAMLBlockReader.read(buffer, limit: .default)   // nil: read it with libyaml
+/// let tree = YAMLBlockReader.read(buffer, limit: .default)   // nil: read it with YAMLParser
 /// ```
 /// - Complexity: O(n) in the input size; duplicate keys are found as each mapping closes
 ///   (``TreeBuilder/Columns``, ``DuplicateKeys``), O(k log k) for k keys.
@@ -65,7 +64,7 @@ struct YAMLBlockReader {
     /// For ``Awaiting/key`` and ``Awaiting/item``: the indentation of the mapping or sequence.
     var awaitingIndent = 0
 
-    /// The tree of `buffer` (valid UTF-8), or `nil` when it must be read with libyaml.
+    /// The tree of `buffer` (valid UTF-8), or `nil` when it must be read with ``YAMLParser``.
     static func read(_ buffer: UnsafeBufferPointer<UInt8>, limit: ExpansionLimit) throws(ReservationFailure) -> TreeStore? {
         guard let base = buffer.baseAddress, !buffer.isEmpty else { return nil }
         var reader = YAMLBlockReader(base: base, count: buffer.count, table: classes)
@@ -109,7 +108,7 @@ struct YAMLBlockReader {
         return b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09
     }
 
-    /// The length of the non-ASCII character at `at`, or `nil` for one libyaml refuses or reads
+    /// The length of the non-ASCII character at `at`, or `nil` for one YAML refuses or libyaml reads
     /// as a line break or byte order mark (the input is valid UTF-8).
     @inline(__always) func characterLength(_ at: Int) -> Int? {
         let b = base[at]
@@ -151,7 +150,7 @@ struct YAMLBlockReader {
         }
     }
 
-    /// Skips a comment through its line break; `false` for a character libyaml refuses in it.
+    /// Skips a comment through its line break; `false` for a character YAML refuses in it.
     mutating func skipComment() -> Bool {
         while i < count {
             let b = base[i]
@@ -276,7 +275,7 @@ struct YAMLBlockReader {
     }
 
     /// Appends a scalar's text: its bytes, or decoded (`''`, escapes). `false` when it does not fit
-    /// or holds an escape libyaml refuses.
+    /// or holds an escape YAML does not have.
     func appendText(_ scalar: Scalar, into out: inout TreeBuilder.Columns) -> Bool {
         let n = scalar.end - scalar.start
         guard scalar.escaped else {
@@ -382,7 +381,7 @@ struct YAMLBlockReader {
 
     // MARK: Nodes
 
-    /// Finishes the awaiting node with a scalar value: typed like libyaml's scalar of that style.
+    /// Finishes the awaiting node with a scalar value: typed like the parser's scalar of that style.
     mutating func addValue(_ scalar: Scalar, into out: inout TreeBuilder.Columns) -> Bool {
         awaiting = .none
         guard scalar.style == .plain else {
@@ -392,7 +391,7 @@ struct YAMLBlockReader {
             return true
         }
         let text = UnsafeBufferPointer(start: base + scalar.start, count: scalar.end - scalar.start)
-        guard let typed = try? YAMLScalar(text, tag: nil, style: YAML_PLAIN_SCALAR_STYLE) else { return false }
+        guard let typed = try? YAMLScalar(text, tag: nil, isPlain: true) else { return false }
         if var converted = typed.converted {
             let fitted = converted.withUTF8 { $0.isEmpty || out.appendText($0.baseAddress!, $0.count) }
             guard fitted else { return false }
@@ -439,11 +438,11 @@ struct YAMLBlockReader {
         guard appendText(scalar, into: &out) else { return false }
         let key = UnsafeBufferPointer(start: out.text + start, count: out.textCount - start)
         out.endKey()
-        // A merge key, or a key that does not type (an overlong hexadecimal integer), is libyaml's.
+        // A merge key, or a key that does not type (an overlong hexadecimal integer), is the parser's.
         // Only plain keys that start with a digit, `+`, `-` or `.` can fail to type (as an int or
         // float), and only `<<` is a merge key: other keys are titles as written.
         if scalar.style == .plain, let first = key.first, first == 0x3C || (first >= 0x2B && first <= 0x39 && first != 0x2C && first != 0x2F) {
-            guard let typed = try? YAMLScalar(key, tag: nil, style: YAML_PLAIN_SCALAR_STYLE), !typed.isMergeKey else { return false }
+            guard let typed = try? YAMLScalar(key, tag: nil, isPlain: true), !typed.isMergeKey else { return false }
         }
         return true
     }

@@ -1,7 +1,6 @@
-import CYaml
 import DrillDownCore
 
-/// Composes libyaml's event stream into a compact graph in which an alias is a second reference
+/// Composes ``YAMLParser``'s event stream into a compact graph in which an alias is a second reference
 /// to its anchored value (nothing is copied), then writes the graph out as a tree.
 ///
 /// Everything is iterative, so neither deep nesting nor deep chains of aliases can overflow a
@@ -71,53 +70,43 @@ struct YAMLComposer {
 
     /// Composes the single document in `buffer` and returns its root item.
     mutating func compose(_ buffer: UnsafeBufferPointer<UInt8>) throws(ParseFailure) -> Int {
-        _ = YAMLReader.libyamlNesting
-        guard let base = buffer.baseAddress, !buffer.isEmpty else {
+        guard !buffer.isEmpty else {
             throw ParseFailure(offset: 0, "empty document; expected a YAML value")
         }
-        var parser = yaml_parser_t()
-        guard yaml_parser_initialize(&parser) == 1 else { throw ParseFailure(offset: 0, "out of memory") }
-        defer { yaml_parser_delete(&parser) }
-        yaml_parser_set_encoding(&parser, YAML_UTF8_ENCODING)
-        yaml_parser_set_input_string(&parser, base, buffer.count)
+        var parser = try YAMLParser(buffer)
         var root: Int?
-        var event = yaml_event_t()
-        while true {
-            guard yaml_parser_parse(&parser, &event) == 1 else { throw Self.failure(parser, buffer) }
-            defer { yaml_event_delete(&event) }
-            let line = Int(event.start_mark.line) + 1
-            let column = Int(event.start_mark.column) + 1
-            switch event.type {
-            case YAML_STREAM_END_EVENT:
-                guard let root else { throw ParseFailure(offset: buffer.count, "empty document; expected a YAML value") }
-                return root
-            case YAML_DOCUMENT_START_EVENT:
+        while let event = try parser.next() {
+            let line = event.start.line + 1
+            let column = event.start.column + 1
+            switch event.kind {
+            case .documentStart:
                 if root != nil { throw Self.located(line, column, "a second YAML document starts here; expected a single document") }
-            case YAML_SCALAR_EVENT:
-                let scalar = event.data.scalar
-                let text = UnsafeBufferPointer(start: scalar.value, count: Int(scalar.length))
-                let index = try addScalar(text, tag: scalar.tag, style: scalar.style, line: line, column: column)
-                try attach(index, anchor: Self.string(scalar.anchor), line: line, column: column, root: &root)
-            case YAML_ALIAS_EVENT:
-                let name = Self.string(event.data.alias.anchor) ?? ""
-                guard let target = anchors[name] else { throw Self.located(line, column, "found undefined alias") }
+            case .scalar:
+                let index = try event.value.withUnsafeBufferPointer { (text) throws(ParseFailure) -> Int in
+                    try addScalar(text, tag: event.tag, isPlain: event.style == .plain, line: line, column: column)
+                }
+                try attach(index, anchor: Self.string(event.anchor), line: line, column: column, root: &root)
+            case .alias:
+                let name = String(decoding: event.value, as: UTF8.self)
+                guard let target = anchors[name] else { throw Self.located(line, column, "found undefined alias '*\(name)'") }
                 try attach(target, anchor: nil, line: line, column: column, root: &root)
-            case YAML_SEQUENCE_START_EVENT, YAML_MAPPING_START_EVENT:
+            case .sequenceStart, .mappingStart:
                 try checkNotKey(line: line, column: column)
                 guard frames.count < YAMLReader.maxDepth else {
                     throw Self.located(line, column, "nesting deeper than \(YAMLReader.maxDepth) levels")
                 }
-                let isSequence = event.type == YAML_SEQUENCE_START_EVENT
-                let anchor = isSequence ? event.data.sequence_start.anchor : event.data.mapping_start.anchor
-                frames.append(Frame(shape: isSequence ? .sequence : .mapping, line: line, column: column, anchor: Self.string(anchor)))
-            case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
+                let shape: Shape = event.kind == .sequenceStart ? .sequence : .mapping
+                frames.append(Frame(shape: shape, line: line, column: column, anchor: Self.string(event.anchor)))
+            case .sequenceEnd, .mappingEnd:
                 let frame = frames.removeLast()
                 let index = try close(frame)
                 try attach(index, anchor: frame.anchor, line: frame.line, column: frame.column, root: &root)
-            default:
+            case .documentEnd:
                 break
             }
         }
+        guard let root else { throw ParseFailure(offset: buffer.count, "empty document; expected a YAML value") }
+        return root
     }
 
     /// Refuses a collection where the open mapping expects a key.
@@ -139,12 +128,10 @@ struct YAMLComposer {
     }
 
     /// Adds a scalar, typed by its tag (or, untagged and plain, by its text).
-    mutating func addScalar(
-        _ text: UnsafeBufferPointer<UInt8>, tag: UnsafeMutablePointer<yaml_char_t>?, style: yaml_scalar_style_t, line: Int, column: Int
-    ) throws(ParseFailure) -> Int {
+    mutating func addScalar(_ text: UnsafeBufferPointer<UInt8>, tag: String?, isPlain: Bool, line: Int, column: Int) throws(ParseFailure) -> Int {
         let scalar: YAMLScalar
         do throws(YAMLScalar.Invalid) {
-            scalar = try YAMLScalar(text, tag: tag, style: style)
+            scalar = try YAMLScalar(text, tag: tag, isPlain: isPlain)
         } catch {
             throw Self.located(line, column, error.message)
         }
@@ -311,31 +298,13 @@ struct YAMLComposer {
 
     // MARK: Errors
 
-    static func string(_ pointer: UnsafeMutablePointer<yaml_char_t>?) -> String? {
-        pointer.map { String(cString: $0) }
+    static func string(_ bytes: [UInt8]?) -> String? {
+        bytes.map { String(decoding: $0, as: UTF8.self) }
     }
 
     static func located(_ line: Int, _ column: Int, _ message: String) -> ParseFailure {
         var failure = ParseFailure(offset: 0, message)
         failure.knownLocation = (line, column)
         return failure
-    }
-
-    /// The failure libyaml reported, at its position, with its problem and context.
-    static func failure(_ parser: yaml_parser_t, _ buffer: UnsafeBufferPointer<UInt8>) -> ParseFailure {
-        let problem = parser.problem.map { String(cString: $0) } ?? "invalid YAML"
-        switch parser.error {
-        case YAML_READER_ERROR:
-            let offset = Int(parser.problem_offset)
-            return ParseFailure(offset: offset, "\(problem), found \(SourceLocation.describe(offset, in: buffer))")
-        case YAML_SCANNER_ERROR, YAML_PARSER_ERROR:
-            var message = problem
-            if let context = parser.context {
-                message += " (\(String(cString: context)) at \(parser.context_mark.line + 1):\(parser.context_mark.column + 1))"
-            }
-            return located(Int(parser.problem_mark.line) + 1, Int(parser.problem_mark.column) + 1, message)
-        default:
-            return ParseFailure(offset: 0, "out of memory while reading YAML")
-        }
     }
 }

@@ -1,8 +1,8 @@
 import DrillDownCore
 
-/// Runs ``YAMLBlockReader`` and libyaml's path (``YAMLStreamReader``, else ``YAMLComposer``) on
-/// the same input and says where they disagree: the block reader must build libyaml's tree or
-/// decline. For the YAML fuzz target, which checks every input it makes with it (the tests use
+/// Runs ``YAMLBlockReader`` and the event parser's path (``YAMLParser`` into ``YAMLStreamReader``,
+/// else ``YAMLComposer``) on the same input and says where they disagree: the block reader must
+/// build the parser's tree or decline. For the YAML fuzz target, which checks every input it makes with it (the tests use
 /// the readers themselves).
 ///
 /// ```swift
@@ -10,7 +10,7 @@ import DrillDownCore
 /// ```
 package enum YAMLPathAgreement {
     /// `nil` when `input` is not UTF-8 (the reader refuses it before either path), or the block
-    /// reader declines it or builds the tree libyaml's path builds; otherwise what differs.
+    /// reader declines it or builds the tree the parser's path builds; otherwise what differs.
     /// - Complexity: O(n) in the input size plus the size of the trees.
     package static func disagreement(_ input: UnsafeBufferPointer<UInt8>, limit: ExpansionLimit = .default) -> String? {
         guard UTF8Validation.firstInvalidOffset(in: input) == nil, let fast = (try? YAMLBlockReader.read(input, limit: limit)) ?? nil else { return nil }
@@ -22,10 +22,10 @@ package enum YAMLPathAgreement {
             do throws(ParseFailure) {
                 slow = composer.build(try composer.compose(input))
             } catch {
-                return "the block reader accepted what libyaml refuses: \(error.message)"
+                return "the block reader accepted what the parser refuses: \(error.message)"
             }
         }
-        guard fast.count == slow.count else { return "\(fast.count) nodes against libyaml's \(slow.count)" }
+        guard fast.count == slow.count else { return "\(fast.count) nodes against the parser's \(slow.count)" }
         for node in fast.nodes {
             guard fast.kind(of: node) == slow.kind(of: node), fast.childCount(of: node) == slow.childCount(of: node),
                   fast.parent(of: node) == slow.parent(of: node), fast.keyBytes(of: node).elementsEqual(slow.keyBytes(of: node)),

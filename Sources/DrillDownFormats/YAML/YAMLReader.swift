@@ -1,12 +1,12 @@
-import CYaml
 import DrillDownCore
 
-/// Reads YAML into a ``TreeStore``: block-style documents of plain and quoted one-line scalars
+/// Reads YAML 1.2 into a ``TreeStore``: block-style documents of plain and quoted one-line scalars
 /// (what ``YAMLWriter`` and most hand-written files use) straight from their bytes
-/// (``YAMLBlockReader``); anything else with libyaml's event parser (the C library Yams bundles),
-/// straight from the events into the store (``YAMLStreamReader``) when the document has no
-/// aliases or merge keys and is valid, else composed by ``YAMLComposer``, which expands them
-/// and reports errors with their line and column. All three give the same tree. Plain scalars are typed by ``YAMLPlainScalar``
+/// (``YAMLBlockReader``); anything else with DrillDown's own YAML 1.2 event parser
+/// (``YAMLParser``, which passes every case of yaml/yaml-test-suite), straight from the events
+/// into the store (``YAMLStreamReader``) when the document has no aliases or merge keys and is
+/// valid, else composed by ``YAMLComposer``, which expands them and reports errors with their
+/// line and column. All three give the same tree. Plain scalars are typed by ``YAMLPlainScalar``
 /// (the same rules as Yams' default resolver, without a regular expression per scalar).
 ///
 /// Scalars take the kind of their resolved YAML 1.1 tag: `int` (decimal, `0x`, `0o`, `0b`,
@@ -24,9 +24,6 @@ import DrillDownCore
 enum YAMLReader {
     /// The deepest nesting accepted, aliases expanded.
     static let maxDepth = 10_000
-
-    /// libyaml's own nesting limit (it counts some levels twice), set once well above ours so that ours reports it.
-    static let libyamlNesting: Void = { yaml_set_max_nest_level(Int32(maxDepth * 3)) }()
 
     static func read(_ input: UnsafeBufferPointer<UInt8>, limit: ExpansionLimit = .default) throws(ParseFailure) -> TreeStore {
         try UTF16Transcoding.withUTF8(input) { (buffer) throws(ParseFailure) -> TreeStore in

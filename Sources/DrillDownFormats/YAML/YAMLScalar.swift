@@ -1,12 +1,11 @@
-import CYaml
 import DrillDownCore
 
 /// The kind and stored text of one YAML scalar event: its explicit tag decides, or for an
 /// untagged plain scalar the type its text resolves to (``YAMLPlainScalar``); quoted and block
-/// scalars are strings. Shared by ``YAMLStreamReader`` and ``YAMLComposer``.
+/// scalars are strings. Shared by ``YAMLBlockReader``, ``YAMLStreamReader`` and ``YAMLComposer``.
 ///
 /// ```swift
-/// let s = try YAMLScalar(text, tag: nil, style: YAML_PLAIN_SCALAR_STYLE)   // "0x1F" → .integer, "31"
+/// let s = try YAMLScalar(text, tag: nil, isPlain: true)   // "0x1F" → .integer, "31"
 /// ```
 struct YAMLScalar {
     /// A scalar whose text does not fit its tag (an `!!int` that is no integer, bad base64…).
@@ -22,10 +21,9 @@ struct YAMLScalar {
     /// A plain, untagged `<<` (a merge key where it is used as a key).
     var isMergeKey = false
 
-    /// Types `text` (the scalar as libyaml delivers it) by `tag` and `style`.
+    /// Types `text` (the scalar's value) by its resolved `tag` (``YAMLParser/Event/tag``) and whether it is written plain.
     /// - Complexity: O(n) in the text's length (O(n²) for non-decimal integers, whose digits are capped).
-    init(_ text: UnsafeBufferPointer<UInt8>, tag: UnsafeMutablePointer<yaml_char_t>?, style: yaml_scalar_style_t) throws(Invalid) {
-        let isPlain = style == YAML_PLAIN_SCALAR_STYLE || style == YAML_ANY_SCALAR_STYLE
+    init(_ text: UnsafeBufferPointer<UInt8>, tag: String?, isPlain: Bool) throws(Invalid) {
         // Most scalars are quoted, plainly untyped by their bytes, or decimal integers already in
         // canonical form: no String is made for them.
         if tag == nil, !text.isEmpty, !(isPlain && YAMLPlainScalar.mayBeTyped(text)) { return }
@@ -35,7 +33,7 @@ struct YAMLScalar {
         }
         let string = String(decoding: text, as: UTF8.self)
         isMergeKey = isPlain && tag == nil && string == "<<"
-        switch Self.resolve(string, tag: tag.map { String(cString: $0) }, isPlain: isPlain) {
+        switch Self.resolve(string, tag: tag, isPlain: isPlain) {
         case .int:
             kind = .integer
             guard let integer = YAMLNumbers.integer(string) else {

@@ -1,12 +1,11 @@
-import CYaml
 import DrillDownCore
 
-/// Reads a YAML document straight from libyaml's event stream into the store's arrays
+/// Reads a YAML document straight from ``YAMLParser``'s event stream into the store's arrays
 /// (``TreeBuilder/Columns``): each event becomes its node as it arrives, with no graph or node
 /// tree in between.
 ///
 /// This is the fast path of ``YAMLReader``, for the documents that need nothing but one pass:
-/// it gives up (returns `nil`) on an alias, a merge key, anything invalid (a libyaml error, a
+/// it gives up (returns `nil`) on an alias, a merge key, anything invalid (a parse error, a
 /// scalar that does not fit its tag, a duplicate key, a collection used as a key, a second
 /// document or none) and on a document past the nesting or ``ExpansionLimit`` limits. The
 /// reader then reads the input again with ``YAMLComposer``, which expands aliases and merges
@@ -32,13 +31,7 @@ struct YAMLStreamReader {
 
     /// The tree of `buffer`'s single document, or `nil` when ``YAMLComposer`` must read it.
     static func read(_ buffer: UnsafeBufferPointer<UInt8>, limit: ExpansionLimit) throws(ReservationFailure) -> TreeStore? {
-        _ = YAMLReader.libyamlNesting
-        guard let base = buffer.baseAddress, !buffer.isEmpty else { return nil }
-        var parser = yaml_parser_t()
-        guard yaml_parser_initialize(&parser) == 1 else { return nil }
-        defer { yaml_parser_delete(&parser) }
-        yaml_parser_set_encoding(&parser, YAML_UTF8_ENCODING)
-        yaml_parser_set_input_string(&parser, base, buffer.count)
+        guard !buffer.isEmpty, var parser = try? YAMLParser(buffer) else { return nil }
         var reader = YAMLStreamReader()
         reader.frames.reserveCapacity(64)
         // Every node takes at least two bytes of input (`[]`, `a,`, `- `) but the root; text is
@@ -54,44 +47,37 @@ struct YAMLStreamReader {
     }
 
     /// Turns events into nodes until the stream ends; `false` to give up.
-    mutating func fill(_ parser: inout yaml_parser_t, into out: inout TreeBuilder.Columns) -> Bool {
-        var event = yaml_event_t()
+    mutating func fill(_ parser: inout YAMLParser, into out: inout TreeBuilder.Columns) -> Bool {
         while true {
-            guard yaml_parser_parse(&parser, &event) == 1 else { return false }
-            defer { yaml_event_delete(&event) }
-            switch event.type {
-            case YAML_SCALAR_EVENT:
-                let scalar = event.data.scalar
-                guard addScalar(UnsafeBufferPointer(start: scalar.value, count: Int(scalar.length)), scalar.tag, scalar.style, into: &out) else {
-                    return false
-                }
-            case YAML_SEQUENCE_START_EVENT, YAML_MAPPING_START_EVENT:
+            let next: YAMLParser.Event?
+            do throws(ParseFailure) { next = try parser.next() } catch { return false }
+            guard let event = next else { return hasRoot }
+            switch event.kind {
+            case .scalar:
+                let added = event.value.withUnsafeBufferPointer { addScalar($0, event.tag, isPlain: event.style == .plain, into: &out) }
+                guard added else { return false }
+            case .sequenceStart, .mappingStart:
                 guard frames.count < YAMLReader.maxDepth, beginValue(into: &out) else { return false }
-                let isMapping = event.type == YAML_MAPPING_START_EVENT
+                let isMapping = event.kind == .mappingStart
                 out.openContainer(isMapping ? .object : .array)
                 frames.append(Frame(isMapping: isMapping, expectsKey: true))
-            case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
+            case .sequenceEnd, .mappingEnd:
                 frames.removeLast()
                 out.closeContainer()
                 endValue()
-            case YAML_DOCUMENT_START_EVENT:
+            case .documentStart:
                 if hasRoot { return false }
-            case YAML_STREAM_END_EVENT:
-                return hasRoot
-            case YAML_ALIAS_EVENT:
+            case .alias:
                 return false
-            default:
+            case .documentEnd:
                 break
             }
         }
     }
 
     /// Adds a scalar: a mapping's key (the title of the member that follows) or a value.
-    mutating func addScalar(
-        _ text: UnsafeBufferPointer<UInt8>, _ tag: UnsafeMutablePointer<yaml_char_t>?, _ style: yaml_scalar_style_t,
-        into out: inout TreeBuilder.Columns
-    ) -> Bool {
-        guard let scalar = try? YAMLScalar(text, tag: tag, style: style) else { return false }
+    mutating func addScalar(_ text: UnsafeBufferPointer<UInt8>, _ tag: String?, isPlain: Bool, into out: inout TreeBuilder.Columns) -> Bool {
+        guard let scalar = try? YAMLScalar(text, tag: tag, isPlain: isPlain) else { return false }
         if let last = frames.indices.last, frames[last].isMapping, frames[last].expectsKey {
             guard !scalar.isMergeKey else { return false }
             out.beginNode()
