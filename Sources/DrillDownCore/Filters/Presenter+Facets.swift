@@ -9,30 +9,44 @@ extension Presenter {
         let probe = try bind(.condition(.init(field: key, op: .exists, values: [])), to: id)
         guard case .test(let test) = probe.root else { throw FilterError("expected a field", column: 1, expression: key) }
         let filter = filter(of: id)
-        var facet: Facet
+        let facet: Facet
         if access?.hidesRows != true, let stored = source.facet(ofChildren: id, field: test, where: filter, limit: limit) {
             facet = stored
         } else {
             let children = source.children(of: id)
-            var counts: [String: Int] = [:]
-            var rows = 0, missing = 0
-            func count(_ child: NodeID) {
-                rows += 1
-                if let text = filterText(test, of: child) { counts[text, default: 0] += 1 } else { missing += 1 }
-            }
-            if let listed = listedIndices(of: id) {
-                for i in listed { count(children[i]) }
-            } else {
-                for child in children { count(child) }
-            }
-            facet = Facet(
-                field: test.key, values: Facet.top(counts, limit: limit).map { Facet.Value(value: $0.0, count: $0.1) },
-                rows: rows, missing: missing, distinct: counts.count)
+            facet = listedIndices(of: id).map { listed in count(test, over: listed.lazy.map { children[$0] }, limit: limit) }
+                ?? count(test, over: children, limit: limit)
         }
-        if test.type == .duration {
-            let shown = Field(key: test.key, type: .duration)
-            for i in facet.values.indices { facet.values[i].label = shown.display(Scalar(.integer, facet.values[i].value)) }
+        return labelled(facet, test)
+    }
+
+    /// The top `limit` values of `field` over `nodes` (the hits of ``find(where:under:limit:)``),
+    /// the field typed as the schema declares it.
+    public func facet(over nodes: [NodeID], field key: String, limit: Int = 10) throws(FilterError) -> Facet {
+        let probe = try BoundFilter(.condition(.init(field: key, op: .exists, values: [])), fields: declaredFields(), lenient: true)
+        guard case .test(let test) = probe.root else { throw FilterError("expected a field", column: 1, expression: key) }
+        return labelled(count(test, over: nodes, limit: limit), test)
+    }
+
+    /// One pass over `nodes`, counting the raw text of `test`'s field.
+    func count(_ test: BoundFilter.Test, over nodes: some Sequence<NodeID>, limit: Int) -> Facet {
+        var counts: [String: Int] = [:]
+        var rows = 0, missing = 0
+        for node in nodes {
+            rows += 1
+            if let text = filterText(test, of: node) { counts[text, default: 0] += 1 } else { missing += 1 }
         }
+        return Facet(
+            field: test.key, values: Facet.top(counts, limit: limit).map { Facet.Value(value: $0.0, count: $0.1) },
+            rows: rows, missing: missing, distinct: counts.count)
+    }
+
+    /// A duration's values labelled `m:ss`.
+    func labelled(_ facet: Facet, _ test: BoundFilter.Test) -> Facet {
+        guard test.type == .duration else { return facet }
+        var facet = facet
+        let shown = Field(key: test.key, type: .duration)
+        for i in facet.values.indices { facet.values[i].label = shown.display(Scalar(.integer, facet.values[i].value)) }
         return facet
     }
 }

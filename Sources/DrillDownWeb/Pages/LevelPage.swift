@@ -15,12 +15,19 @@ struct LevelPage {
     var editing = false
     /// The Sort menu's choice (`?sort=`, see ``SortMenu/choice(_:)``); `nil`: the schema's order.
     var sort: SortRule?? = nil
+    /// The `?where=` filters (checked by the route with ``FilterBar/applied(to:level:)``).
+    var filters = FilterBar(expressions: [])
+    /// The facet panel's field (`?facet=`); `nil`: the level's first field on a small level.
+    var facet: String?
 
-    /// The presenter showing this level in the chosen order.
+    /// The presenter showing this level in the chosen order, filtered.
     var presenter: Presenter {
-        guard let sort else { return site.presenter }
-        return site.presenter.sorting(id, by: sort)
+        let sorted = sort.map { site.presenter.sorting(id, by: $0) } ?? site.presenter
+        return (try? filters.applied(to: sorted, level: id)) ?? sorted
     }
+
+    /// Levels of at most this many rows show a facet without being asked (`?facet=`).
+    static let defaultFacetRows = 5000
 
     func render() -> HTML {
         let source = site.source
@@ -34,9 +41,10 @@ struct LevelPage {
         let rows = presenter.rows(of: id, offset: start, limit: paged ? site.options.pageSize : total)
         let here = Links.level(path)
         let sortItem = SortMenu.queryItem(sort)
-        /// `here` with `item` (and the sort) as its query.
+        let facetItem = facet.map { "facet=" + Query.encode($0) }
+        /// `here` with `item` (and the sort, filters and facet) as its query.
         func link(_ item: String?) -> String {
-            let query = [item, sortItem].compactMap { $0 }.joined(separator: "&")
+            let query = ([item, sortItem] + filters.queryItems + [facetItem]).compactMap { $0 }.joined(separator: "&")
             return query.isEmpty ? here : "\(here)?\(query)"
         }
         var rowEditing: RowEditing?
@@ -55,11 +63,23 @@ struct LevelPage {
         var extra: [String: Any] = [
             "rowsHTML": rowsHTML,
             "total": total, "path": path.description,
-            "api": (path.isRoot ? "/api/level" : "/api/level/\(path)") + (sortItem.map { "?" + $0 } ?? ""), "offset": start,
+            "api": FilterBar.link(path.isRoot ? "/api/level" : "/api/level/\(path)", ([sortItem].compactMap { $0 }) + filters.queryItems), "offset": start,
         ]
+        var keep: [(name: String, value: String)] = []
+        if let sort { keep.append(("sort", sort?.description ?? "none")) }
         if total > 1, !editing {
             let fields = site.sortFields.fields(of: id, presenter: presenter, revision: RequestState.current?.revision ?? 0)
-            extra["sortHTML"] = SortMenu.html(fields: fields, current: presenter.sortRule(of: id), here: here)
+            extra["sortHTML"] = SortMenu.html(fields: fields, current: presenter.sortRule(of: id), here: here, hidden: filters.hiddenInputs)
+        }
+        if !editing, source.childCount(of: id) > 1 || !filters.expressions.isEmpty {
+            if let facet { keep.append(("facet", facet)) }
+            extra["filterHTML"] = filters.html(here: here, keep: keep)
+            let fields = presenter.fields(of: id).filter { $0.type != .data }
+            let chosen = facet ?? (source.childCount(of: id) <= Self.defaultFacetRows ? fields.first(where: { !$0.isTitle })?.key : nil)
+            let counted = chosen.flatMap { try? presenter.facet(of: id, field: $0) }
+            if !fields.isEmpty {
+                extra["facetHTML"] = filters.facetHTML(counted, fields: fields, chosen: chosen, here: here, keep: keep)
+            }
         }
         if total == 0 { extra["empty"] = true }
         if editing, rowEditing?.reorderable == true { extra["reorderHelp"] = true }
