@@ -48,6 +48,9 @@ public struct BoundFilter: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// Fields every row has: its title and its kind (the schema's).
+    public static let implied: Set<String> = ["title", "kind"]
+
     /// Binds `filter` to `fields` (matched ASCII case-insensitively; `title` always exists).
     /// - Parameter lenient: accept fields not in `fields`, typing their values by how they read
     ///   (searching at any depth, where rows of every kind meet).
@@ -56,12 +59,13 @@ public struct BoundFilter: Sendable, Hashable, CustomStringConvertible {
         self.filter = filter
         var byKey: [String: Field] = [:]
         for f in fields where byKey[f.key.lowercased()] == nil { byKey[f.key.lowercased()] = f }
-        let expression = filter.description
+        let whole = filter.description
         func bind(_ f: Filter) throws(FilterError) -> Node {
             switch f {
             case .and(let parts): return .and(try parts.map { p throws(FilterError) in try bind(p) })
             case .or(let parts): return .or(try parts.map { p throws(FilterError) in try bind(p) })
-            case .condition(let c): return .test(try Self.bind(c, byKey, lenient: lenient, expression: expression, known: fields))
+            case .condition(let c):
+                return .test(try Self.bind(c, byKey, lenient: lenient, expression: c.expression.isEmpty ? whole : c.expression, known: fields))
             }
         }
         root = try bind(filter)
@@ -70,7 +74,7 @@ public struct BoundFilter: Sendable, Hashable, CustomStringConvertible {
     static func bind(_ c: Filter.Condition, _ byKey: [String: Field], lenient: Bool, expression: String, known: [Field]) throws(FilterError) -> Test {
         let lowered = c.field.lowercased()
         let field = byKey[lowered]
-        if field == nil, !lenient, lowered != "title" {
+        if field == nil, !lenient, !implied.contains(lowered) {
             let names = known.map(\.key).filter { $0.lowercased() != "kind" }
             throw FilterError(
                 "unknown field '\(c.field)'" + (names.isEmpty ? "" : "; this level has \((["title"] + names).joined(separator: ", "))"),
@@ -110,6 +114,8 @@ public struct BoundFilter: Sendable, Hashable, CustomStringConvertible {
         case .date?:
             return ISO8601Text.date(t).map { .date(Self.day(of: t, $0)) }
         case .text?, .choice?, .url?, .data?:
+            // Dates are often kept as text: a typed day then matches every time of that day.
+            if t.count >= 10, t.first?.isNumber == true, let d = ISO8601Text.date(t) { return .date(Self.day(of: t, d)) }
             return .text(value)
         case nil:
             if let n = Double(t), n.isFinite { return .number(n) }

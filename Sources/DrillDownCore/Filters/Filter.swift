@@ -29,8 +29,10 @@ public indirect enum Filter: Sendable, Hashable, CustomStringConvertible {
         public var op: FilterOperator
         /// The value(s) as written: one, several for `in`, none for `exists`.
         public var values: [String]
-        /// The 1-based columns of the field and of each value in the expression, for errors.
+        /// The 1-based columns of the field and of each value in ``expression``, for errors.
         public var fieldColumn: Int, valueColumns: [Int]
+        /// The expression the condition was read from (empty when made in code).
+        public var expression = ""
 
         /// Creates a condition.
         public init(field: String, op: FilterOperator, values: [String], fieldColumn: Int = 1, valueColumns: [Int] = []) {

@@ -25,7 +25,18 @@ struct FilterParser {
         let filter = try expression()
         skipSpace()
         if i < chars.count { throw fail("expected 'and', 'or' or the end, found '\(String(chars[i...]))'") }
-        return filter
+        return Self.sourced(filter, text)
+    }
+
+    /// `filter` with each condition remembering the expression it came from.
+    static func sourced(_ filter: Filter, _ text: String) -> Filter {
+        switch filter {
+        case .condition(var c):
+            c.expression = text
+            return .condition(c)
+        case .and(let parts): return .and(parts.map { sourced($0, text) })
+        case .or(let parts): return .or(parts.map { sourced($0, text) })
+        }
     }
 
     func fail(_ message: String, at column: Int? = nil) -> FilterError {

@@ -20,7 +20,7 @@ extension Presenter {
     /// `filter` bound to the fields of the level under `id`.
     public func bind(_ filter: Filter, to id: NodeID) throws(FilterError) -> BoundFilter {
         var fields = fields(of: id)
-        let missing = filter.conditions.filter { c in c.field.lowercased() != "title" && !fields.contains { $0.key.lowercased() == c.field.lowercased() } }
+        let missing = filter.conditions.filter { c in !BoundFilter.implied.contains(c.field.lowercased()) && !fields.contains { $0.key.lowercased() == c.field.lowercased() } }
         if !missing.isEmpty {
             // Rows of a document level need not share their keys: a key some row has is a field.
             let keys = Set(missing.map { $0.field.lowercased() })
@@ -57,7 +57,11 @@ extension Presenter {
     func filterText(_ test: BoundFilter.Test, of id: NodeID) -> String? {
         if let a = source.attribute(test.key, of: id) { return a.text }
         if test.isTitle { return title(of: id, template: kind(of: id)) }
-        return test.key.lowercased() == "value" ? source.value(of: id)?.text : nil
+        switch test.key.lowercased() {
+        case "value": return source.value(of: id)?.text
+        case "kind": return kind(of: id)?.kind
+        default: return nil
+        }
     }
 
     /// Whether `id` matches `filter`.

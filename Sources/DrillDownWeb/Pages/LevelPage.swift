@@ -75,7 +75,7 @@ struct LevelPage {
             if let facet { keep.append(("facet", facet)) }
             extra["filterHTML"] = filters.html(here: here, keep: keep)
             let fields = presenter.fields(of: id).filter { $0.type != .data }
-            let chosen = facet ?? (source.childCount(of: id) <= Self.defaultFacetRows ? fields.first(where: { !$0.isTitle })?.key : nil)
+            let chosen = facet ?? (source.childCount(of: id) <= Self.defaultFacetRows ? fields.first(where: { !$0.isTitle && $0.editable })?.key : nil)
             let counted = chosen.flatMap { try? presenter.facet(of: id, field: $0) }
             if !fields.isEmpty {
                 extra["facetHTML"] = filters.facetHTML(counted, fields: fields, chosen: chosen, here: here, keep: keep)
