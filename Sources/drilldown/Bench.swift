@@ -290,18 +290,7 @@ struct Bench: ParsableCommand {
     }
 }
 
-/// A small seeded generator (SplitMix64), so a benchmark's changes can be replayed.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
+extension Bench {
     /// `--facet FIELD`: the times of a facet (and of a `--where` filter, and of the facet over
     /// its matches) on one level, each the best and the median of 7 runs, fresh caches each run.
     func timeFacets(_ loaded: OpenedData, field: String) throws {
@@ -336,5 +325,18 @@ struct SplitMix: RandomNumberGenerator {
             out.line("\(t.name): best \(String(format: "%.1f", t.bestMilliseconds)) ms, median \(String(format: "%.1f", t.medianMilliseconds)) ms (\(t.result))")
         }
         out.flush()
+    }
+}
+
+/// A small seeded generator (SplitMix64), so a benchmark's changes can be replayed.
+struct SplitMix: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
     }
 }

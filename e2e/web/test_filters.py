@@ -5,6 +5,7 @@ and `/api/facets` take the same filters; the search screen's filter field finds 
 depth; a bad filter or an injection attempt in a typed value is a 400 and changes nothing; axe
 finds nothing; screenshots at 390 and 1280 px, light and dark."""
 import json
+import os
 import re
 import sqlite3
 import subprocess
@@ -176,3 +177,31 @@ def test_filtered_pages_have_no_axe_violations_and_are_photographed(browser, mus
             page.screenshot(path=str(SHOTS / f"{name}-{width}-{scheme}.png"), full_page=True)
     finally:
         context.close()
+
+
+@pytest.mark.skipif(not os.environ.get("DRILLDOWN_TEST_PG_URL"), reason="DRILLDOWN_TEST_PG_URL is unset: no PostgreSQL server")
+def test_postgres_levels_filter_and_facet_in_sql(tmp_path):
+    """The music tables on PostgreSQL: `WHERE` and `GROUP BY` with bound values, `~` folding accents."""
+    import uuid
+
+    import test_postgres_levels as pg
+    name = "filters_" + uuid.uuid4().hex[:8]
+    pg.psql(f"CREATE DATABASE {name}")
+    url = pg.database_url(name)
+    try:
+        pg.run_psql(url, "-v", "ON_ERROR_STOP=1", "-f", str(ROOT / "Examples" / "Music" / "music.postgres.sql"))
+        def ls(*args):
+            proc = pg.cli("ls", url, *args, "--schema", str(pg.SCHEMA), "--json")
+            assert proc.returncode == 0, proc.stderr
+            return json.loads(proc.stdout)
+        songs = ls("0.0", "--where", "length>9:00")
+        assert [r["title"] for r in songs["rows"]] == ["So What", "Freddie Freeloader", "All Blues", "Flamenco Sketches"]
+        assert [r["title"] for r in ls("2.0", "--where", "name~rondo a la")["rows"]] == ["Blue Rondo à la Turk"]
+        facet = ls("--facet", "genre")
+        assert [(v["value"], v["count"]) for v in facet["values"]] == [("Jazz", 4)]
+        assert ls("--where", "genre=\"Jazz' OR '1'='1\"")["total"] == 0
+        bad = pg.cli("ls", url, "0.0", "--where", "length>1; DROP TABLE songs", "--schema", str(pg.SCHEMA))
+        assert bad.returncode == 1
+        assert pg.run_psql(url, "-c", "SELECT COUNT(*) FROM songs") != "0"
+    finally:
+        pg.psql(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")

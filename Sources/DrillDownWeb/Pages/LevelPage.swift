@@ -117,7 +117,7 @@ struct LevelPage {
     /// and the JSON are the same on every page of a level: rendered once per level and revision.
     func sectionContext(_ sections: Sections, paged: Bool, start: Int, link: (String?) -> String) -> [String: Any] {
         var c: [String: Any] = ["sectioned": true]
-        let key = SectionCache.Key(level: id, sort: presenter.sortRule(of: id)?.description ?? "")
+        let key = SectionCache.Key(level: id, presenter: presenter)
         let decoration = site.sections.decoration(of: key, revision: RequestState.current?.revision ?? 0) {
             Self.decoration(sections, paged: paged, link: link)
         }

@@ -32,8 +32,9 @@ extension Site {
             guard let field = query["field"], !field.isEmpty else { throw WebError.badRequest("Give the field to count as ?field=.") }
             let filters = try FilterBar(query)
             let presenter = try filters.applied(to: self.presenter, level: id)
+            let limit = min(try query.int("limit", default: 10), options.maxAPILimit)
             let facet: Facet
-            do { facet = try presenter.facet(of: id, field: field, limit: min(try query.int("limit", default: 10), options.maxAPILimit)) } catch {
+            do throws(FilterError) { facet = try presenter.facet(of: id, field: field, limit: limit) } catch {
                 throw WebError.badRequest("'field' \(error.message)")
             }
             return try Responses.json(FacetJSON(
