@@ -11,6 +11,7 @@ import pytest
 from conftest import EXAMPLES, ROOT
 
 LIBRARY = EXAMPLES / "Music" / "library.yaml"
+SCHEMA = ("--schema", EXAMPLES / "Music" / "schema.yaml")
 
 
 @pytest.fixture(scope="module")
@@ -30,41 +31,41 @@ def ls_json(drilldown, *args):
 
 
 def test_ls_where_filters_a_level_by_a_duration_and_keeps_paths(drilldown):
-    level = ls_json(drilldown, LIBRARY, "Miles Davis/Kind of Blue", "--where", "length>9:00")
+    level = ls_json(drilldown, LIBRARY, *SCHEMA, "Miles Davis/Kind of Blue", "--where", "length>9:00")
     assert [(r["path"], r["title"]) for r in level["rows"]] == [
         ("0.0.0", "So What"), ("0.0.1", "Freddie Freeloader"), ("0.0.3", "All Blues"), ("0.0.4", "Flamenco Sketches")]
     assert level["total"] == 4
-    both = ls_json(drilldown, LIBRARY, "Miles Davis/Kind of Blue", "--where", "length>9:00", "--where", "name~blue")
+    both = ls_json(drilldown, LIBRARY, *SCHEMA, "Miles Davis/Kind of Blue", "--where", "length>9:00", "--where", "name~blue")
     assert [r["title"] for r in both["rows"]] == ["All Blues"]
-    either = ls_json(drilldown, LIBRARY, "Miles Davis/Kind of Blue", "--where", "track in (1, 3) or name~FREDDIE")
+    either = ls_json(drilldown, LIBRARY, *SCHEMA, "Miles Davis/Kind of Blue", "--where", "track in (1, 3) or name~FREDDIE")
     assert [r["title"] for r in either["rows"]] == ["So What", "Freddie Freeloader", "Blue in Green"]
 
 
 def test_find_where_returns_rows_at_any_depth_with_their_paths(drilldown):
-    out = json.loads(drilldown("find", LIBRARY, "--where", "kind=song and length>15:00", "--json", check=0).stdout)
+    out = json.loads(drilldown("find", LIBRARY, *SCHEMA, "--where", "kind=song and length>15:00", "--json", check=0).stdout)
     assert [(h["titlePath"], h["path"]) for h in out["hits"]] == [
         ("Miles Davis/Sketches of Spain/Concierto de Aranjuez (Adagio)", "0.1.0"),
         ("John Coltrane/Live at the Village Vanguard (radio session, 1h+)/Complete broadcast", "1.2.0")]
-    text = drilldown("find", LIBRARY, "--where", "kind=song and length>15:00", check=0).stdout
+    text = drilldown("find", LIBRARY, *SCHEMA, "--where", "kind=song and length>15:00", check=0).stdout
     assert "0.1.0  Miles Davis/Sketches of Spain/Concierto de Aranjuez (Adagio)" in text
     assert text.strip().endswith("2 matches")
 
 
 def test_bad_filters_exit_1_naming_the_column(drilldown):
-    bad = drilldown("ls", LIBRARY, "0.0", "--where", "length>", check=1)
+    bad = drilldown("ls", LIBRARY, *SCHEMA, "0.0", "--where", "length>", check=1)
     assert "column 8" in bad.stderr and "expected a value" in bad.stderr
-    unknown = drilldown("ls", LIBRARY, "0.0", "--where", "colour=red", check=1)
+    unknown = drilldown("ls", LIBRARY, *SCHEMA, "0.0", "--where", "colour=red", check=1)
     assert "unknown field 'colour'" in unknown.stderr
-    typed = drilldown("ls", LIBRARY, "0.0", "--where", "length>long", check=1)
+    typed = drilldown("ls", LIBRARY, *SCHEMA, "0.0", "--where", "length>long", check=1)
     assert "column 8" in typed.stderr and "duration" in typed.stderr
-    drilldown("find", LIBRARY, "--where", "(kind=song", check=1)
+    drilldown("find", LIBRARY, *SCHEMA, "--where", "(kind=song", check=1)
 
 
 def test_facet_counts_a_field_over_a_level_and_a_filtered_level(drilldown):
-    facet = json.loads(drilldown("ls", LIBRARY, "--facet", "genre", "--json", check=0).stdout)
+    facet = json.loads(drilldown("ls", LIBRARY, *SCHEMA, "--facet", "genre", "--json", check=0).stdout)
     counts = {v["value"]: v["count"] for v in facet["values"]}
     assert counts["Jazz"] >= 3 and facet["rows"] == sum(counts.values()) + facet["missing"]
-    text = drilldown("find", LIBRARY, "--where", "kind=song and length>10:00", "--facet", "length", check=0).stdout
+    text = drilldown("find", LIBRARY, *SCHEMA, "--where", "kind=song and length>10:00", "--facet", "length", check=0).stdout
     assert "16:19" in text and "1:02:05" in text
 
 
