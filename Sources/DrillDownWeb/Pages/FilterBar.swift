@@ -86,7 +86,7 @@ struct FilterBar {
             RowHTML.escape(value, into: &html)
             html += "\">"
         }
-        html += "<label for=\"filter-input\">Filter</label><input type=\"search\" name=\"where\" id=\"filter-input\" "
+        html += "<label for=\"filter-input\">Filter</label><input type=\"text\" name=\"where\" id=\"filter-input\" "
         html += "placeholder=\"length>6:00 and genre=Rock\" autocomplete=\"off\" spellcheck=\"false\">"
         html += "<button type=\"submit\" class=\"button\">Filter</button></form></div>"
         return html
