@@ -17,16 +17,27 @@ example), which every other row includes:
   older binaries may not read), `ls` of the relational
   music database (Examples/Music/music.sqlite and its mapping) and `convert` of the JSON into an
   SQLite tree table.
+With `--pages`, it measures the server instead: each binary serves a 1M-node JSON
+(Scripts/gen-json.py) under callgrind with instrumentation off until the server is warm, then
+counts the user-space instructions of `--requests` requests for the static file (the peer), of
+as many first views of distinct 100-row level pages (`/?offset=N`, each a page-cache miss) and of
+the same pages again (cached); per request, with the page/static ratio. The kernel's share of a
+request (the socket writes, the scheduler) is not counted: CPU time per request, which includes
+it, is what `bench-concurrency.py --only uncached` prints.
 A benchmark, not a test: the exit status is 0 unless a command failed.
 """
 import argparse
+import glob
+import http.client
 import os
 import pathlib
 import re
 import shutil
+import socket
 import subprocess
 import sys
 import tempfile
+import time
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
@@ -50,6 +61,8 @@ def main():
     ap.add_argument("binaries", nargs="+")
     ap.add_argument("--nodes", type=int, default=300_000)
     ap.add_argument("--data")
+    ap.add_argument("--pages", action="store_true", help="measure the server's level pages against its static file")
+    ap.add_argument("--requests", type=int, default=200, help="requests per measure with --pages")
     a = ap.parse_args()
     if shutil.which("valgrind") is None:
         subprocess.run(["apt-get", "install", "-y", "-qq", "valgrind"], check=True)
@@ -64,7 +77,10 @@ def main():
         binaries.append(str(copy))
     print("binaries: " + ", ".join(f"{k}: {b}" for k, b in enumerate(a.binaries)))
     try:
-        measure(binaries, data, a.nodes)
+        if a.pages:
+            measure_pages(binaries, data, a.requests)
+        else:
+            measure(binaries, data, a.nodes)
     finally:
         if not a.data:
             shutil.rmtree(data, ignore_errors=True)
@@ -108,6 +124,86 @@ def measure(binaries, data, nodes):
             counts.append(instructions(binary, [str(x) for x in args], data))
         ratio = counts[-1] / counts[0]
         print(f"{name:<{width}}  " + "  ".join(f"{c / 1e6:>13.1f}M" for c in counts) + f"   {ratio:.3f}", flush=True)
+
+
+def measure_pages(binaries, data, requests):
+    big = data / "big.json"
+    if not big.exists():
+        subprocess.run([sys.executable, ROOT / "Scripts/gen-json.py", "--nodes", "1000000", big], check=True,
+                       stdout=subprocess.DEVNULL)
+    print(f"user-space instructions per request, {requests} requests each, 1M-node JSON")
+    print(f"{'binary':<8} {'static':>10} {'first view':>11} {'cached':>10} {'first/static':>13}")
+    for k, binary in enumerate(binaries):
+        static, first, cached = server_instructions(binary, big, data, requests, port=free_port())
+        print(f"{k:<8} {static / 1e3:>9.0f}k {first / 1e3:>10.0f}k {cached / 1e3:>9.0f}k {first / static:>13.2f}", flush=True)
+
+
+def free_port():
+    """A TCP port nothing listens on now (other servers may run on this machine)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def server_instructions(binary, data_file, cwd, requests, port):
+    """Instructions per request of `binary serve data_file` for the static file, first views and cached pages."""
+    out = pathlib.Path(cwd) / f"server-{port}"
+    out.mkdir(exist_ok=True)
+    server = subprocess.Popen(["valgrind", "--tool=callgrind", "--instr-atstart=no",
+                               f"--callgrind-out-file={out}/cg.%p", binary, "serve", str(data_file), "--port", str(port)],
+                              cwd=out, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        conn = None
+        for _ in range(1200):  # loading under valgrind takes a while
+            try:
+                conn = http.client.HTTPConnection("127.0.0.1", port, timeout=600)
+                conn.request("GET", "/healthz")
+                conn.getresponse().read()
+                break
+            except OSError:
+                conn = None
+                time.sleep(0.5)
+        if conn is None:
+            sys.exit(f"{binary} did not start serving")
+
+        def get(path):
+            conn.request("GET", path)
+            response = conn.getresponse()
+            response.read()
+            assert response.status == 200, (path, response.status)
+
+        get("/api/search?q=zz&limit=1")  # waits for the search index, built once at start
+        for n in range(50):
+            get("/static/app.css")
+            get(f"/?offset={900_000 + n}")
+
+        def per_request(paths):
+            control = ["callgrind_control", str(server.pid)]
+            subprocess.run([*control[:1], "-z", *control[1:]], capture_output=True, check=True)
+            subprocess.run([*control[:1], "-i", "on", *control[1:]], capture_output=True, check=True)
+            for path in paths:
+                get(path)
+            subprocess.run([*control[:1], "-d", *control[1:]], capture_output=True, check=True)
+            subprocess.run([*control[:1], "-i", "off", *control[1:]], capture_output=True, check=True)
+            total = 0
+            for dump in glob.glob(f"{out}/cg.*"):
+                with open(dump) as f:
+                    for line in f:
+                        if line.startswith("summary:"):
+                            total += int(line.split()[1])
+                            break
+                os.unlink(dump)
+            return total / len(paths)
+
+        static = per_request(["/static/app.css"] * requests)
+        pages = [f"/?offset={1000 + n}" for n in range(requests)]
+        first = per_request(pages)
+        cached = per_request(pages)
+        return static, first, cached
+    finally:
+        server.terminate()
+        server.wait(timeout=60)
+        shutil.rmtree(out, ignore_errors=True)
 
 
 if __name__ == "__main__":

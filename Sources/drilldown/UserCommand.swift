@@ -13,6 +13,7 @@ struct UserCommand: ParsableCommand {
 
     struct Add: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "add",
             abstract: "Add a user; the password is read from standard input (typed without echo on a terminal).")
         @Argument(help: "The users file (made when missing).") var file: String
         @Argument(help: "The user's name: letters, digits, '.', '_', '@' or '-'.") var name: String
@@ -27,7 +28,8 @@ struct UserCommand: ParsableCommand {
     }
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List the users, their roles and grants.")
+        static let configuration = CommandConfiguration(
+            commandName: "list", abstract: "List the users, their roles and grants.")
         @Argument(help: "The users file.") var file: String
 
         func run() throws {
@@ -40,7 +42,8 @@ struct UserCommand: ParsableCommand {
     }
 
     struct Remove: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Remove a user with their tokens and grants.")
+        static let configuration = CommandConfiguration(
+            commandName: "remove", abstract: "Remove a user with their tokens and grants.")
         @Argument(help: "The users file.") var file: String
         @Argument(help: "The user's name.") var name: String
 
@@ -51,7 +54,8 @@ struct UserCommand: ParsableCommand {
     }
 
     struct Passwd: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Set a user's password, read from standard input.")
+        static let configuration = CommandConfiguration(
+            commandName: "passwd", abstract: "Set a user's password, read from standard input.")
         @Argument(help: "The users file.") var file: String
         @Argument(help: "The user's name.") var name: String
 
@@ -74,6 +78,7 @@ struct TokenCommand: ParsableCommand {
 
     struct Create: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "create",
             abstract: "Create a token acting as a user; it is printed once (only its SHA-256 is kept).")
         @Argument(help: "The users file.") var file: String
         @Argument(help: "The user the token acts as.") var name: String
@@ -88,7 +93,8 @@ struct TokenCommand: ParsableCommand {
     }
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List the tokens: id, user, created, expires.")
+        static let configuration = CommandConfiguration(
+            commandName: "list", abstract: "List the tokens: id, user, created, expires.")
         @Argument(help: "The users file.") var file: String
 
         func run() throws {
@@ -100,7 +106,8 @@ struct TokenCommand: ParsableCommand {
     }
 
     struct Revoke: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Revoke a token by its id (see 'token list'); a running server stops accepting it at once.")
+        static let configuration = CommandConfiguration(
+            commandName: "revoke", abstract: "Revoke a token by its id (see 'token list'); a running server stops accepting it at once.")
         @Argument(help: "The users file.") var file: String
         @Argument(help: "The token's id.") var id: String
 

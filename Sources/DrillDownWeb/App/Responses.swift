@@ -11,10 +11,13 @@ enum Responses {
     }
 
     /// An HTML page already written as bytes.
-    static func html(_ page: HTML, status: HTTPResponse.Status = .ok) -> Response {
+    static func html(_ page: HTML, status: HTTPResponse.Status = .ok) -> Response { html(page.buffer, status: status) }
+
+    /// An HTML page's UTF-8 bytes, ready to send.
+    static func html(_ page: ByteBuffer, status: HTTPResponse.Status = .ok) -> Response {
         Response(
             status: status, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-cache"],
-            body: .init(byteBuffer: page.buffer))
+            body: .init(byteBuffer: page))
     }
 
     /// A JSON document encoded from `value`, its object keys sorted (see ``jsonData(_:)``).

@@ -68,8 +68,9 @@ struct LevelPage {
         var keep: [(name: String, value: String)] = []
         if let sort { keep.append(("sort", sort?.description ?? "none")) }
         if total > 1, !editing {
-            let fields = site.sortFields.fields(of: id, presenter: presenter, revision: RequestState.current?.revision ?? 0)
-            extra["sortHTML"] = SortMenu.html(fields: fields, current: presenter.sortRule(of: id), here: here, hidden: filters.hiddenInputs)
+            extra["sortHTML"] = site.sortFields.menu(
+                of: id, current: presenter.sortRule(of: id), here: here, hidden: filters.hiddenInputs, presenter: presenter,
+                revision: RequestState.current?.revision ?? 0)
         }
         if !editing, source.childCount(of: id) > 1 || !filters.expressions.isEmpty {
             if let facet { keep.append(("facet", facet)) }

@@ -35,13 +35,13 @@ final class PageCache: @unchecked Sendable {
         /// The memory its buffer holds (its capacity: a page is written into room to spare).
         var retained = 0
 
-        /// The page with `token` between its parts.
-        func joined(with token: String) -> HTML {
-            guard parts.count > 1 else { return HTML(buffer: parts[0]) }
-            var out = HTML(capacity: bytes + (parts.count - 1) * token.utf8.count)
+        /// The page with `token` between its parts (without a copy when it has no token).
+        func joined(with token: String) -> ByteBuffer {
+            guard parts.count > 1 else { return parts[0] }
+            var out = ByteBufferAllocator().buffer(capacity: bytes + (parts.count - 1) * token.utf8.count)
             for (i, part) in parts.enumerated() {
-                if i > 0 { out.append(token) }
-                out.append(HTML(buffer: part))
+                if i > 0 { out.writeString(token) }
+                out.writeImmutableBuffer(part)
             }
             return out
         }
@@ -67,16 +67,17 @@ final class PageCache: @unchecked Sendable {
     }
 
     /// The page `key` of `revision` with `token` in it, when it was rendered before.
-    func page(_ key: Key, revision: Int, token: String) -> HTML? {
+    func page(_ key: Key, revision: Int, token: String) -> ByteBuffer? {
         lock.withLock { revision == self.revision ? pages[key] : nil }?.joined(with: token)
     }
 
     /// Keeps `html`, rendered with ``placeholder`` as its token, as the page `key` of `revision`;
     /// returns it with `token` in place of the placeholder. A page rendered without a token (a
     /// read-only server's) says so with `tokenless`, and is kept whole without a search for it.
-    func keep(_ html: HTML, _ key: Key, revision: Int, token: String, tokenless: Bool = false) -> HTML {
-        var page = tokenless ? Page(parts: [html.buffer], bytes: html.count) : Self.cut(html.buffer, at: placeholder)
-        page.retained = max(html.buffer.capacity, page.bytes)
+    func keep(_ html: HTML, _ key: Key, revision: Int, token: String, tokenless: Bool = false) -> ByteBuffer {
+        let buffer = html.buffer
+        var page = tokenless ? Page(parts: [buffer], bytes: html.count) : Self.cut(buffer, at: placeholder)
+        page.retained = max(html.capacity, page.bytes)
         guard page.retained <= maxBytes / 8 else { return page.joined(with: token) }
         lock.withLock {
             if revision > self.revision {

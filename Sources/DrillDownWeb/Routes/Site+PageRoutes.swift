@@ -113,7 +113,7 @@ extension Site {
 
     /// The level page `key` of this request's snapshot with its session's token, when it was
     /// rendered before (see ``PageCache``).
-    func cachedPage(_ key: PageCache.Key) -> HTML? {
+    func cachedPage(_ key: PageCache.Key) -> ByteBuffer? {
         // A page showing an undo's notice (see ``StepNotice``) is this request's alone.
         guard RequestState.current?.notice == nil else { return nil }
         return pages.page(Self.userKey(key), revision: RequestState.current?.revision ?? 0, token: RequestState.current?.csrf ?? "")
@@ -131,15 +131,15 @@ extension Site {
     /// `page` rendered with the cache's stand-in token and kept as `key`; returned with the
     /// session's own token. A page during whose rendering a read of the data failed (a database
     /// away) is not kept: rows are missing from it, and the request answers 503.
-    func keptPage(_ page: LevelPage, _ key: PageCache.Key) -> HTML {
+    func keptPage(_ page: LevelPage, _ key: PageCache.Key) -> ByteBuffer {
         let fallible = source as? any FallibleSource
         let failures = fallible?.readFailures.count
         guard let state = RequestState.current else {
             let html = page.render()
-            guard fallible?.readFailures.count == failures else { return html }
+            guard fallible?.readFailures.count == failures else { return html.buffer }
             return pages.keep(html, key, revision: 0, token: "", tokenless: true)
         }
-        if state.notice != nil { return page.render() }
+        if state.notice != nil { return page.render().buffer }
         var standIn = state
         standIn.csrf = pages.placeholder
         let html = RequestState.$current.withValue(standIn) { page.render() }
