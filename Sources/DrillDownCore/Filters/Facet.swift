@@ -39,14 +39,33 @@ public struct Facet: Sendable, Equatable {
         self.distinct = distinct
     }
 
+    /// The facet of `counts` (rows by value): its top `limit` values, most rows first, ties by value.
+    public init(field: String, counts: [String: Int], rows: Int, missing: Int, limit: Int) {
+        self.init(
+            field: field, values: Self.top(counts, limit: limit).map { Value(value: $0.0, count: $0.1) }, rows: rows, missing: missing,
+            distinct: counts.count)
+    }
+
     /// The condition that narrows the level to `value`'s rows: `genre=Rock`.
     public func filter(for value: Value) -> Filter {
         .condition(.init(field: field, op: .equal, values: [value.value]))
     }
 
     /// The top `limit` of `counts`, most rows first, ties by value.
-    public static func top(_ counts: [String: Int], limit: Int) -> [(String, Int)] {
-        let sorted = counts.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
-        return Array(sorted.prefix(max(0, limit)))
+    /// - Complexity: O(n) for n distinct values and a small limit (most are turned away by one
+    ///   comparison with the last kept), not a sort of them all.
+    static func top(_ counts: [String: Int], limit: Int) -> [(String, Int)] {
+        guard limit > 0 else { return [] }
+        func before(_ a: (String, Int), _ b: (String, Int)) -> Bool { a.1 != b.1 ? a.1 > b.1 : a.0 < b.0 }
+        var best: [(String, Int)] = []
+        best.reserveCapacity(limit + 1)
+        for entry in counts {
+            let item = (entry.key, entry.value)
+            if best.count == limit, let last = best.last, !before(item, last) { continue }
+            let at = best.firstIndex { before(item, $0) } ?? best.count
+            best.insert(item, at: at)
+            if best.count > limit { best.removeLast() }
+        }
+        return best
     }
 }

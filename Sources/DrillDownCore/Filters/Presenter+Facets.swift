@@ -36,9 +36,7 @@ extension Presenter {
             rows += 1
             if let text = filterText(test, of: node) { counts[text, default: 0] += 1 } else { missing += 1 }
         }
-        return Facet(
-            field: test.key, values: Facet.top(counts, limit: limit).map { Facet.Value(value: $0.0, count: $0.1) },
-            rows: rows, missing: missing, distinct: counts.count)
+        return Facet(field: test.key, counts: counts, rows: rows, missing: missing, limit: limit)
     }
 
     /// A duration's values labelled `m:ss`.

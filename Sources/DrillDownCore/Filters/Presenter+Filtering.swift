@@ -52,10 +52,11 @@ extension Presenter {
         return fields
     }
 
-    /// The raw text `test` compares for `id`: the field's attribute, else the row's title (for
-    /// `title` or the title's field) or its value (`value`).
+    /// The raw text `test` compares for `id`: the field's attribute (`nil` for a null), else the
+    /// row's title (for `title` or the title's field), its kind (`kind`) or its value (`value`).
     func filterText(_ test: BoundFilter.Test, of id: NodeID) -> String? {
-        if let a = source.attribute(test.key, of: id) { return a.text }
+        // A null (a database's NULL, a document's null) is no value, as SQL has it.
+        if let a = source.attribute(test.key, of: id) { return a.kind == .null ? nil : a.text }
         if test.isTitle { return title(of: id, template: kind(of: id)) }
         switch test.key.lowercased() {
         case "value": return source.value(of: id)?.text
