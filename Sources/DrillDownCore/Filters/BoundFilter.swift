@@ -28,6 +28,8 @@ public struct BoundFilter: Sendable, Hashable, CustomStringConvertible {
         public var type: FieldType?
         /// Whether the field is the row's title (`title`, or the title's own field).
         public var isTitle: Bool
+        /// The key lowered, as UTF-8 (a document's members are matched by it without lowering per row).
+        public var loweredKey: [UInt8] = []
     }
 
     /// A value read as its field's type.
@@ -94,7 +96,9 @@ public struct BoundFilter: Sendable, Hashable, CustomStringConvertible {
             }
             operands.append(operand)
         }
-        return Test(key: key, op: c.op, operands: operands, type: type, isTitle: lowered == "title" || field?.isTitle == true)
+        return Test(
+            key: key, op: c.op, operands: operands, type: type, isTitle: lowered == "title" || field?.isTitle == true,
+            loweredKey: Array(key.lowercased().utf8))
     }
 
     /// `value` read as `type` (by how it reads when the type is unknown); `nil` when it is not one.

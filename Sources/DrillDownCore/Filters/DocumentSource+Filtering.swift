@@ -4,35 +4,32 @@
 /// go through the presenter's scan (`nil`).
 extension DocumentSource {
     public func matchingIndices(ofChildren id: NodeID, where filter: BoundFilter) -> [Int]? {
-        guard let keys = Self.memberKeys(filter.tests) else { return nil }
+        guard Self.readsMembers(filter.tests) else { return nil }
         var out: [Int] = []
-        for (index, child) in children(of: id).enumerated() where filter.matches({ memberText(keys[$0.key] ?? [], of: child) }) {
+        for (index, child) in children(of: id).enumerated() where filter.matches({ memberText($0.loweredKey, of: child) }) {
             out.append(index)
         }
         return out
     }
 
     public func facet(ofChildren id: NodeID, field: BoundFilter.Test, where filter: BoundFilter?, limit: Int) -> Facet? {
-        guard let keys = Self.memberKeys([field] + (filter?.tests ?? [])), let key = keys[field.key] else { return nil }
+        guard Self.readsMembers([field] + (filter?.tests ?? [])) else { return nil }
         var counts: [String: Int] = [:]
         var rows = 0, missing = 0
         for child in children(of: id) {
-            if let filter, !filter.matches({ memberText(keys[$0.key] ?? [], of: child) }) { continue }
+            if let filter, !filter.matches({ memberText($0.loweredKey, of: child) }) { continue }
             rows += 1
-            if let text = memberText(key, of: child) { counts[text, default: 0] += 1 } else { missing += 1 }
+            if let text = memberText(field.loweredKey, of: child) { counts[text, default: 0] += 1 } else { missing += 1 }
         }
         return Facet(field: field.key, counts: counts, rows: rows, missing: missing, limit: limit)
     }
 
-    /// The lowered UTF-8 key of each test, or `nil` when a test reads more than an attribute.
-    static func memberKeys(_ tests: [BoundFilter.Test]) -> [String: [UInt8]]? {
-        var keys: [String: [UInt8]] = [:]
-        for test in tests {
+    /// Whether every test reads an attribute (not the title, the kind or a leaf's value).
+    static func readsMembers(_ tests: [BoundFilter.Test]) -> Bool {
+        tests.allSatisfy { test in
             let lowered = test.key.lowercased()
-            guard !test.isTitle, !BoundFilter.implied.contains(lowered), lowered != "value" else { return nil }
-            keys[test.key] = Array(lowered.utf8)
+            return !test.isTitle && !BoundFilter.implied.contains(lowered) && lowered != "value" && !test.loweredKey.isEmpty
         }
-        return keys
     }
 
     /// What ``attribute(_:of:)`` reads for the already lowered key `key` (`nil` for a null).
