@@ -86,6 +86,8 @@ let package = Package(
             name: "DrillDownWeb",
             dependencies: [
                 "DrillDownCore",
+                // CSV and OPML downloads (`/export/…`) write through the formats' own writers.
+                "DrillDownFormats",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "Mustache", package: "swift-mustache"),

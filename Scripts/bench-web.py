@@ -5,6 +5,12 @@ on `serve --editable`, the latency of one change through HTTP (saved to the file
 and how long a change takes to reach another open page over server-sent events.
 
   Scripts/bench-web.py [--requests 2000] [--writes 500] [--only-writes] [--binary .build/release/drilldown]
+  Scripts/bench-web.py --accounts [--requests 2000] [--rounds 5]
+
+`--accounts` measures what accounts cost a page: the music library served twice at once, without
+`--users` and with `--users` and a signed-in session cookie (the signature checked, the user's access
+view and CSRF token made per request), in interleaved rounds; it prints each one's req/s (one
+sequential keep-alive client) and the server's CPU time per request (from /proc), medians over the rounds.
 
 Starts `drilldown serve --port 0` on 127.0.0.1 for each data set, sends a bounded number of
 sequential keep-alive requests per URL from one Python client (its own overhead is included),
@@ -120,6 +126,69 @@ def measure_writes(binary, tmp, n):
             proc.wait(timeout=10)
 
 
+def cpu_seconds(pid):
+    """User + system CPU time of process `pid` so far, in seconds."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def timed_requests(port, path, n, headers):
+    """Sends `path` `n` times over one keep-alive connection; returns the seconds it took."""
+    conn = http.client.HTTPConnection("127.0.0.1", port)
+    begin = time.perf_counter()
+    for _ in range(n):
+        conn.request("GET", path, headers=headers)
+        r = conn.getresponse()
+        r.read()
+        assert r.status == 200, (path, r.status)
+    took = time.perf_counter() - begin
+    conn.close()
+    return took
+
+
+def measure_accounts(binary, tmp, n, rounds):
+    """Without and with accounts, interleaved: req/s and server CPU per request of the level page."""
+    users = tmp / "users.yaml"
+    subprocess.run([binary, "user", "add", str(users), "bench", "--role", "viewer"], input="bench-password\n", text=True, check=True,
+                   stdout=subprocess.DEVNULL)
+    plain = start_server(binary, [])
+    accounts = start_server(binary, ["--users", str(users)])
+    try:
+        conn = http.client.HTTPConnection("127.0.0.1", accounts[1])
+        conn.request("POST", "/signin", body="user=bench&password=bench-password&back=/",
+                     headers={"Content-Type": "application/x-www-form-urlencoded"})
+        r = conn.getresponse()
+        r.read()
+        assert r.status == 303, r.status
+        cookie = re.match(r"(dd_auth=[^;]+)", r.getheader("Set-Cookie")).group(1)
+        conn.close()
+        servers = [("without --users", plain, {}), ("--users, signed in", accounts, {"Cookie": cookie})]
+        print(f"binary: {binary}; {rounds} interleaved rounds of {n} requests each")
+        print(f"{'url':<36} {'server':<20} {'req/s':>8} {'CPU µs/req':>11}")
+        for path in ["/l/0.0", "/api/level/0.0?offset=0&limit=100"]:
+            for _, (proc, port, _), headers in servers:
+                timed_requests(port, path, min(200, n), headers)   # warm-up
+            results = {label: [] for label, _, _ in servers}
+            for _ in range(rounds):
+                for label, (proc, port, _), headers in servers:
+                    cpu = cpu_seconds(proc.pid)
+                    took = timed_requests(port, path, n, headers)
+                    results[label].append((n / took, (cpu_seconds(proc.pid) - cpu) / n * 1e6))
+            medians = {}
+            for label, samples in results.items():
+                rate = sorted(x[0] for x in samples)[len(samples) // 2]
+                cpu = sorted(x[1] for x in samples)[len(samples) // 2]
+                medians[label] = (rate, cpu)
+                print(f"{path:<36} {label:<20} {rate:>8.0f} {cpu:>11.1f}")
+            (r0, c0), (r1, c1) = medians.values()
+            print(f"{path:<36} {'accounts cost':<20} {(r0 - r1) / r0 * 100:>7.1f}% {(c1 - c0) / c0 * 100:>10.1f}%")
+    finally:
+        for proc, _, _ in (plain, accounts):
+            proc.terminate()
+            proc.wait(timeout=10)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--requests", type=int, default=2000, help="sequential requests per URL (bounded)")
@@ -127,10 +196,15 @@ def main():
     ap.add_argument("--nodes", type=int, default=1_000_000)
     ap.add_argument("--writes", type=int, default=500, help="sequential changes per editable data set (bounded)")
     ap.add_argument("--only-writes", action="store_true", help="skip the read measurements")
+    ap.add_argument("--accounts", action="store_true", help="only the cost of accounts: the level page with and without --users")
+    ap.add_argument("--rounds", type=int, default=5, help="interleaved rounds of --accounts")
     args = ap.parse_args()
     binary = args.binary or default_binary()
     tmp = pathlib.Path(tempfile.mkdtemp(prefix="bench-web-"))
     try:
+        if args.accounts:
+            measure_accounts(binary, tmp, args.requests, args.rounds)
+            return
         if args.only_writes:
             print(f"binary: {binary}")
             measure_writes(binary, tmp, args.writes)

@@ -163,8 +163,9 @@ public struct PostgresTreeTable: Sendable {
 
     /// Replaces the table (and its meta and sequence) with `tree` in one transaction: the rows
     /// streamed with `COPY` (``TreeCopy``), then the index. Others see the old
-    /// table until the commit, and the new one announced by NOTIFY after it.
-    public func write(_ tree: TreeStore, documentFormat: String?) throws(PostgresStoreError) {
+    /// table until the commit, and the new one announced by NOTIFY after it. `progress`, when
+    /// given, is told the rows sent so far as the copy goes (from the copy's own thread).
+    public func write(_ tree: TreeStore, documentFormat: String?, progress: (@Sendable (Int) -> Void)? = nil) throws(PostgresStoreError) {
         let logger = session.logger
         let table = table
         let channel = location.channel
@@ -177,7 +178,7 @@ public struct PostgresTreeTable: Sendable {
                     kind smallint NOT NULL, key text, value text, nchildren bigint NOT NULL DEFAULT 0)
                 """), logger)
             try connection.execute(PostgresQuery(unsafeSQL: "CREATE TABLE \(table)_meta(key text PRIMARY KEY, value text NOT NULL)"), logger)
-            let next = try TreeCopy.copy(tree, into: table, positionGap: Self.positionGap, connection, logger)
+            let next = try TreeCopy.copy(tree, into: table, positionGap: Self.positionGap, connection, logger, progress: progress)
             try connection.execute(PostgresQuery(unsafeSQL: "CREATE INDEX \(table)_by_parent ON \(table)(parent, position, id)"), logger)
             try Self.createTextIndex(table, connection, logger)
             try Self.createCounting(table, connection, logger)

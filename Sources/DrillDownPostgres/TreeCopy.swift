@@ -14,7 +14,11 @@ enum TreeCopy {
     /// Copies `tree` into `table` (empty, with the tree table's columns) on `connection`, inside
     /// the caller's transaction; returns one past the greatest id used (the id sequence's start).
     /// Blocks the calling thread (never an event loop's) until the server has every row.
-    static func copy(_ tree: TreeStore, into table: String, positionGap: Int64, _ connection: PostgresConnection, _ logger: Logger) throws -> Int64 {
+    /// `progress` is told the rows sent so far after each buffer.
+    static func copy(
+        _ tree: TreeStore, into table: String, positionGap: Int64, _ connection: PostgresConnection, _ logger: Logger,
+        progress: (@Sendable (Int) -> Void)? = nil
+    ) throws -> Int64 {
         let promise = connection.eventLoop.makePromise(of: Int64.self)
         // The copy runs on a queue of its own, not on Swift's cooperative pool: the caller blocks
         // (it may hold a cooperative thread itself), so the pool may have no thread to give.
@@ -59,9 +63,11 @@ enum TreeCopy {
                     if buffer.readableBytes >= bufferSize {
                         try await writer.write(buffer)
                         buffer.clear()
+                        progress?(Int(next) - (queue.count - head))  // ids given out, less those still queued
                     }
                 }
                 if buffer.readableBytes > 0 { try await writer.write(buffer) }
+                progress?(Int(next))
             }
             return next
         }

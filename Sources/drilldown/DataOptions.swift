@@ -17,7 +17,7 @@ struct ReadingOptions: ParsableArguments {
     @Flag(name: .long, help: "Browse the document generically, like a JSON viewer, even if it follows the outline convention.")
     var generic = false
 
-    @Option(name: .long, help: "The input format when content and extension are not enough: json, yaml, plist, bplist, openstep.")
+    @Option(name: .long, help: "The input format when content and extension are not enough: json, yaml, plist, bplist, openstep, csv, opml.")
     var format: DocumentFormat?
 
     @Option(name: .long, help: ArgumentHelp(ExpansionLimitOption.help, valueName: "factor"))

@@ -165,7 +165,15 @@ struct Serve: AsyncParsableCommand {
             schemaFile = copy.appendingPathComponent("schema.yaml").path
             FileHandle.standardError.write(Data("Editing the bundled example's copy in \(copy.path)\n".utf8))
         }
-        let loaded = try reading.load(dataFile, defaultSchema: schemaFile)
+        let notice = LoadingNotice.start(dataFile)
+        let loaded: OpenedData
+        do {
+            loaded = try reading.load(dataFile, defaultSchema: schemaFile)
+            notice?.finish()
+        } catch {
+            notice?.stop()
+            throw error
+        }
         var options = webOptions
         options.sessionSecret = try sessionSecret()
         if let users {

@@ -42,7 +42,7 @@ func expected(_ value: TreeValue, in format: DocumentFormat) -> TreeValue {
         value.mapScalars { kind, text in kind == .date || kind == .data ? (.string, text) : (kind, text) }
     case .plistOpenStep:
         value.mapScalars { kind, text in kind == .data ? (.data, text) : (.string, text) }
-    case .plistXML, .plistBinary, .yaml:
+    case .plistXML, .plistBinary, .yaml, .csv, .opml:
         value
     }
 }

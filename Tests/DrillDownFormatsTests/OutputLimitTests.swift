@@ -58,7 +58,7 @@ struct OutputLimitTests {
     @Test("a file output keeps, then streams, then only counts past its limit; what it writes is what collecting keeps")
     func outputModes() throws {
         let tree = Self.deepAndWide(depth: 300, width: 3000)
-        for format in DocumentFormat.allCases {
+        for format in DocumentFormat.treeFormats {
             let whole = try DocumentWriter.data(tree, format: format)
             for (keep, limit) in [(Int.max, Int.max), (10_000, Int.max), (10_000, whole.count / 3)] {
                 let path = Self.temporaryDirectory() + "/out"

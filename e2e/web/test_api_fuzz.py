@@ -122,3 +122,39 @@ def test_editable_api_survives_property_based_requests(editable_sounds, tmp_path
     assert status == 200 and result["revision"] >= 5, (status, result)
     status, level = get_json(editable_sounds.url, "/api/level")
     assert status == 200 and "rows" in level
+
+
+@pytest.fixture
+def accounts_server(tmp_path):
+    """An editable server with accounts (`--users`): an editor `ed` with an API token."""
+    sounds = ROOT / "Examples" / "Sounds"
+    for name in ("sounds.plist", "schema.yaml"):
+        shutil.copy(sounds / name, tmp_path / name)
+    users = tmp_path / "users.yaml"
+    binary = os.environ.get("DRILLDOWN_BIN") or str(ROOT / ".build" / "debug" / "drilldown")
+    subprocess.run([binary, "user", "add", str(users), "ed", "--role", "editor"], input="pw-ed-correct\n", text=True, check=True, timeout=60)
+    token = subprocess.run([binary, "token", "create", str(users), "ed"], capture_output=True, text=True, check=True, timeout=60).stdout.strip()
+    server = Server(tmp_path / "sounds.plist", "--schema", tmp_path / "schema.yaml", "--editable", "--users", users)
+    server.token = token
+    yield server
+    server.stop()
+
+
+def test_accounts_api_sign_in_and_out_survive_property_based_requests(accounts_server, tmp_path):
+    """The token-authenticated JSON API (reads and writes, no cookie, no CSRF token), /signin and /signout."""
+    origin = accounts_server.url.rstrip("/")
+    auth = ("-H", f"Authorization: Bearer {accounts_server.token}", "-H", f"Origin: {origin}")
+    run_dir = tmp_path / "api"
+    run_dir.mkdir()
+    out = schemathesis(accounts_server, run_dir, *auth)
+    assert re.search(r"\b[1-9]\d* passed", out), out[-3000:]
+    status, level = get_json(accounts_server.url, "/api/level", {"Authorization": f"Bearer {accounts_server.token}"})
+    assert status == 200 and "rows" in level
+    # The sign-in pages without credentials: generated names and passwords (401, then 429 as failures add up).
+    run_dir = tmp_path / "signin"
+    run_dir.mkdir()
+    out = schemathesis(accounts_server, run_dir, "--include-path-regex", "^/sign(in|out)$", "-H", f"Origin: {origin}")
+    assert re.search(r"\b[1-9]\d* passed", out), out[-3000:]
+    # Without credentials the API still answers 401 and nothing else.
+    status, body = get_json(accounts_server.url, "/api/level")
+    assert status == 401 and "rows" not in body

@@ -11,7 +11,9 @@
 ///
 /// Made from a ``Presenter``, the outline shows sorted levels in their display order
 /// (``Presenter/order(of:)``): the Fenwick trees are kept by display position, and rows map to
-/// nodes whose TreePaths still name their places in the data.
+/// nodes whose TreePaths still name their places in the data. Rows hidden from the presenter's
+/// reader (``Presenter/access``) weigh nothing: they take no row, are never expanded, and their
+/// levels always keep a Fenwick tree (the root's from the start, others' when expanded).
 ///
 /// ```swift
 /// var outline = Outline(source: source)
@@ -40,6 +42,29 @@ public struct Outline: Sendable {
     public init(presenter: Presenter) {
         source = presenter.source
         self.presenter = presenter
+        prepareHidden(source.root)
+    }
+
+    /// Whether the reader may not reach `id` (always `false` without an access view hiding rows).
+    func isHidden(_ id: NodeID) -> Bool {
+        guard let access = presenter?.access, access.hidesRows, id != source.root else { return false }
+        return !access.mayReach(source.path(of: id))
+    }
+
+    /// Which of `node`'s children show, by display position, when some are hidden from the
+    /// reader; `nil` when all show.
+    func listedMask(_ node: NodeID) -> [Bool]? {
+        guard let presenter, let listed = presenter.listedIndices(of: node) else { return nil }
+        var mask = [Bool](repeating: false, count: source.childCount(of: node))
+        for index in listed { mask[displayPosition(node, index)] = true }
+        return mask
+    }
+
+    /// Gives `node`'s level its Fenwick tree now when some of its rows are hidden, so that no
+    /// lookup takes its rows for one row each.
+    mutating func prepareHidden(_ node: NodeID) {
+        guard presenter?.access?.hidesRows == true, source.childCount(of: node) > 0 else { return }
+        prepareSegment(node)
     }
 
     /// The data index of the child shown at display `position` under `node`.
@@ -121,8 +146,14 @@ public struct Outline: Sendable {
         guard !segmentReady[node.index] else { return }
         let range = source.children(of: node)
         if !range.isContiguous { spill[node] = [Int32](repeating: 0, count: range.count + 1) }
+        let mask = listedMask(node)
         withMutableSegment(node, range) { fen, base in
-            for j in 1 ... range.count { fen[base + j] = Int32(j & -j) }
+            guard let mask else {
+                for j in 1 ... range.count { fen[base + j] = Int32(j & -j) }
+                return
+            }
+            for j in 1 ... range.count { fen[base + j] = mask[j - 1] ? 1 : 0 }
+            for j in 1 ... range.count where j + (j & -j) <= range.count { fen[base + j + (j & -j)] += fen[base + j] }
         }
         segmentReady[node.index] = true
     }
@@ -154,9 +185,10 @@ public struct Outline: Sendable {
     /// Expands `id` (no effect on leaves or already expanded nodes).
     /// - Complexity: O(depth × log width)
     public mutating func expand(_ id: NodeID) {
-        guard id != source.root, source.childCount(of: id) > 0 else { return }
+        guard id != source.root, source.childCount(of: id) > 0, !isHidden(id) else { return }
         allocate()
         guard !expandedFlags[id.index] else { return }
+        prepareHidden(id)
         expandedFlags[id.index] = true
         propagate(from: id, rows(below: id))
     }
@@ -187,6 +219,7 @@ public struct Outline: Sendable {
         segmentReady = []
         fenwick = []
         spill = [:]
+        prepareHidden(source.root)
     }
 
     /// Expands every node that has children (on a lazy source, this visits every level).
@@ -200,9 +233,12 @@ public struct Outline: Sendable {
         while let (n, done) = stack.popLast() {
             let range = source.children(of: n)
             if range.isEmpty { continue }
+            let mask = listedMask(n)
             if !done {
                 stack.append((n, true))
-                for c in range where !source.children(of: c).isEmpty { stack.append((c, false)) }
+                for (k, c) in range.enumerated() where !source.children(of: c).isEmpty && mask.map({ $0[displayPosition(n, k)] }) ?? true {
+                    stack.append((c, false))
+                }
                 continue
             }
             if total.count < source.capacity {
@@ -214,14 +250,15 @@ public struct Outline: Sendable {
             if !range.isContiguous { spill[n] = [Int32](repeating: 0, count: k + 1) }
             let order = presenter?.order(of: n)
             withMutableSegment(n, range) { fen, base in
-                if range.isContiguous, order == nil {
+                if range.isContiguous, order == nil, mask == nil {
                     for j in 1 ... k {
                         fen[base + j] = 1 + total[base + j]
                         sum += fen[base + j]
                     }
                 } else {
                     for j in 1 ... k {
-                        fen[base + j] = 1 + total[range[order?.dataIndex(at: j - 1) ?? j - 1].index]
+                        let shows = mask?[j - 1] ?? true
+                        fen[base + j] = shows ? 1 + total[range[order?.dataIndex(at: j - 1) ?? j - 1].index] : 0
                         sum += fen[base + j]
                     }
                 }
@@ -278,7 +315,7 @@ public struct Outline: Sendable {
     /// The row at which `id` shows, or `nil` when an ancestor is collapsed.
     /// - Complexity: O(depth × log width)
     public func row(of id: NodeID) -> Int? {
-        guard isVisible(id) else { return nil }
+        guard isVisible(id), !isHidden(id) else { return nil }
         let chain = source.lineage(of: id)
         var row = 0
         for level in 1 ..< chain.count {

@@ -61,6 +61,7 @@ extension Presenter {
     /// - Complexity: O(1) once the level's order is known.
     public func child(of id: NodeID, at position: Int) -> NodeID? {
         let children = source.children(of: id)
+        if let listed = listedIndices(of: id) { return listed.indices.contains(position) ? children[listed[position]] : nil }
         guard position >= 0, position < children.count else { return nil }
         return children[order(of: id)?.dataIndex(at: position) ?? position]
     }
@@ -68,11 +69,13 @@ extension Presenter {
     /// Where `child` shows in its parent's level (its data index when the level is not sorted).
     public func displayPosition(of child: NodeID) -> Int? {
         guard let parent = source.parent(of: child), let index = source.children(of: parent).position(of: child) else { return nil }
+        if let listed = listedIndices(of: parent) { return listed.firstIndex(of: index) }
         return order(of: parent)?.displayPosition(of: index) ?? index
     }
 
     /// The display position of the row whose data index is `index` in the level under `id`.
     public func displayPosition(ofIndex index: Int, in id: NodeID) -> Int {
+        if let listed = listedIndices(of: id) { return listed.firstIndex(of: index) ?? listed.count }
         guard let order = order(of: id), index >= 0, index < order.count else { return index }
         return order.displayPosition(of: index)
     }

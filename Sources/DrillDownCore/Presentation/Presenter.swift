@@ -69,7 +69,7 @@ public struct Presenter: Sendable {
     /// ``row(for:path:)`` with ``isGeneric`` already known (a page of rows asks once).
     func row(for id: NodeID, path: TreePath?, generic: Bool) -> Row {
         let template = kind(of: id)
-        let count = source.childCount(of: id)
+        let count = listedCount(of: id, at: path)
         let title = title(of: id, template: template)
         var subtitle = template?.subtitle?.render { lookup($0, of: id) } ?? ""
         if template?.subtitle == nil {

@@ -11,7 +11,9 @@ extension DocumentFormat {
     /// - with no known extension, the content decides: `bplist` magic; XML markers; `[`: JSON;
     ///   `(`, `<`, `//`, `/*`: OpenStep; `{`: JSON when its first member looks like `"key":` (or it
     ///   is `{}`), OpenStep when it looks like `key =` or `"key" =`; `"`: OpenStep when the string
-    ///   is followed by `=` or `;` (a `.strings` file), else JSON; anything else YAML.
+    ///   is followed by `=` or `;` (a `.strings` file), else JSON; anything else YAML;
+    /// - `.csv` and `.opml` are CSV and OPML; without an extension, XML whose first 1 KB opens an
+    ///   `<opml` element is OPML (CSV is never guessed from content).
     ///
     /// ```swift
     /// DocumentFormat.detect(Array("bplist00…".utf8), fileExtension: "plist")   // .plistBinary
@@ -25,11 +27,12 @@ extension DocumentFormat {
     /// The format of a document in `bytes`; see the `[UInt8]` overload.
     public static func detect(_ bytes: UnsafeBufferPointer<UInt8>, fileExtension: String?) -> DocumentFormat {
         let byExtension = fileExtension.flatMap(DocumentFormat.init(fileExtension:))
-        if byExtension == .json || byExtension == .yaml, let byExtension { return byExtension }
+        if byExtension == .json || byExtension == .yaml || byExtension == .csv || byExtension == .opml, let byExtension { return byExtension }
         if bytes.starts(with: "bplist".utf8) { return .plistBinary }
         var scan = Scanner(bytes)
         scan.skipBOM()
         scan.skipWhitespace()
+        if scan.startsWith("<opml") || (scan.startsWith("<?xml") && scan.mentionsOPML) { return .opml }
         if scan.startsWith("<?xml") || scan.startsWith("<!DOCTYPE plist") || scan.startsWith("<plist") || scan.startsWith("<!--") {
             return .plistXML
         }
@@ -81,6 +84,17 @@ private struct Scanner {
         if bytes[0] == 0xFE && bytes[1] == 0xFF { return true }
         if bytes[0] == 0xFF && bytes[1] == 0xFE { return false }
         return nil
+    }
+
+    /// Whether the first kilobyte from the cursor holds `<opml`.
+    var mentionsOPML: Bool {
+        let window = UnsafeBufferPointer(rebasing: bytes[i ..< min(bytes.count, i + 1024)])
+        let needle = Array("<opml".utf8)
+        guard window.count >= needle.count else { return false }
+        for k in 0 ... window.count - needle.count where window[k] == needle[0] {
+            if (1 ..< needle.count).allSatisfy({ window[k + $0] == needle[$0] }) { return true }
+        }
+        return false
     }
 
     func peek(_ ahead: Int = 0) -> UInt8? { i + ahead < bytes.count ? bytes[i + ahead] : nil }

@@ -60,6 +60,8 @@ public enum DocumentReader {
         case .plistXML: try XMLPropertyListReader.read(buffer)
         case .plistBinary: try BinaryPropertyListReader.read(buffer, limit: limit)
         case .plistOpenStep: try OpenStepReader.read(buffer)
+        case .csv: try CSVReader.read(buffer)
+        case .opml: try OPMLParser.read(buffer)
         }
     }
 

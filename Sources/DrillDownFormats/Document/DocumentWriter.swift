@@ -61,6 +61,8 @@ public enum DocumentWriter {
         case .plistXML: try XMLPropertyListWriter.write(tree, to: &out)
         case .plistBinary: try BinaryPropertyListWriter.write(tree, to: &out)
         case .plistOpenStep: try OpenStepWriter.write(tree, to: &out)
+        case .csv: try CSVWriter.write(tree, to: &out)
+        case .opml: try OPMLWriter.write(tree, to: &out)
         }
     }
 }

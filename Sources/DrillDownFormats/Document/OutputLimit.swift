@@ -86,6 +86,8 @@ extension OutputLimit {
         case .plistXML: "XML property list"
         case .plistBinary: "binary property list"
         case .plistOpenStep: "OpenStep property list"
+        case .csv: "CSV"
+        case .opml: "OPML"
         }
     }
 }

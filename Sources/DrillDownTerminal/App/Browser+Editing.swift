@@ -86,7 +86,7 @@ extension Browser {
         }
         let parent: TreePath
         let index: Int
-        if mode != .outline, case .level(let n) = navigator.top, source.childCount(of: n) == 0 {
+        if mode != .outline, case .level(let n) = navigator.top, presenter.rowCount(of: n) == 0 {
             parent = source.path(of: n)
             index = 0
         } else if let place = currentPlace {
@@ -317,7 +317,9 @@ extension Browser {
     /// Swaps in a new presenter and shows `focus` (or, when it is gone, the row at the same index
     /// in the same level, or the nearest ancestor), keeping the mode, the outline's expanded rows
     /// and, where it still shows the selection, the scroll.
-    mutating func replace(presenter newPresenter: Presenter, focus: TreePath, open: Bool) {
+    mutating func replace(presenter given: Presenter, focus: TreePath, open: Bool) {
+        var newPresenter = given
+        if let access { newPresenter.access = access(newPresenter.source) }
         let expanded = outline.expandedNodes.map { steps(to: $0) }
         let oldScroll = mode == .outline ? outlinePosition.scroll : positions[positions.count - 1].scroll
         presenter = newPresenter
@@ -351,7 +353,7 @@ extension Browser {
         } else if case .level(let n) = navigator.top {
             var p = positions[positions.count - 1]
             p.scroll = oldScroll
-            p.reveal(count: source.childCount(of: n), visible: listHeight)
+            p.reveal(count: presenter.rowCount(of: n), visible: listHeight)
             setPosition(p)
         }
     }

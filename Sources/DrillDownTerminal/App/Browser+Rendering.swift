@@ -153,7 +153,7 @@ extension Browser {
         switch navigator.top {
         case .detail: return ("", pathText)
         case .level(let n):
-            let count = source.childCount(of: n)
+            let count = presenter.rowCount(of: n)
             return (count == 0 ? "0/0" : "\(positions[positions.count - 1].selected + 1)/\(count)", count == 0 ? (source.path(of: n).isRoot ? "/" : source.path(of: n).description) : pathText)
         }
     }

@@ -48,6 +48,9 @@ public struct Browser: Sendable {
 
     /// Rows, titles and templates; replaced after every edit and every reload.
     public internal(set) var presenter: Presenter
+    /// The reader's access over each new version of the data (`browse --user`): every presenter
+    /// that replaces ``presenter`` gets it, so rows hidden from the user stay out of every mode.
+    public var access: (@Sendable (any Source) -> AccessView)?
     /// The drill-down stack (shared by drill-down and columns modes).
     public internal(set) var navigator: Navigator
     /// The current mode.
@@ -127,7 +130,7 @@ public struct Browser: Sendable {
         self.height = max(1, height)
         for k in positions.indices {
             if case .level(let n) = navigator.stack[k] {
-                positions[k].reveal(count: source.childCount(of: n), visible: listHeight)
+                positions[k].reveal(count: presenter.rowCount(of: n), visible: listHeight)
             }
         }
         outlinePosition.reveal(count: outline.visibleCount, visible: listHeight)
@@ -262,7 +265,7 @@ public struct Browser: Sendable {
         positions = stack.indices.map { k in
             var p = ListPosition()
             guard case .level(let n) = stack[k] else { return p }
-            let count = source.childCount(of: n)
+            let count = presenter.rowCount(of: n)
             if k + 1 < stack.count {
                 p.selected = presenter.displayPosition(of: stack[k + 1].node) ?? 0
             } else {

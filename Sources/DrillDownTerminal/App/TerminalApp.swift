@@ -39,12 +39,14 @@ public struct TerminalApp {
         try terminal.enter()
         defer { terminal.restore() }
         let size = terminal.size()
-        var browser = Browser(
-            presenter: model.map { Presenter(source: $0.versionedSource.source, schema: presenter.schema) } ?? presenter,
-            width: size.width, height: size.height, editable: model != nil)
+        var first = model.map { Presenter(source: $0.versionedSource.source, schema: presenter.schema) } ?? presenter
+        if let access { first.access = access(first.source) }
+        var browser = Browser(presenter: first, width: size.width, height: size.height, editable: model != nil)
+        browser.access = access
         var renderer = Renderer(noColor: noColor)
         var decoder = KeyDecoder()
-        let searches = SearchWorker(limit: Browser.searchLimit)
+        // A reader from whom rows are hidden searches without a limit: the hits are filtered, then cut.
+        let searches = SearchWorker(limit: first.access?.hidesRows == true ? .max : Browser.searchLimit)
         let watcher = watched.map { FileWatcher($0, notify: searches.wakeUp) }
         let link = model.map { ModelLink(model: $0, notify: searches.wakeUp) }
         link?.access = access
@@ -68,7 +70,9 @@ public struct TerminalApp {
                 label = "resize"
             case .woken:
                 for done in searches.take() {
-                    browser.receiveSearch(done.text, hits: done.result.hits, total: done.result.total)
+                    // Hits the user may not reach are left out, as on the web (``AccessView/filter(_:limit:in:)``).
+                    let result = browser.presenter.access.map { $0.filter(done.result, limit: Browser.searchLimit, in: browser.source) } ?? done.result
+                    browser.receiveSearch(done.text, hits: result.hits, total: result.total)
                     label = "search:\(done.text)"
                     trace?.record(label: "search-scan:\(done.text)", handle: done.nanoseconds, render: 0, write: 0, bytes: 0)
                 }

@@ -7,7 +7,7 @@ extension Browser {
             handleDetail(key)
             return
         }
-        let count = source.childCount(of: node)
+        let count = presenter.rowCount(of: node)
         var p = positions[positions.count - 1]
         let visible = listHeight
         switch key {
@@ -60,7 +60,7 @@ extension Browser {
 
     /// Draws the level under `node` with `position` into `area`.
     func drawLevel(_ node: NodeID, position: ListPosition?, active: Bool, in area: Area, frame: inout Frame) {
-        let count = source.childCount(of: node)
+        let count = presenter.rowCount(of: node)
         if count == 0 {
             frame.put("(empty)", row: area.top, column: area.left + 1, width: area.width - 1, style: .dim)
             return

@@ -27,7 +27,7 @@ extension Browser {
             guard let node else { return }
             outline.toggle(node)
         case .right, .character("l"):
-            guard let node, source.childCount(of: node) > 0 else { return }
+            guard let node, presenter.rowCount(of: node) > 0 else { return }
             if outline.isExpanded(node) {
                 p.select(p.selected + 1, count: count, visible: visible)
             } else {
@@ -35,7 +35,7 @@ extension Browser {
             }
         case .left, .character("h"), .backspace:
             guard let node else { return }
-            if outline.isExpanded(node), source.childCount(of: node) > 0 {
+            if outline.isExpanded(node), presenter.rowCount(of: node) > 0 {
                 outline.collapse(node)
             } else if let parent = source.parent(of: node), parent != source.root, let row = outline.row(of: parent) {
                 p.select(row, count: count, visible: visible)

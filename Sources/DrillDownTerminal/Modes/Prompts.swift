@@ -149,7 +149,8 @@ extension Browser {
 
     mutating func goTo(_ text: String) {
         do {
-            let id = try source.resolve(text)
+            // A row hidden from the user (`browse --user`) is not reachable by path.
+            let id = if let view = presenter.access { try view.resolve(text, in: source) } else { try source.resolve(text) }
             show(id, open: true)
         } catch {
             inform(error.description, error: true)

@@ -40,27 +40,34 @@ final class AccountStore: @unchecked Sendable {
 
     /// What `user` may do in the snapshot `source` at `revision`.
     func view(for user: String, in source: any Source, revision: Int) -> AccessView {
-        let policy = current.policy
+        let file = current
         return lock.withLock {
             if viewsKey != (revision, generation) || views.count > 1000 {
                 views = [:]
                 viewsKey = (revision, generation)
             }
             if let hit = views[user] { return hit }
-            let made = policy.view(for: user, in: source)
+            let made = file.policy.view(for: user, in: source)
             views[user] = made
             return made
         }
     }
 
-    /// A file's modification time and size, to notice changes cheaply.
+    /// A file's modification time, size and inode, to notice changes cheaply: one `stat` per request
+    /// (FileManager's attributes also look up the owner's and group's names, which reads the
+    /// system's user database every time).
     struct FileStamp: Equatable {
-        var modified: Date?
-        var size: Int?
+        var seconds: Int
+        var nanoseconds: Int
+        var size: Int
+        var inode: UInt64
         init?(_ url: URL) {
-            guard let attributes = try? FileManager.default.attributesOfItem(atPath: url.path) else { return nil }
-            modified = attributes[.modificationDate] as? Date
-            size = (attributes[.size] as? NSNumber)?.intValue
+            var info = stat()
+            guard stat(url.path, &info) == 0 else { return nil }
+            seconds = Int(info.st_mtim.tv_sec)
+            nanoseconds = Int(info.st_mtim.tv_nsec)
+            size = Int(info.st_size)
+            inode = UInt64(info.st_ino)
         }
     }
 }

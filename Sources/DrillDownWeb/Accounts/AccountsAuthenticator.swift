@@ -48,7 +48,8 @@ struct AccountsAuthenticator: AuthenticatorMiddleware {
 
 /// On a server with accounts, sends requests from no one to sign in: pages get a redirect to
 /// `/signin`, the JSON API, `/events` and writes 401 (with `WWW-Authenticate: Bearer`), and neither
-/// carries any data. The sign-in page, the stylesheet and the probes are open to all.
+/// carries any data. The sign-in page, the stylesheet, the probes and the API's OpenAPI document
+/// are open to all.
 struct SignInGateMiddleware: RouterMiddleware {
     typealias Context = SiteContext
 
@@ -71,7 +72,9 @@ struct SignInGateMiddleware: RouterMiddleware {
     }
 
     static func isOpen(_ path: String) -> Bool {
-        path == "/signin" || path == "/healthz" || path == "/readyz" || path == "/favicon.ico" || path.hasPrefix("/static/")
+        // The API's description holds no data, and tells a client how to authenticate.
+        path == "/signin" || path == "/healthz" || path == "/readyz" || path == "/favicon.ico" || path == "/api/openapi.json"
+            || path.hasPrefix("/static/")
     }
 }
 

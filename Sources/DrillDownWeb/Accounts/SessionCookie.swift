@@ -42,15 +42,21 @@ struct SessionCookie: Sendable, Equatable {
         return nil
     }
 
+    /// The session `value` holds, when `signer` signed it and it has not expired; a value checked
+    /// before is not checked again (``CSRFTokens/sessions``).
     static func parse(_ value: String, signer: CSRFTokens, now: Date) -> SessionCookie? {
+        guard let session = signer.sessions.value(value, make: { check(value, signer: signer) }), session.expires > now else { return nil }
+        return session
+    }
+
+    /// The session `value` holds, when its MAC is `signer`'s (whatever its expiry).
+    static func check(_ value: String, signer: CSRFTokens) -> SessionCookie? {
         let parts = value.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         guard parts.count == 5, parts[0] == "v1", parts[1].utf8.count == 32 else { return nil }
         let body = parts[0 ..< 4].joined(separator: ".")
-        guard constantTimeEqual(signer.sign("session|" + body), parts[4]) else { return nil }
+        guard signer.isSignature(parts[4], of: "session|" + body) else { return nil }
         guard let seconds = Int(parts[3]), let user = unbase64url(parts[2]) else { return nil }
-        let expires = Date(timeIntervalSince1970: TimeInterval(seconds))
-        guard expires > now else { return nil }
-        return SessionCookie(id: parts[1], user: user, expires: expires)
+        return SessionCookie(id: parts[1], user: user, expires: Date(timeIntervalSince1970: TimeInterval(seconds)))
     }
 
     /// The `Set-Cookie` value that stores `value` (or, with `nil`, removes the cookie).
@@ -72,13 +78,4 @@ struct SessionCookie: Sendable, Equatable {
     }
 
     static func hex(_ bytes: [UInt8]) -> String { CSRFTokens.hex(bytes) }
-
-    /// Whether `a` and `b` are equal, in time that depends on their length only.
-    static func constantTimeEqual(_ a: String, _ b: String) -> Bool {
-        let x = Array(a.utf8), y = Array(b.utf8)
-        guard x.count == y.count else { return false }
-        var diff: UInt8 = 0
-        for i in x.indices { diff |= x[i] ^ y[i] }
-        return diff == 0
-    }
 }

@@ -155,7 +155,8 @@ public struct UsersFile: Sendable, Equatable, Codable {
     public func user(forToken token: String, now: Date = Date()) -> User? {
         let parts = token.split(separator: "_")
         guard parts.count == 3, parts[0] == "ddt", let entry = tokens.first(where: { $0.id == parts[1] }) else { return nil }
-        guard SessionCookie.constantTimeEqual(Self.sha256(token), entry.hash) else { return nil }
+        // swift-crypto compares a digest with bytes in constant time.
+        guard let stored = CSRFTokens.bytes(hex: entry.hash), SHA256.hash(data: Data(token.utf8)) == stored else { return nil }
         if let expires = entry.expires, let date = ISO8601DateFormatter().date(from: expires), date <= now { return nil }
         return user(entry.user)
     }

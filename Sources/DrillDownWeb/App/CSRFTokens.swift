@@ -16,12 +16,24 @@ struct CSRFTokens: Sendable {
     static let cookieName = "dd_session"
 
     private let key: SymmetricKey
+    /// The HMACs of recent messages (a session's cookie and CSRF token, on each of its requests).
+    private let codes = Memo<(code: HashedAuthenticationCode<SHA256>, hex: String)>()
+    /// Session cookies' values recently checked under this secret, parsed (see ``SessionCookie``).
+    let sessions = Memo<SessionCookie>()
 
     /// Tokens under a fresh per-process secret (256 bits from the system RNG).
     init() { key = SymmetricKey(size: .bits256) }
 
     /// Tokens under a given secret (shared by the instances behind one proxy; tests).
     init(secret: [UInt8]) { key = SymmetricKey(data: secret) }
+
+    /// The HMAC of `message` under the secret, remembered (``Memo``).
+    private func code(_ message: String) -> (code: HashedAuthenticationCode<SHA256>, hex: String) {
+        codes.value(message) {
+            let code = HMAC<SHA256>.authenticationCode(for: Data(message.utf8), using: key)
+            return (code, Self.hex(Array(code)))
+        }!
+    }
 
     /// A new random session id: 32 lowercase hex digits (128 bits from the system RNG).
     static func newSessionID() -> String {
@@ -34,17 +46,45 @@ struct CSRFTokens: Sendable {
 
     /// The HMAC-SHA256 of `message` under the secret, in hex (the CSRF token of a session id, and
     /// the signature of a signed-in session's cookie, see ``SessionCookie``).
-    func sign(_ message: String) -> String {
-        Self.hex(Array(HMAC<SHA256>.authenticationCode(for: Data(message.utf8), using: key)))
+    func sign(_ message: String) -> String { code(message).hex }
+
+    /// Whether `sent` is the token of session `id` (see ``isSignature(_:of:)``).
+    func verify(_ sent: String, session id: String) -> Bool { isSignature(sent, of: id) }
+
+    /// Whether `sent` (hex) is the HMAC of `message` under the secret, compared in constant time
+    /// by swift-crypto (a MAC's `==` with bytes, as `HMAC.isValidAuthenticationCode` compares).
+    func isSignature(_ sent: String, of message: String) -> Bool {
+        guard let given = Self.bytes(hex: sent) else { return false }
+        return code(message).code == given
     }
 
-    /// Whether `sent` is the token of session `id`, compared in constant time.
-    func verify(_ sent: String, session id: String) -> Bool {
-        let expected = Array(token(for: id).utf8), given = Array(sent.utf8)
-        guard expected.count == given.count else { return false }
-        var diff: UInt8 = 0
-        for i in expected.indices { diff |= expected[i] ^ given[i] }
-        return diff == 0
+    /// Whether the tokens `a` and `b` are the same, in time that tells nothing of where they
+    /// differ: the HMACs of both are compared by swift-crypto, in constant time.
+    func same(_ a: String, _ b: String) -> Bool {
+        let code = HMAC<SHA256>.authenticationCode(for: Data(a.utf8), using: key)
+        return HMAC<SHA256>.isValidAuthenticationCode(Data(code), authenticating: Data(b.utf8), using: key)
+    }
+
+    /// The bytes of a string of lowercase hex digits (as ``hex(_:)`` writes them); `nil` when it is not one.
+    static func bytes(hex text: String) -> [UInt8]? {
+        let digits = Array(text.utf8)
+        guard digits.count % 2 == 0 else { return nil }
+        func value(_ c: UInt8) -> UInt8? {
+            switch c {
+            case 48 ... 57: c - 48
+            case 97 ... 102: c - 87
+            default: nil
+            }
+        }
+        var out = [UInt8]()
+        out.reserveCapacity(digits.count / 2)
+        var i = 0
+        while i < digits.count {
+            guard let hi = value(digits[i]), let lo = value(digits[i + 1]) else { return nil }
+            out.append(hi << 4 | lo)
+            i += 2
+        }
+        return out
     }
 
     /// The session id in a request's `Cookie` headers, when one is there and well formed.

@@ -37,6 +37,8 @@ struct Site: Sendable {
     let accounts: AccountStore?
     /// Failed sign-ins, to slow down guessing.
     let throttle = SignInThrottle()
+    /// Where sign-ins' bcrypt runs: off the request threads, bounded.
+    let passwordChecks = PasswordChecks()
     /// The threads searches run on, at most ``WebServer/Options/searchWidth`` at once.
     let searches: SearchPool
     /// Whether requests come from a real connection (not HummingbirdTesting's router), so a
@@ -83,10 +85,10 @@ struct Site: Sendable {
             router.add(middleware: SignInGateMiddleware())
         }
         router.add(middleware: SnapshotMiddleware(site: self))
-        if accounts != nil { router.add(middleware: WholeTreeViewsMiddleware()) }
         addPageRoutes(to: router)
         addAPIRoutes(to: router)
         addFileRoutes(to: router)
+        addExportRoutes(to: router)
         addHealthRoutes(to: router)
         if let accounts, let settings = options.accounts { addAccountRoutes(to: router, accounts: accounts, options: settings) }
         if isEditable { addEditRoutes(to: router) }

@@ -9,11 +9,14 @@ import Foundation
 /// plus O(closed × depth × log width), so a client sending ever new `closed` lists cannot make
 /// the server walk the whole tree per request.
 ///
+/// Outlines are kept per reader from whom rows are hidden (``DrillDownCore/AccessView/hidesRows``),
+/// since such a reader's outline leaves those rows out; every other reader shares one.
+///
 /// An outline holds a few bytes per node; the capacity bounds the memory this takes.
 final class OutlineCache: @unchecked Sendable {
     private let lock = NSLock()
-    private var entries: [(state: OutlineState, outline: Outline)] = []
-    private var expandedAll: Outline?
+    private var entries: [(reader: String, state: OutlineState, outline: Outline)] = []
+    private var expandedAll: [String: Outline] = [:]
     private var revision = 0
     private let capacity: Int
     /// How many times the whole tree was expanded (tests check it stays at one per revision).
@@ -28,35 +31,47 @@ final class OutlineCache: @unchecked Sendable {
         lock.withLock {
             if revision != self.revision {
                 entries.removeAll()
-                expandedAll = nil
+                expandedAll = [:]
                 self.revision = revision
             }
         }
-        if let hit = lookup(state) { return hit }
-        let built = state.all ? state.outline(of: presenter.source, expandedAll: expandedAll(presenter: presenter, revision: revision)) : state.outline(of: presenter)
+        let reader = Self.reader(of: presenter)
+        if let hit = lookup(state, reader: reader) { return hit }
+        let built = state.all
+            ? state.outline(of: presenter.source, expandedAll: expandedAll(presenter: presenter, reader: reader, revision: revision))
+            : state.outline(of: presenter)
         lock.withLock {
-            entries.removeAll { $0.state == state }
-            entries.insert((state, built), at: 0)
+            entries.removeAll { $0.state == state && $0.reader == reader }
+            entries.insert((reader, state, built), at: 0)
             if entries.count > capacity { entries.removeLast() }
         }
         return built
     }
 
     /// The fully expanded outline of `revision`, built on first use.
-    private func expandedAll(presenter: Presenter, revision: Int) -> Outline {
-        if let cached = lock.withLock({ expandedAll }) { return cached }
+    private func expandedAll(presenter: Presenter, reader: String, revision: Int) -> Outline {
+        if let cached = lock.withLock({ expandedAll[reader] }) { return cached }
         var outline = Outline(presenter: presenter)
         outline.expandAll()
         lock.withLock {
             expandAllBuilds += 1
-            if revision == self.revision { expandedAll = outline }
+            if revision == self.revision {
+                if expandedAll.count >= capacity { expandedAll = [:] }
+                expandedAll[reader] = outline
+            }
         }
         return outline
     }
 
-    private func lookup(_ state: OutlineState) -> Outline? {
+    /// The name of the reader whose outline differs from everyone's (`""` for everyone's).
+    static func reader(of presenter: Presenter) -> String {
+        guard let access = presenter.access, access.hidesRows else { return "" }
+        return "user:" + access.user
+    }
+
+    private func lookup(_ state: OutlineState, reader: String) -> Outline? {
         lock.withLock {
-            guard let i = entries.firstIndex(where: { $0.state == state }) else { return nil }
+            guard let i = entries.firstIndex(where: { $0.state == state && $0.reader == reader }) else { return nil }
             let entry = entries.remove(at: i)
             entries.insert(entry, at: 0)
             return entry.outline

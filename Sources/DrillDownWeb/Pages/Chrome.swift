@@ -19,7 +19,8 @@ struct Chrome {
         var c = extra
         c["screen"] = screen
         c["title"] = title
-        c["siteTitle"] = site.presenter.rootTitle
+        // A request from no one on a server with accounts (an error page) is not told the data set's title.
+        c["siteTitle"] = site.accounts != nil && RequestState.current?.user == nil ? "DrillDown" : site.presenter.rootTitle
         c["version"] = site.assets.version
         c["query"] = query
         c["searchScreen"] = screen == "search"
@@ -48,8 +49,11 @@ struct Chrome {
             c["pathbar"] = [
                 "treePath": path.description, "titlePath": source.titlePath(of: node),
                 "titles": source.lineage(of: node).dropFirst().map { ["title": source.title(of: $0)] },
+                "csvHref": Links.export("csv", level), "opmlHref": Links.export("opml", path),
             ]
-            c["goExample"] = site.goExamples.example(revision: RequestState.current?.revision ?? 0) { Self.goExample(in: source) }
+            c["goExample"] = site.presenter.access?.hidesRows == true
+                ? Self.goExample(in: site.presenter)
+                : site.goExamples.example(revision: RequestState.current?.revision ?? 0) { Self.goExample(in: site.presenter) }
             c["modes"] = [
                 "list": Links.level(level), "outline": Links.outline(revealing: path), "columns": Links.columns(path),
                 "isList": screen == "level" || screen == "detail", "isOutline": screen == "outline",
@@ -117,15 +121,20 @@ extension Chrome {
     /// A path of the data being served for the Go to field's placeholder, as both a TreePath and a
     /// title path (`0.0 or Miles Davis/Kind of Blue`): two levels down, preferring among the first
     /// few rows one that has children.
-    /// - Complexity: O(depth × 16), whatever the levels' widths.
-    static func goExample(in source: any Source) -> String {
+    /// Picked among the rows the reader is shown (``Presenter/access``), counting only their
+    /// children, so it names no row hidden from them.
+    /// - Complexity: O(depth × 16), whatever the levels' widths (× grants with hidden rows).
+    static func goExample(in presenter: Presenter) -> String {
+        let source = presenter.source
+        let hiding = presenter.access.flatMap { $0.hidesRows ? $0 : nil }
         var node = source.root
         for _ in 0 ..< 2 {
-            let children = source.children(of: node)
-            guard children.count > 0 else { break }
-            let scan = min(children.count, 16)
-            node = (0 ..< scan).lazy.map { children[$0] }.first { source.childCount(of: $0) > 0 } ?? children[0]
-            if source.childCount(of: node) == 0 { break }
+            let range = source.children(of: node)
+            let scan = (0 ..< min(range.count, hiding == nil ? 16 : 64)).lazy.map { range[$0] }
+                .filter { hiding?.mayReach(source.path(of: $0)) ?? true }.prefix(16)
+            guard let first = scan.first else { break }
+            node = scan.first { presenter.rowCount(of: $0) > 0 } ?? first
+            if presenter.rowCount(of: node) == 0 { break }
         }
         guard node != source.root else { return "a TreePath or title path" }
         return "\(source.path(of: node)) or \(source.titlePath(of: node))"

@@ -59,10 +59,11 @@ struct ColumnsPage {
 
     func column(of node: NodeID, selected: NodeID?) -> [String: Any] {
         let source = site.source
-        let range = source.children(of: node)
-        let position = selected.flatMap { range.position(of: $0) }.map { site.presenter.displayPosition(ofIndex: $0, in: node) } ?? 0
+        // Counted as the reader sees the level: rows hidden from them take no place (``Presenter/access``).
+        let count = site.presenter.rowCount(of: node)
+        let position = selected.flatMap { site.presenter.displayPosition(of: $0) } ?? 0
         let window = Self.columnWindow
-        let start = max(0, min(position - window / 2, range.count - window))
+        let start = max(0, min(position - window / 2, count - window))
         let rows = site.presenter.rows(of: node, offset: start, limit: window).map { row -> [String: Any] in
             var c: [String: Any] = ["title": row.title, "path": row.path.description, "href": link(row.path)]
             if !row.subtitle.isEmpty { c["subtitle"] = row.subtitle }
@@ -74,7 +75,7 @@ struct ColumnsPage {
         var c: [String: Any] = ["title": site.presenter.screenTitle(of: node), "rows": rows, "path": path.description]
         if rows.isEmpty { c["empty"] = true }
         if start > 0 { c["above"] = ["count": start, "href": Links.level(path)] }
-        let after = range.count - start - rows.count
+        let after = count - start - rows.count
         if after > 0 { c["below"] = ["count": after, "href": "\(Links.level(path))?offset=\(start + rows.count)"] }
         return c
     }

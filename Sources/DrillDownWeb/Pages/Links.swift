@@ -7,6 +7,8 @@ enum Links {
     static func level(_ path: TreePath) -> String { path.isRoot ? "/" : "/l/\(path)" }
     /// The detail screen of the node at `path`.
     static func detail(_ path: TreePath) -> String { "/d/\(path)" }
+    /// A download of the level (`csv`) or subtree (`opml`) at `path`.
+    static func export(_ format: String, _ path: TreePath) -> String { path.isRoot ? "/export/\(format)" : "/export/\(format)/\(path)" }
     /// The columns screen showing `path`.
     static func columns(_ path: TreePath) -> String { path.isRoot ? "/columns" : "/columns/\(path)" }
     /// The outline screen with `path` revealed and focused.

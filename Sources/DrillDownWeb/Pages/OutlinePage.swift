@@ -50,7 +50,7 @@ struct OutlinePage {
         for r in start ..< max(start, end) {
             guard let (id, depth) = outline.entry(atRow: r) else { break }
             let parent = source.parent(of: id) ?? source.root
-            let setSize = sizes[parent] ?? source.childCount(of: parent)
+            let setSize = sizes[parent] ?? site.presenter.rowCount(of: parent)
             sizes[parent] = setSize
             let row = site.presenter.row(for: id)
             let position = site.presenter.displayPosition(ofIndex: row.path.indices.last ?? 0, in: parent) + 1

@@ -116,7 +116,7 @@ struct EditRequest {
         if let state = RequestState.current, let user = state.user {
             if user.means == .bearer { return edit }
             let sent = request.headers[.csrfToken] ?? edit.fields["csrf"] ?? ""
-            guard !state.csrf.isEmpty, SessionCookie.constantTimeEqual(sent, state.csrf) else {
+            guard !state.csrf.isEmpty, tokens.same(sent, state.csrf) else {
                 throw WebError.forbidden("The change was refused: its CSRF token was not issued for \(user.name)'s session. Reload the page and try again.")
             }
             return edit

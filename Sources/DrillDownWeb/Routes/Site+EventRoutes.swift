@@ -21,24 +21,25 @@ extension Site {
             let session = CSRFTokens.sessionID(in: request.headers[values: .cookie])
             let slot = try eventStreams.acquire(address: request.headers[.peerAddress], session: session)
                 .mapError(streamRefusal).get()
-            // A reader from whom rows are hidden is not told their paths (see ``AccessView/mayReach(_:)``).
+            // A reader from whom rows are hidden is not told of changes to them (see ``AccessView/sees(_:)``).
             let reader = RequestState.current.flatMap { state in state.user.map { ($0.name, state.access?.hidesRows ?? false) } }
             let accounts = self.accounts
             let changes = await model.changes()
             let revision = await model.revision
-            let history = (try? Responses.jsonData(await model.history)).flatMap { String(data: $0, encoding: .utf8) } ?? "{}"
+            let access = RequestState.current?.access
+            let stepsNow = await model.history
+            let history = (try? Responses.jsonData(access?.sees(stepsNow) ?? stepsNow)).flatMap { String(data: $0, encoding: .utf8) } ?? "{}"
             let (lines, continuation) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingNewest(64))
             let forward = Task {
                 for await event in changes {
                     struct Payload: Encodable { var revision: Int, origin: String, paths: [String], summary: String, history: HistoryState }
-                    var paths = event.paths
+                    var event = event
                     if let accounts, let (name, hides) = reader, hides {
-                        let (source, revision) = model.versionedSource
-                        let access = accounts.view(for: name, in: source, revision: revision)
-                        paths = paths.filter(access.mayReach)
+                        guard let seen = accounts.current.policy.view(for: name, in: event.source).sees(event) else { continue }
+                        event = seen
                     }
                     let payload = Payload(
-                        revision: event.revision, origin: event.origin.rawValue, paths: paths.map(\.description), summary: event.summary,
+                        revision: event.revision, origin: event.origin.rawValue, paths: event.paths.map(\.description), summary: event.summary,
                         history: event.history)
                     let json = (try? Responses.jsonData(payload)).flatMap { String(data: $0, encoding: .utf8) } ?? "{}"
                     continuation.yield("event: change\nid: \(event.revision)\ndata: \(json)\n\n")

@@ -90,6 +90,10 @@
     var items = document.querySelectorAll("#path-menu .path-item"), fresh = doc.querySelectorAll("#path-menu .path-item");
     if (items.length !== fresh.length) return;
     Array.prototype.forEach.call(items, function (item, i) { item.setAttribute("data-copy", fresh[i].getAttribute("data-copy")); });
+    ["download-csv", "download-opml"].forEach(function (id) {
+      var link = doc.getElementById(id), mine = document.getElementById(id);
+      if (link && mine) mine.setAttribute("href", link.getAttribute("href"));
+    });
     var treePath = doc.getElementById("tree-path"), titles = doc.getElementById("title-path");
     if (treePath) document.getElementById("tree-path").value = treePath.value;
     if (titles) {
