@@ -3,6 +3,8 @@
 
   gen-json.py --nodes 1000000 OUT.json           records: an array of objects (~32 bytes/node)
   gen-json.py --wide 100000 OUT.json             one level with N rows (outline convention)
+  gen-json.py --songs 1000000 OUT.json           one level of N songs with a genre (8 values), a
+                                                 length in seconds and a year, for filters and facets
 """
 import argparse
 import json
@@ -42,13 +44,26 @@ def wide(n_rows, out):
     return n_rows
 
 
+def songs(n_rows, out):
+    rng = random.Random(33)
+    genres = ["Rock", "Jazz", "Metal", "Blues", "Soul", "Funk", "Folk", "Pop"]
+    rows = [{"name": f"Song {i}", "genre": rng.choice(genres), "length": rng.randrange(90, 900), "year": rng.randrange(1950, 2025)}
+            for i in range(n_rows)]
+    with open(out, "w") as f:
+        json.dump({"Title": "Songs", "Rows": rows}, f, separators=(",", ":"))
+    return n_rows
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("out")
     ap.add_argument("--nodes", type=int)
     ap.add_argument("--wide", type=int)
+    ap.add_argument("--songs", type=int)
     a = ap.parse_args()
-    if a.wide:
+    if a.songs:
+        songs(a.songs, a.out)
+    elif a.wide:
         wide(a.wide, a.out)
     else:
         records(a.nodes or 1_000_000, a.out)

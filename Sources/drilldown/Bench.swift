@@ -20,6 +20,9 @@ struct Bench: ParsableCommand {
     @Flag(name: .long, help: "Time changes by this thread's CPU clock, which leaves out time the scheduler gave other processes (a busy machine).") var cpuClock = false
     @Option(name: .long, help: "Also print the N slowest changes (kind, change, time), to see where a tail comes from.") var slowest = 0
     @Option(name: .long, help: "Only time loads: read the file this many more times in this process and print every time (the later reads run in memory the earlier ones freed, as a parser that keeps its buffers does).") var loads = 0
+    @Option(name: .customLong("facet"), help: "Only time facets of this field (and --where filters) on the level at --level, then stop.") var facetField: String?
+    @Option(name: .customLong("where"), help: "With --facet: a filter to time, and to count the facet over.") var filterExpression: String?
+    @Option(name: .long, help: "With --facet: the level (a TreePath or titles); the root when omitted.") var level: String?
     @OptionGroup var output: OutputOptions
 
     struct Measure: Encodable {
@@ -190,6 +193,7 @@ struct Bench: ParsableCommand {
     func run() throws {
         let loaded = try data.load()
         if loads > 0 { return try timeLoads(first: loaded.loadSeconds) }
+        if let facetField { return try timeFacets(loaded, field: facetField) }
         let whole: TreeStore? = if case .treeTable = loaded.database { try OpenedData.readTreeTable(data.file).tree } else { loaded.tree }
         guard let tree = whole else { throw BadInput("\(data.file): bench measures documents and tree tables, not a database read through levels") }
         var sink = 0
@@ -281,6 +285,44 @@ struct Bench: ParsableCommand {
             out.line(String(format: "outline expand all: %.1f ms (%d rows)", r.expandAllMilliseconds, r.visibleRowsExpanded))
             out.line(String(format: "search '%@': %.1f ms (%d matches)", query, r.searchMilliseconds, r.searchMatches))
             r.measures.forEach(show)
+        }
+        out.flush()
+    }
+}
+
+extension Bench {
+    /// `--facet FIELD`: the times of a facet (and of a `--where` filter, and of the facet over
+    /// its matches) on one level, each the best and the median of 7 runs, fresh caches each run.
+    func timeFacets(_ loaded: OpenedData, field: String) throws {
+        let id = try loaded.resolve(level)
+        struct Timing: Encodable { var name: String, bestMilliseconds: Double, medianMilliseconds: Double, result: Int }
+        var timings: [Timing] = []
+        func time(_ name: String, _ body: (Presenter) throws -> Int) throws {
+            var times: [Double] = []
+            var result = 0
+            for _ in 0 ..< 7 {
+                let presenter = Presenter(source: loaded.source, schema: loaded.presenter.schema)
+                let t0 = Self.now()
+                result = try body(presenter)
+                times.append(Double(Self.now() - t0) / 1_000_000)
+            }
+            times.sort()
+            timings.append(Timing(name: name, bestMilliseconds: times[0], medianMilliseconds: times[times.count / 2], result: result))
+        }
+        do {
+            try time("facet \(field) over \(loaded.source.childCount(of: id)) rows") { try $0.facet(of: id, field: field).distinct }
+            if let filterExpression {
+                let filter = try Filter(filterExpression)
+                try time("where \(filterExpression)") { try $0.filtering(id, by: filter).rowCount(of: id) }
+                try time("facet \(field) where \(filterExpression)") { try $0.filtering(id, by: filter).facet(of: id, field: field).rows }
+            }
+        } catch let error as FilterError {
+            throw error.badInput
+        }
+        if output.json { return try Out.json(timings) }
+        var out = Out()
+        for t in timings {
+            out.line("\(t.name): best \(String(format: "%.1f", t.bestMilliseconds)) ms, median \(String(format: "%.1f", t.medianMilliseconds)) ms (\(t.result))")
         }
         out.flush()
     }

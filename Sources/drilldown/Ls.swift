@@ -16,6 +16,7 @@ struct Ls: ParsableCommand {
         name: .long,
         help: "Order the rows: title, a field (year), a template ({year}); a leading - sorts descending; 'none' keeps the data's order. Default: the schema's sort:.")
     var sort: String?
+    @OptionGroup var filtering: FilterOptions
     @OptionGroup var output: OutputOptions
 
     func run() throws {
@@ -35,7 +36,16 @@ struct Ls: ParsableCommand {
                 throw ValidationError("--sort: \(error.message)")
             }
         }
-        let total = loaded.source.childCount(of: id)
+        do {
+            presenter = try presenter.filtering(id, by: try filtering.filter())
+            if let field = filtering.facet {
+                try FilterOptions.print(try presenter.facet(of: id, field: field, limit: filtering.facetLimit), json: output.json)
+                return
+            }
+        } catch let error as FilterError {
+            throw error.badInput
+        }
+        let total = presenter.rowCount(of: id)
         let rows = presenter.rows(of: id, offset: max(0, offset), limit: max(0, limit))
         let sections = presenter.sections(of: id)
         if output.json {

@@ -27,6 +27,11 @@ struct APIDocumentTests {
             ("/api/outline?open=x", 400), ("/api/outline?open=1&focus=1.0&limit=2", 200), ("/api/outline?focus=1.0", 200),
             ("/api/outline?focus=9.9", 404),
         ],
+        "/api/facets": [
+            ("/api/facets?field=title", 200), ("/api/facets?path=3&field=title&where=title~item&limit=2", 200),
+            ("/api/facets?field=nope", 400), ("/api/facets", 400), ("/api/facets?path=9.9&field=title", 404),
+            ("/api/facets?field=title&where=title%3D", 400),
+        ],
         "/api/openapi.json": [("/api/openapi.json", 200)],
         "/healthz": [("/healthz", 200)],
         "/readyz": [("/readyz", 200)],
@@ -34,7 +39,8 @@ struct APIDocumentTests {
 
     /// The same operations on the music app (images, kinds, subtitles, actions, detail buttons).
     static let musicRequests: [(uri: String, status: Int)] = [
-        ("/api/level", 200), ("/api/level/0", 200), ("/api/level/0.0", 200), ("/api/node/0.0.0", 200), ("/api/node/1", 200),
+        ("/api/level", 200), ("/api/level/0", 200), ("/api/level/0.0", 200), ("/api/level/0.0?where=length%3E360&where=name~blue", 200),
+        ("/api/facets?path=0.0&field=length&where=length%3E360", 200), ("/api/level/0.0?where=length%3Elong", 400), ("/api/node/0.0.0", 200), ("/api/node/1", 200),
         ("/api/search?q=blue&values=1", 200), ("/api/outline?all=1", 200),
     ]
 

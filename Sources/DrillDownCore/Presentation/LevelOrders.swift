@@ -9,7 +9,13 @@ import Foundation
 public final class LevelOrders: @unchecked Sendable {
     private let lock = NSLock()
     private var entries: [Key: LevelOrder] = [:]
+    private var matched: [MatchKey: [Int]] = [:]
     private let capacity: Int
+
+    struct MatchKey: Hashable {
+        var level: NodeID
+        var filter: String
+    }
 
     struct Key: Hashable {
         var level: NodeID
@@ -27,6 +33,19 @@ public final class LevelOrders: @unchecked Sendable {
         lock.withLock {
             if entries.count >= capacity { entries.removeAll() }
             entries[key] = made
+        }
+        return made
+    }
+
+    /// The data indices of the rows of the level under `id` that `filter` matches, made by `make`
+    /// on a miss (a filtered level's pages then cost O(page)).
+    func matches(of id: NodeID, _ filter: BoundFilter, make: () -> [Int]) -> [Int] {
+        let key = MatchKey(level: id, filter: filter.description)
+        if let hit = lock.withLock({ matched[key] }) { return hit }
+        let made = make()
+        lock.withLock {
+            if matched.count >= capacity { matched.removeAll() }
+            matched[key] = made
         }
         return made
     }

@@ -17,11 +17,17 @@ extension Presenter {
 
     /// The data indices of the rows of the level under `id` in display order, when the reader
     /// may not reach some of them; `nil` when every row is listed.
+    /// A filtered level (``filtering(_:by:)``) lists only its matching rows.
     func listedIndices(of id: NodeID) -> [Int]? {
-        guard let access, access.hidesRows else { return nil }
+        let filtered = filteredIndices(of: id)
+        guard let access, access.hidesRows else { return filtered }
         let count = source.childCount(of: id)
         let base = id == source.root ? TreePath.root : source.path(of: id)
-        guard let listed = access.listedChildren(of: base, count: count) else { return nil }
+        guard let listed = access.listedChildren(of: base, count: count) else { return filtered }
+        if let filtered {
+            let keep = Set(listed)
+            return filtered.filter(keep.contains)
+        }
         guard let order = order(of: id) else { return listed }
         let keep = Set(listed)
         return (0 ..< order.count).map(order.dataIndex(at:)).filter(keep.contains)

@@ -156,6 +156,10 @@ extension Presenter {
     public func sections(of id: NodeID, locale: Locale = .current) -> Sections? {
         guard let (rule, index) = sectionRule(of: id) else { return nil }
         let children = source.children(of: id)
+        if let listed = listedIndices(of: id) {
+            // A filtered level (or one a reader sees part of) is sectioned as it lists its rows.
+            return Sections(keys: listed.lazy.map { sectionKey(of: children[$0], rule: rule, locale: locale) }, index: index)
+        }
         let order = order(of: id)
         return Sections(
             keys: children.indices.lazy.map { sectionKey(of: children[order?.dataIndex(at: $0) ?? $0], rule: rule, locale: locale) },

@@ -34,6 +34,16 @@ public protocol Source: Sendable {
     /// Whether the children of `parent` keep an order the storage gives them (a relational level
     /// ordered by its key), so they cannot be put in another order; `false` (the default).
     func keepsOrder(ofChildrenOf parent: NodeID) -> Bool
+    /// The data indices (ascending) of the children of `id` that `filter` matches, computed by the
+    /// store (a database's `WHERE` with bound values), or `nil` (the default) to let the
+    /// ``Presenter`` scan the level (documents).
+    func matchingIndices(ofChildren id: NodeID, where filter: BoundFilter) -> [Int]?
+    /// The nodes at any depth under `id` that `filter` matches (depth-first, at most `limit`) and
+    /// how many match in all, computed by the store; `nil` (the default) to let the presenter walk.
+    func matchingNodes(under id: NodeID, where filter: BoundFilter, limit: Int) -> (hits: [NodeID], total: Int)?
+    /// The most frequent values of `field` among the children of `id` that `filter` matches
+    /// (`nil`: all), counted by the store (`GROUP BY`), or `nil` (the default) to let the presenter count.
+    func facet(ofChildren id: NodeID, field: BoundFilter.Test, where filter: BoundFilter?, limit: Int) -> Facet?
 }
 
 extension Source {
@@ -41,6 +51,9 @@ extension Source {
     public func storedFields(forNewChildOf parent: NodeID) -> [Field]? { nil }
     public func kind(ofNewChildOf parent: NodeID) -> String? { nil }
     public func keepsOrder(ofChildrenOf parent: NodeID) -> Bool { false }
+    public func matchingIndices(ofChildren id: NodeID, where filter: BoundFilter) -> [Int]? { nil }
+    public func matchingNodes(under id: NodeID, where filter: BoundFilter, limit: Int) -> (hits: [NodeID], total: Int)? { nil }
+    public func facet(ofChildren id: NodeID, field: BoundFilter.Test, where filter: BoundFilter?, limit: Int) -> Facet? { nil }
 }
 
 extension Source {

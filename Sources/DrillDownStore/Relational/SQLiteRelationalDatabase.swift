@@ -10,6 +10,7 @@ struct SQLiteRelationalDatabase: RelationalWritableDatabase {
     func read<T>(_ body: (any RelationalConnection) throws -> T) throws -> T {
         try reader.read { db in
             db.add(collation: collation)
+            db.add(function: FilterSQL.foldFunction)
             return try body(SQLiteRelationalConnection(db: db))
         }
     }
@@ -25,6 +26,7 @@ struct SQLiteRelationalDatabase: RelationalWritableDatabase {
         var seen: Int64 = 0
         try writer.writeWithoutTransaction { db in
             db.add(collation: collation)
+            db.add(function: FilterSQL.foldFunction)
             try db.inTransaction(.immediate) {
                 seen = try Int64.fetchOne(db, sql: "PRAGMA data_version") ?? 0
                 do {

@@ -15,12 +15,19 @@ struct LevelPage {
     var editing = false
     /// The Sort menu's choice (`?sort=`, see ``SortMenu/choice(_:)``); `nil`: the schema's order.
     var sort: SortRule?? = nil
+    /// The `?where=` filters (checked by the route with ``FilterBar/applied(to:level:)``).
+    var filters = FilterBar(expressions: [])
+    /// The facet panel's field (`?facet=`); `nil`: the level's first field on a small level.
+    var facet: String?
 
-    /// The presenter showing this level in the chosen order.
+    /// The presenter showing this level in the chosen order, filtered.
     var presenter: Presenter {
-        guard let sort else { return site.presenter }
-        return site.presenter.sorting(id, by: sort)
+        let sorted = sort.map { site.presenter.sorting(id, by: $0) } ?? site.presenter
+        return (try? filters.applied(to: sorted, level: id)) ?? sorted
     }
+
+    /// Levels of at most this many rows show a facet without being asked (`?facet=`).
+    static let defaultFacetRows = 5000
 
     func render() -> HTML {
         let source = site.source
@@ -34,9 +41,10 @@ struct LevelPage {
         let rows = presenter.rows(of: id, offset: start, limit: paged ? site.options.pageSize : total)
         let here = Links.level(path)
         let sortItem = SortMenu.queryItem(sort)
-        /// `here` with `item` (and the sort) as its query.
+        let facetItem = facet.map { "facet=" + Query.encode($0) }
+        /// `here` with `item` (and the sort, filters and facet) as its query.
         func link(_ item: String?) -> String {
-            let query = [item, sortItem].compactMap { $0 }.joined(separator: "&")
+            let query = ([item, sortItem] + filters.queryItems + [facetItem]).compactMap { $0 }.joined(separator: "&")
             return query.isEmpty ? here : "\(here)?\(query)"
         }
         var rowEditing: RowEditing?
@@ -55,11 +63,24 @@ struct LevelPage {
         var extra: [String: Any] = [
             "rowsHTML": rowsHTML,
             "total": total, "path": path.description,
-            "api": (path.isRoot ? "/api/level" : "/api/level/\(path)") + (sortItem.map { "?" + $0 } ?? ""), "offset": start,
+            "api": FilterBar.link(path.isRoot ? "/api/level" : "/api/level/\(path)", ([sortItem].compactMap { $0 }) + filters.queryItems), "offset": start,
         ]
+        var keep: [(name: String, value: String)] = []
+        if let sort { keep.append(("sort", sort?.description ?? "none")) }
         if total > 1, !editing {
             extra["sortHTML"] = site.sortFields.menu(
-                of: id, current: presenter.sortRule(of: id), here: here, presenter: presenter, revision: RequestState.current?.revision ?? 0)
+                of: id, current: presenter.sortRule(of: id), here: here, hidden: filters.hiddenInputs, presenter: presenter,
+                revision: RequestState.current?.revision ?? 0)
+        }
+        if !editing, source.childCount(of: id) > 1 || !filters.expressions.isEmpty {
+            if let facet { keep.append(("facet", facet)) }
+            extra["filterHTML"] = filters.html(here: here, keep: keep)
+            let fields = presenter.fields(of: id).filter { $0.type != .data }
+            let chosen = facet ?? (source.childCount(of: id) <= Self.defaultFacetRows ? fields.first(where: { !$0.isTitle && $0.editable })?.key : nil)
+            let counted = chosen.flatMap { try? presenter.facet(of: id, field: $0) }
+            if !fields.isEmpty {
+                extra["facetHTML"] = filters.facetHTML(counted, fields: fields, chosen: chosen, here: here, keep: keep)
+            }
         }
         if total == 0 { extra["empty"] = true }
         if editing, rowEditing?.reorderable == true { extra["reorderHelp"] = true }
@@ -97,7 +118,7 @@ struct LevelPage {
     /// and the JSON are the same on every page of a level: rendered once per level and revision.
     func sectionContext(_ sections: Sections, paged: Bool, start: Int, link: (String?) -> String) -> [String: Any] {
         var c: [String: Any] = ["sectioned": true]
-        let key = SectionCache.Key(level: id, sort: presenter.sortRule(of: id)?.description ?? "")
+        let key = SectionCache.Key(level: id, presenter: presenter)
         let decoration = site.sections.decoration(of: key, revision: RequestState.current?.revision ?? 0) {
             Self.decoration(sections, paged: paged, link: link)
         }

@@ -23,6 +23,8 @@ final class PageCache: @unchecked Sendable {
         var editing: Bool
         /// The `sort` parameter as sent (`nil` when absent).
         var sort: String? = nil
+        /// The `where` parameters (``FilterBar/cacheKey``) and the `facet` parameter.
+        var filter: String? = nil, facet: String? = nil
     }
 
     /// A page cut where the CSRF token goes: parts between the tokens (one part: no token).

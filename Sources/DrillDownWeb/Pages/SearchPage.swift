@@ -16,6 +16,9 @@ struct SearchPage {
     var origin: SearchOrigin?
     /// The node whose descendants are searched; `nil` for the whole tree.
     var scope: NodeID?
+    /// The filter field's expression (`?where=`): rows at any depth it matches (and whose title
+    /// contains `text`, when given); empty for a plain search.
+    var filter = ""
     /// The hits and total of a non-blank `text`, searched by the route (see ``hits(site:query:request:)``).
     var found: (hits: [Hit], total: Int)?
 
@@ -115,6 +118,7 @@ struct SearchPage {
     /// This search's link without `offset`: its text, values, scope and origin.
     var link: String {
         var parts = ["q=" + Query.encode(text)]
+        if !filter.isEmpty { parts.append("where=" + Query.encode(filter)) }
         if includeValues { parts.append("values=1") }
         if let scope { parts.append("in=" + site.source.path(of: scope).description) }
         if let origin { parts.append("from=" + Query.encode(origin.href)) }
@@ -150,8 +154,25 @@ struct SearchPage {
         return ["pre": String(title[..<r.lowerBound]), "mark": ["text": String(title[r])], "post": String(title[r.upperBound...])]
     }
 
+    /// The page of rows at any depth (under the scope) that ``filter`` matches, their titles
+    /// containing `text` when it is not blank.
+    /// - Throws: ``WebError`` 400 naming the column of an expression that does not parse.
+    func filtered() throws(WebError) -> SearchPage {
+        var filters = try FilterBar(expressions: [filter]).filter().map { [$0] } ?? []
+        let needle = text.trimmingCharacters(in: .whitespaces)
+        if !needle.isEmpty { filters.append(.condition(.init(field: "title", op: .contains, values: [needle]))) }
+        guard let combined = Filter.all(filters) else { return self }
+        let result: (hits: [NodeID], total: Int)
+        do { result = try site.presenter.find(where: combined, under: scope, limit: offset + site.options.searchLimit) } catch {
+            throw .badRequest("'where' \(error.description)")
+        }
+        var page = self
+        page.found = (Self.present(Array(result.hits.dropFirst(offset)), site: site), result.total)
+        return page
+    }
+
     func render() -> String {
-        var extra: [String: Any] = ["values": includeValues]
+        var extra: [String: Any] = ["values": includeValues, "where": filter]
         if let origin {
             extra["from"] = origin.href
             if let level = origin.scope {
@@ -159,7 +180,7 @@ struct SearchPage {
             }
         }
         let trimmed = text.trimmingCharacters(in: .whitespaces)
-        if !trimmed.isEmpty, let found {
+        if !trimmed.isEmpty || !filter.isEmpty, let found {
             extra["results"] = found.hits.map { hit -> [String: Any] in
                 var c = Self.marked(hit.row.title, trimmed)
                 c["parents"] = hit.parents.joined(separator: " › ")

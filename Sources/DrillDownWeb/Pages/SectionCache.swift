@@ -13,6 +13,12 @@ final class SectionCache: @unchecked Sendable {
 
     /// A level shown in one order: its node and its sort rule as written (`""`: the data's order).
     struct Key: Hashable {
+        /// The level as `presenter` shows it: its sort rule and its filter (``Presenter/filtering(_:by:)``).
+        init(level: NodeID, presenter: Presenter) {
+            self.level = level
+            sort = (presenter.sortRule(of: level)?.description ?? "") + (presenter.filter(of: level).map { "\u{0}" + $0.description } ?? "")
+        }
+
         var level: NodeID
         var sort: String
     }
@@ -32,7 +38,7 @@ final class SectionCache: @unchecked Sendable {
     /// rows are not sectioned.
     func sections(of id: NodeID, presenter: Presenter, revision: Int) -> Sections? {
         guard presenter.sectionRule(of: id) != nil else { return nil }
-        let key = Key(level: id, sort: presenter.sortRule(of: id)?.description ?? "")
+        let key = Key(level: id, presenter: presenter)
         let hit: Sections? = lock.withLock {
             if revision != self.revision {
                 entries.removeAll()

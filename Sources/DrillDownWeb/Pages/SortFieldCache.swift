@@ -11,6 +11,8 @@ final class SortFieldCache: @unchecked Sendable {
     private struct MenuKey: Hashable {
         var level: NodeID
         var current: String
+        /// The hidden inputs the form carries (a filtered level's `where`s).
+        var hidden: String
     }
 
     private let lock = NSLock()
@@ -31,12 +33,12 @@ final class SortFieldCache: @unchecked Sendable {
         return made
     }
 
-    /// ``SortMenu/html(fields:current:here:)`` of the level under `id` (shown at `here`) with
-    /// `current` selected, at `revision`.
-    func menu(of id: NodeID, current: SortRule?, here: String, presenter: Presenter, revision: Int) -> String {
-        let key = MenuKey(level: id, current: current?.description ?? "")
+    /// ``SortMenu/html(fields:current:here:hidden:)`` of the level under `id` (shown at `here`) with
+    /// `current` selected and `hidden` inputs, at `revision`.
+    func menu(of id: NodeID, current: SortRule?, here: String, hidden: String = "", presenter: Presenter, revision: Int) -> String {
+        let key = MenuKey(level: id, current: current?.description ?? "", hidden: hidden)
         if let hit = lock.withLock({ self.revision == revision ? menus[key] : nil }) { return hit }
-        let made = SortMenu.html(fields: fields(of: id, presenter: presenter, revision: revision), current: current, here: here)
+        let made = SortMenu.html(fields: fields(of: id, presenter: presenter, revision: revision), current: current, here: here, hidden: hidden)
         lock.withLock {
             startAgainIfNeeded(revision, menus.count)
             menus[key] = made

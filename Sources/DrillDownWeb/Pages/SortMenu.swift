@@ -23,7 +23,8 @@ struct SortMenu {
 
     /// The menu's HTML for a level whose rows have `fields` (``Presenter/sortFields(of:sample:)``)
     /// at `here`, with `current` selected.
-    static func html(fields: [String], current: SortRule?, here: String) -> String {
+    /// `hidden` carries other parameters (the filters) through the form.
+    static func html(fields: [String], current: SortRule?, here: String, hidden: String = "") -> String {
         var options: [(value: String, label: String)] = [("none", "Data order"), ("title", "Title (A–Z)"), ("-title", "Title (Z–A)")]
         for field in fields where field.lowercased() != "title" {
             options.append((field, "\(field) (ascending)"))
@@ -33,7 +34,7 @@ struct SortMenu {
         if !options.contains(where: { $0.value == selected }) { options.append((selected, selected)) }
         var html = "<form class=\"sort-menu\" id=\"sort-menu\" method=\"get\" action=\""
         RowHTML.escape(here, into: &html)
-        html += "\"><label for=\"sort-select\">Sort</label><select name=\"sort\" id=\"sort-select\">"
+        html += "\">" + hidden + "<label for=\"sort-select\">Sort</label><select name=\"sort\" id=\"sort-select\">"
         for option in options {
             html += "<option value=\""
             RowHTML.escape(option.value, into: &html)

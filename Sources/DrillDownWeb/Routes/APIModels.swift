@@ -69,3 +69,21 @@ struct OutlineJSON: Encodable {
     var focusRow: Int?
     var rows: [Entry]
 }
+
+/// `GET /api/facets`: a field's most frequent values over a (filtered) level.
+struct FacetJSON: Encodable {
+    /// One value, its count and the filter that narrows the level to it.
+    struct Value: Encodable {
+        var value: String
+        var label: String
+        var count: Int
+        var `where`: String
+    }
+
+    var path: String
+    var field: String
+    var rows: Int
+    var missing: Int
+    var distinct: Int
+    var values: [Value]
+}

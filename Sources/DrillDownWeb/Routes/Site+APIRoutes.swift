@@ -5,7 +5,8 @@ import Hummingbird
 /// The JSON API: the same data as the pages. Paths are TreePaths or title paths; errors are
 /// `{"error": "..."}` with the matching status.
 ///
-/// - `GET /api/level/PATH?offset=0&limit=100`
+/// - `GET /api/level/PATH?offset=0&limit=100&where=length>360&where=genre=Rock` (`where`: filters, all must match)
+/// - `GET /api/facets?path=PATH&field=genre&where=length>360&limit=10`: a field's most frequent values
 /// - `GET /api/node/PATH`
 /// - `GET /api/search?q=TEXT&offset=0&limit=100&values=1&in=PATH` (`in`: only under that node)
 /// - `GET /api/outline?open=1,1.0&offset=0&limit=500` (or `all=1&closed=...`; `focus=PATH` adds that
@@ -24,6 +25,21 @@ extension Site {
         router.get("/api/level") { request, _ in try level(source.root, request) }
         router.get("/api/level/**") { request, _ in
             try level(try NodeLookup.node(request.uri.path.dropFirst(11), in: source).id, request)
+        }
+        router.get("/api/facets") { request, _ in
+            let query = Query(request.uri.query)
+            let id = try NodeLookup.node(decoded: query["path"] ?? "", in: source).id
+            guard let field = query["field"], !field.isEmpty else { throw WebError.badRequest("Give the field to count as ?field=.") }
+            let filters = try FilterBar(query)
+            let presenter = try filters.applied(to: self.presenter, level: id)
+            let limit = min(try query.int("limit", default: 10), options.maxAPILimit)
+            let facet: Facet
+            do throws(FilterError) { facet = try presenter.facet(of: id, field: field, limit: limit) } catch {
+                throw WebError.badRequest("'field' \(error.message)")
+            }
+            return try Responses.json(FacetJSON(
+                path: source.path(of: id).description, field: facet.field, rows: facet.rows, missing: facet.missing, distinct: facet.distinct,
+                values: facet.values.map { .init(value: $0.value, label: $0.label, count: $0.count, where: facet.filter(for: $0).description) }))
         }
         router.get("/api/node") { _, _ in try Responses.json(node(source.root)) }
         router.get("/api/node/**") { request, _ in
@@ -78,6 +94,7 @@ extension Site {
         let path = source.path(of: id)
         var presenter = self.presenter
         if let choice = try SortMenu.choice(query["sort"]) { presenter = presenter.sorting(id, by: choice) }
+        presenter = try FilterBar(query).applied(to: presenter, level: id)
         let rows = presenter.rows(of: id, offset: offset, limit: limit)
         return try Responses.json(LevelJSON(
             title: presenter.screenTitle(of: id), backLabel: id == source.root ? nil : presenter.screenTitle(of: source.parent(of: id)!),

@@ -10,17 +10,25 @@ extension Site {
     func addPageRoutes(to router: Router<SiteContext>) {
         router.get("/") { request, _ in
             let query = Query(request.uri.query)
-            let key = PageCache.Key(path: "/", offset: try query.int("offset", default: 0), editing: query["edit"] == "1", sort: query["sort"])
+            let filters = try FilterBar(query)
+            let key = PageCache.Key(
+                path: "/", offset: try query.int("offset", default: 0), editing: query["edit"] == "1", sort: query["sort"],
+                filter: filters.cacheKey, facet: query["facet"])
             if let page = cachedPage(key) { return Responses.html(page) }
-            let page = LevelPage(site: self, id: source.root, offset: key.offset, editing: key.editing, sort: try SortMenu.choice(key.sort))
+            let page = try filteredPage(
+                LevelPage(site: self, id: source.root, offset: key.offset, editing: key.editing, sort: try SortMenu.choice(key.sort)), filters, query)
             return Responses.html(keptPage(page, key))
         }
         router.get("/l/**") { request, _ in
             // A page shown before at this revision is answered as it was: its path was canonical,
             // a level and not a detail, and its offset valid then, and still is.
             let query = Query(request.uri.query)
+            let filters = try FilterBar(query)
             let key = (try? query.int("offset", default: 0))
-                .map { PageCache.Key(path: request.uri.path, offset: $0, editing: query["edit"] == "1", sort: query["sort"]) }
+                .map {
+                    PageCache.Key(
+                        path: request.uri.path, offset: $0, editing: query["edit"] == "1", sort: query["sort"], filter: filters.cacheKey, facet: query["facet"])
+                }
             if let key, let page = cachedPage(key) { return Responses.html(page) }
             let (id, canonical) = try NodeLookup.node(request.uri.path.dropFirst(3), in: source)
             let path = source.path(of: id)
@@ -29,8 +37,10 @@ extension Site {
             if nav.top.isDetail { return Responses.redirect(Links.detail(path)) }
             if !canonical { return Responses.redirect(Links.level(path)) }
             let offset = try query.int("offset", default: 0)
-            let page = LevelPage(site: self, id: id, offset: offset, editing: query["edit"] == "1", sort: try SortMenu.choice(query["sort"]))
-            return Responses.html(keptPage(page, key ?? PageCache.Key(path: request.uri.path, offset: offset, editing: page.editing, sort: query["sort"])))
+            let page = try filteredPage(
+                LevelPage(site: self, id: id, offset: offset, editing: query["edit"] == "1", sort: try SortMenu.choice(query["sort"])), filters, query)
+            return Responses.html(keptPage(page, key ?? PageCache.Key(
+                path: request.uri.path, offset: offset, editing: page.editing, sort: query["sort"], filter: filters.cacheKey, facet: query["facet"])))
         }
         router.get("/d/**") { request, _ in
             let (id, canonical) = try NodeLookup.node(request.uri.path.dropFirst(3), in: source)
@@ -71,6 +81,8 @@ extension Site {
             page.offset = try query.int("offset", default: 0)
             page.origin = SearchOrigin(query["from"], site: self)
             if let scope = query["in"], !scope.isEmpty { page.scope = try searchScope(scope) }
+            page.filter = String((query["where"] ?? "").prefix(FilterBar.maxLength)).trimmingCharacters(in: .whitespaces)
+            if !page.filter.isEmpty { return Responses.html(try page.filtered().render()) }
             guard !page.text.trimmingCharacters(in: .whitespaces).isEmpty else { return Responses.html(page.render()) }
             return try await SearchPage.response(page, request: request)
         }
@@ -82,6 +94,21 @@ extension Site {
             let path = source.path(of: id)
             return Responses.redirect(nav.top.isDetail ? Links.detail(path) : Links.level(path))
         }
+    }
+
+    /// `page` with the request's filters and facet field.
+    /// - Throws: ``WebError`` 400 for a filter that does not parse or fit the level, or an unknown facet field.
+    func filteredPage(_ page: LevelPage, _ filters: FilterBar, _ query: Query) throws(WebError) -> LevelPage {
+        var page = page
+        page.filters = filters
+        let presenter = try filters.applied(to: page.presenter, level: page.id)
+        if let field = query["facet"], !field.isEmpty {
+            do { _ = try presenter.bind(.condition(.init(field: field, op: .exists, values: [])), to: page.id) } catch {
+                throw .badRequest("'facet' \(error.message)")
+            }
+            page.facet = field
+        }
+        return page
     }
 
     /// The level page `key` of this request's snapshot with its session's token, when it was

@@ -6,6 +6,9 @@
 // live updates.
 (function () {
   "use strict";
+  // The facet panel is a disclosure: open beside the list on wide screens, closed on phones.
+  var facets = document.getElementById('facets');
+  if (facets && window.matchMedia && window.matchMedia('(max-width: 899px)').matches) facets.open = false;
 
   var screen = document.body.dataset.screen;
 
