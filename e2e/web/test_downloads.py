@@ -100,3 +100,19 @@ def test_the_csv_route_streams_an_attachment_and_a_bad_path_is_404(chinook):
     with pytest.raises(urllib.error.HTTPError) as refused:
         urllib.request.urlopen(chinook.url + "export/csv/999.0")
     assert refused.value.code == 404
+
+
+def test_a_filtered_levels_csv_holds_the_rows_the_page_lists(page, chinook):
+    """The Path menu's link carries the page's `where=` filters, and the download holds only the
+    rows that match, in the page's order."""
+    page.goto(chinook.url + "l/0.0?where=length%3E200")
+    titles = page.locator("#rows .row-title").all_inner_texts()
+    href = page.locator("#download-csv").get_attribute("href")
+    assert href == "/export/csv/0.0?where=length%3E200"
+    with urllib.request.urlopen(chinook.url + href.lstrip("/")) as response:
+        rows = list(csv.reader(io.StringIO(response.read().decode("utf-8"), newline="")))
+    assert [r[0] for r in rows[1:]] == titles
+    assert 0 < len(titles) and all(int(r[2]) > 200 for r in rows[1:])
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        urllib.request.urlopen(chinook.url + "export/csv/0.0?where=length%3E")
+    assert refused.value.code == 400

@@ -26,14 +26,17 @@ public struct LevelTable: Sendable {
     /// beyond this rather than made into an unbounded header.
     public static let maxColumns = 10_000
 
-    /// The table of `level`'s children; `schema` gives the kind's declared fields.
+    /// The table of `level`'s children; `schema` gives the kind's declared fields. With `listed`
+    /// (data indices, in the order to write them: a filtered level, or the rows a reader may see,
+    /// as ``Presenter``'s levels list them), only those children are rows.
     /// - Throws: ``Refusal`` when the rows have more than ``maxColumns`` distinct attribute keys.
     /// - Complexity: O(rows × attributes) for a document level (every row's keys are looked at
     ///   once), O(1) rows read for a level whose storage fixes its fields.
-    public init(source: any Source, schema: Schema = Schema(), level: NodeID) throws(Refusal) {
+    public init(source: any Source, schema: Schema = Schema(), level: NodeID, listed: [Int]? = nil) throws(Refusal) {
         self.source = source
         self.level = level
-        let rows = source.children(of: level)
+        self.listed = listed
+        let rows = Rows(children: source.children(of: level), listed: listed)
         if let first = rows.first, let stored = source.storedFields(of: first) ?? source.storedFields(forNewChildOf: level) {
             columns = stored
             return
@@ -62,8 +65,20 @@ public struct LevelTable: Sendable {
     /// The column of scalar rows' values.
     static let valueKey = "value"
 
-    /// The rows: the children of ``level``.
-    public var rows: NodeRange { source.children(of: level) }
+    /// The data indices of the children that are rows, in order; `nil`: every child.
+    public let listed: [Int]?
+
+    /// The rows: the children of ``level`` (those of ``listed`` when given).
+    public var rows: Rows { Rows(children: source.children(of: level), listed: listed) }
+
+    /// A level's rows: its children, or those at some of their indices.
+    public struct Rows: RandomAccessCollection, Sendable {
+        let children: NodeRange
+        let listed: [Int]?
+        public var startIndex: Int { 0 }
+        public var endIndex: Int { listed?.count ?? children.count }
+        public subscript(position: Int) -> NodeID { children[listed?[position] ?? position] }
+    }
 
     /// The row's value in each column, as stored (numbers as written, a duration in seconds, a
     /// date in ISO 8601); `nil` where the row has no value (or a null).
@@ -83,7 +98,7 @@ public struct LevelTable: Sendable {
     }
 
     /// The title column of a document level (see the type's summary).
-    static func titleColumn(source: any Source, level: NodeID, rows: NodeRange) -> Field? {
+    static func titleColumn(source: any Source, level: NodeID, rows: Rows) -> Field? {
         var field: Field
         if let document = source as? DocumentSource {
             switch document.mode {

@@ -18,7 +18,7 @@ extension Presenter {
     /// The data indices of the rows of the level under `id` in display order, when the reader
     /// may not reach some of them; `nil` when every row is listed.
     /// A filtered level (``filtering(_:by:)``) lists only its matching rows.
-    func listedIndices(of id: NodeID) -> [Int]? {
+    public func listedIndices(of id: NodeID) -> [Int]? {
         let filtered = filteredIndices(of: id)
         guard let access, access.hidesRows else { return filtered }
         let count = source.childCount(of: id)

@@ -103,7 +103,13 @@ struct LevelPage {
         }
         let back = nav.backLabel.map { ($0, Links.level(path.parent)) }
         let chrome = Chrome(screen: "level", title: nav.title, back: back, node: id)
-        return site.assets.renderHTML("level", chrome.context(site: site, extra: extra), capacity: rowsHTML.count + 8192)
+        var context = chrome.context(site: site, extra: extra)
+        // Download CSV of a filtered level holds what the page lists: the link carries the filters.
+        if !filters.expressions.isEmpty, var pathbar = context["pathbar"] as? [String: Any], let csv = pathbar["csvHref"] as? String {
+            pathbar["csvHref"] = FilterBar.link(csv, filters.queryItems)
+            context["pathbar"] = pathbar
+        }
+        return site.assets.renderHTML("level", context, capacity: rowsHTML.count + 8192)
     }
 
     /// At most this many sections travel in a virtualized level's page for the script (their

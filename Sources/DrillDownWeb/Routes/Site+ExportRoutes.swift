@@ -39,6 +39,11 @@ extension Site {
 
     /// The OPML of the subtree at `raw`.
     func opmlResponse(_ raw: Substring) throws -> Response {
+        // A subtree is written whole: for a reader from whom some rows are hidden it is refused
+        // rather than written with them (a CSV level leaves them out; see `exportedLevel`).
+        if let access = RequestState.current?.access, access.hidesRows {
+            throw WebError.forbidden("An OPML download holds a whole subtree, and some rows are hidden from \(access.user).")
+        }
         let id = try exportedNode(raw)
         let bytes: [UInt8]
         do { bytes = try OPMLWriter.data(source, node: id) } catch { throw WebError.badRequest(error.message) }
@@ -46,22 +51,17 @@ extension Site {
         return Response(status: .ok, headers: Self.attachmentHeaders(type: "text/x-opml; charset=utf-8", name: name), body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 
-    /// The node a download names; refused for a reader from whom some rows are hidden (a download
-    /// would have to leave them out row by row, as the outline view would).
+    /// The node a download names, when the reader may reach it.
     func exportedNode(_ raw: Substring) throws -> NodeID {
-        if let access = RequestState.current?.access, access.hidesRows {
-            throw WebError.forbidden("Downloads hold every row, and some rows are hidden from \(access.user).")
-        }
-        return raw.isEmpty ? source.root : try NodeLookup.node(raw, in: source).id
+        raw.isEmpty ? source.root : try NodeLookup.node(raw, in: source).id
     }
 
-    /// The rows and columns a CSV download of level `id` holds: today every child of the level.
-    ///
-    /// The hook for filters: this is the one place a download's query string is read, so a
-    /// filtered level (`?where=`) narrows its rows here, and the Path menu's link
-    /// (``Chrome``'s `csvHref`) then carries the level page's `where=` parameters.
+    /// The rows and columns a CSV download of level `id` holds: the rows the level page lists for
+    /// this reader, in its order: none the reader may not see, and only those of the page's
+    /// filters (`?where=`, which the Path menu's link carries along).
     func exportedLevel(_ id: NodeID, query: Query) throws -> LevelTable {
-        do { return try LevelTable(source: source, schema: presenter.schema, level: id) } catch { throw WebError.badRequest(error.message) }
+        let listed = try FilterBar(query).applied(to: presenter, level: id).listedIndices(of: id)
+        do { return try LevelTable(source: source, schema: presenter.schema, level: id, listed: listed) } catch { throw WebError.badRequest(error.message) }
     }
 
     /// `Content-Disposition: attachment` with an ASCII `filename` and the exact one as `filename*`.
