@@ -77,7 +77,7 @@ public struct Presenter: Sendable {
             if let v = value, source.title(of: id) != v.text {
                 subtitle = v.kind == .null ? "null" : v.text
             } else if count > 0, template == nil, value == nil, generic {
-                subtitle = count == 1 ? "1 item" : "\(count) items"
+                subtitle = DecimalText.items(count)
             }
         }
         let image = template?.image?.render { lookup($0, of: id) }

@@ -156,7 +156,7 @@ public struct TreeStore: Sendable {
     /// The title of `id`: its key in an object, its index in an array, `""` for the root.
     public func title(of id: NodeID) -> String {
         guard let p = parent(of: id) else { return "" }
-        if kind(of: p) == .array { return String(position(of: id)) }
+        if kind(of: p) == .array { return DecimalText.string(position(of: id)) }
         return String(decoding: keyBytes(of: id), as: UTF8.self)
     }
 

@@ -49,14 +49,14 @@ struct PageTemplates: Sendable {
     func renderHTML(_ name: String, _ context: [String: Any], capacity: Int = 8192) -> HTML? {
         guard let nodes = templates[name] else { return nil }
         var out = HTML(capacity: capacity)
-        var stack: [Any] = [context]
+        var stack: [Frame] = [.dictionary(context)]
         render(nodes, &stack, blocks: [:], into: &out)
         return out
     }
 
     // MARK: Rendering
 
-    private func render(_ nodes: [Node], _ stack: inout [Any], blocks: [String: [Node]], into out: inout HTML) {
+    private func render(_ nodes: [Node], _ stack: inout [Frame], blocks: [String: [Node]], into out: inout HTML) {
         for node in nodes {
             switch node {
             case .text(let text):
@@ -77,12 +77,12 @@ struct PageTemplates: Sendable {
                     if b { render(body, &stack, blocks: blocks, into: &out) }
                 } else if let items = Self.items(value) {
                     for item in items {
-                        stack.append(item)
+                        stack.append(Frame(item))
                         render(body, &stack, blocks: blocks, into: &out)
                         stack.removeLast()
                     }
                 } else {
-                    stack.append(value)
+                    stack.append(Frame(value))
                     render(body, &stack, blocks: blocks, into: &out)
                     stack.removeLast()
                 }
@@ -94,7 +94,7 @@ struct PageTemplates: Sendable {
                 if let b = value as? Bool {
                     if !b { render(body, &stack, blocks: blocks, into: &out) }
                 } else if let items = Self.items(value), items.isEmpty {
-                    stack.append(value)
+                    stack.append(Frame(value))
                     render(body, &stack, blocks: blocks, into: &out)
                     stack.removeLast()
                 }
@@ -109,16 +109,56 @@ struct PageTemplates: Sendable {
         }
     }
 
+    /// A context on the stack, its kind found once when pushed rather than at every lookup (a
+    /// cast of `Any` to a dictionary per lookup was a tenth of a level page's instructions).
+    enum Frame {
+        case dictionary([String: Any])
+        case strings([String: String])
+        case value(Any)
+
+        init(_ value: Any) {
+            let type = type(of: value)
+            if type == [String: Any].self {
+                self = .dictionary(value as! [String: Any])
+            } else if type == [String: String].self {
+                self = .strings(value as! [String: String])
+            } else if let dictionary = value as? [String: Any] {
+                self = .dictionary(dictionary)
+            } else {
+                self = .value(value)
+            }
+        }
+
+        /// The entry `name`, unwrapped (see ``PageTemplates/child(_:of:)``).
+        func child(_ name: String) -> Any? {
+            switch self {
+            case .dictionary(let d): d[name].flatMap(PageTemplates.unwrap)
+            case .strings(let d): d[name]
+            case .value(let v): PageTemplates.child(name, of: v)
+            }
+        }
+
+        var value: Any {
+            switch self {
+            case .dictionary(let d): d
+            case .strings(let d): d
+            case .value(let v): v
+            }
+        }
+    }
+
     /// The value of a (dotted) name: the first object up the stack that has the first part.
-    static func lookup(_ name: [String], in stack: [Any]) -> Any? {
+    static func lookup(_ name: [String], in stack: [Frame]) -> Any? {
         guard let first = name.first else { return nil }
-        if first == "." { return stack.last.flatMap(unwrap) }
+        if first == "." { return stack.last.flatMap { unwrap($0.value) } }
         var found: Any?
-        for object in stack.reversed() {
-            if let value = child(first, of: object) {
+        var level = stack.count - 1
+        while level >= 0 {
+            if let value = stack[level].child(first) {
                 found = value
                 break
             }
+            level -= 1
         }
         // By index: `dropFirst()` made a slice per lookup, a few percent of a page's instructions.
         var k = 1

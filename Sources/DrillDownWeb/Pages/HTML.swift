@@ -72,6 +72,15 @@ struct HTML: Sendable, CustomStringConvertible {
         append(raw: UnsafeRawBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
     }
 
+    /// Appends a copy of bytes already written, at `range` of this buffer (a row's path shows
+    /// four times in its markup: written once, copied three times).
+    mutating func appendWritten(_ range: Range<Int>) {
+        precondition(range.lowerBound >= 0 && range.upperBound <= count, "not written yet")
+        reserve(range.count)
+        (storage.base + count).update(from: storage.base + range.lowerBound, count: range.count)
+        count += range.count
+    }
+
     /// Appends one ASCII byte.
     @inline(__always)
     mutating func append(ascii byte: UInt8) {

@@ -75,7 +75,7 @@ struct LevelPage {
         if !editing, source.childCount(of: id) > 1 || !filters.expressions.isEmpty {
             if let facet { keep.append(("facet", facet)) }
             extra["filterHTML"] = filters.html(here: here, keep: keep)
-            let fields = presenter.fields(of: id).filter { $0.type != .data }
+            let fields = site.sortFields.filterFields(of: id, presenter: presenter, revision: RequestState.current?.revision ?? 0)
             let chosen = facet ?? (source.childCount(of: id) <= Self.defaultFacetRows ? fields.first(where: { !$0.isTitle && $0.editable })?.key : nil)
             let counted = chosen.flatMap { try? presenter.facet(of: id, field: $0) }
             if !fields.isEmpty {

@@ -18,9 +18,12 @@ enum RowHTML {
         if editing != nil, case .action = row.select { inert = false }
         out.write(inEditMode ? (inert ? "<li class=\"row editing disabled\" id=\"n-" : "<li class=\"row editing\" id=\"n-")
             : (inert ? "<li class=\"row disabled\" id=\"n-" : "<li class=\"row\" id=\"n-"))
+        // The path is written once and copied where it shows again (its id, data-path, link and ⓘ).
+        let pathStart = out.count
         appendPath(row.path, to: &out)
+        let path = pathStart ..< out.count
         out.write("\" data-path=\"")
-        appendPath(row.path, to: &out)
+        out.appendWritten(path)
         out.write("\">")
         if inEditMode, let editing {
             appendEditingRow(row, editing, to: &out)
@@ -29,7 +32,7 @@ enum RowHTML {
         if leads {
             // The link of ``Links/destination(of:path:)``, written in place (a TreePath needs no escaping).
             out.write("<a class=\"cell\" href=\"")
-            appendDestination(row, to: &out)
+            appendDestination(row, path: path, to: &out)
             out.write("\">")
         } else {
             out.write("<span class=\"cell\">")
@@ -46,7 +49,7 @@ enum RowHTML {
         out.write(leads ? "</a>" : "</span>")
         if row.hasDetailButton {
             out.write(infoStart)
-            appendPath(row.path, to: &out)
+            out.appendWritten(path)
             out.write(infoLabel)
             out.appendEscaped(row.title)
             out.write(infoEnd)
@@ -104,14 +107,15 @@ enum RowHTML {
     }
 
     /// ``Links/destination(of:path:)`` of a row that leads somewhere.
-    static func appendDestination(_ row: Row, to out: inout HTML) {
+    /// `path`, when given, is where `out` already holds the row's path.
+    static func appendDestination(_ row: Row, path: Range<Int>? = nil, to out: inout HTML) {
         if case .drill = row.select, row.drills {
             if row.path.isRoot { return out.write("/") }
             out.write("/l/")
         } else {
             out.write("/d/")
         }
-        appendPath(row.path, to: &out)
+        if let path { out.appendWritten(path) } else { appendPath(row.path, to: &out) }
     }
 
     /// The `<li>` of one outline row; `toggle` is the URL that flips it (`nil` for leaves).

@@ -19,6 +19,7 @@ final class SortFieldCache: @unchecked Sendable {
     private var revision = -1
     private var fields: [NodeID: [String]] = [:]
     private var menus: [MenuKey: String] = [:]
+    private var filterFields: [NodeID: [Field]] = [:]
     /// The levels (and menus) kept at most per revision (the cache starts again when full).
     private let capacity = 256
 
@@ -29,6 +30,20 @@ final class SortFieldCache: @unchecked Sendable {
         lock.withLock {
             startAgainIfNeeded(revision, fields.count)
             fields[id] = made
+        }
+        return made
+    }
+
+    /// The fields the filter bar and facet panel offer for the level under `id`
+    /// (``Presenter/fields(of:sample:)``, without data fields) at `revision`: sampled once per
+    /// level and revision, as the Sort menu's are (sampling on every page was a third of a first
+    /// view's instructions).
+    func filterFields(of id: NodeID, presenter: Presenter, revision: Int) -> [Field] {
+        if let hit = lock.withLock({ self.revision == revision ? filterFields[id] : nil }) { return hit }
+        let made = presenter.fields(of: id).filter { $0.type != .data }
+        lock.withLock {
+            startAgainIfNeeded(revision, filterFields.count)
+            filterFields[id] = made
         }
         return made
     }
@@ -52,5 +67,6 @@ final class SortFieldCache: @unchecked Sendable {
         self.revision = revision
         fields = [:]
         menus = [:]
+        filterFields = [:]
     }
 }
