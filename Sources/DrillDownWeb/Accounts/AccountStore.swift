@@ -7,6 +7,8 @@ import Foundation
 final class AccountStore: @unchecked Sendable {
     /// Where the users file is.
     let url: URL
+    /// `url`'s path, made once: `URL.path` on every request's stat was a measurable part of it.
+    private let path: String
     private let lock = NSLock()
     private var file: UsersFile
     private var stamp: FileStamp?
@@ -19,12 +21,13 @@ final class AccountStore: @unchecked Sendable {
     init(url: URL) throws {
         self.url = url
         file = try UsersFile.load(url)
-        stamp = FileStamp(url)
+        path = url.path
+        stamp = FileStamp(path)
     }
 
     /// The users file as it is now. A file that became malformed keeps the last good one (and says so on standard error).
     var current: UsersFile {
-        let now = FileStamp(url)
+        let now = FileStamp(path)
         return lock.withLock {
             guard now != stamp else { return file }
             stamp = now
@@ -61,9 +64,9 @@ final class AccountStore: @unchecked Sendable {
         var nanoseconds: Int
         var size: Int
         var inode: UInt64
-        init?(_ url: URL) {
+        init?(_ path: String) {
             var info = stat()
-            guard stat(url.path, &info) == 0 else { return nil }
+            guard stat(path, &info) == 0 else { return nil }
             seconds = Int(info.st_mtim.tv_sec)
             nanoseconds = Int(info.st_mtim.tv_nsec)
             size = Int(info.st_size)

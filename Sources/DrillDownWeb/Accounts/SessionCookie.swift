@@ -8,6 +8,8 @@ import Foundation
 struct SessionCookie: Sendable, Equatable {
     /// The cookie's name.
     static let name = "dd_auth"
+    /// What a cookie-pair holding the session starts with.
+    static let pairPrefix = name + "="
     /// How long a session lasts.
     static let lifetime: TimeInterval = 12 * 3600
 
@@ -34,9 +36,13 @@ struct SessionCookie: Sendable, Equatable {
     static func read(_ cookies: [String], signer: CSRFTokens, now: Date = Date()) -> SessionCookie? {
         for header in cookies {
             for part in header.split(separator: ";") {
-                let pair = part.trimmingCharacters(in: .whitespaces)
-                guard pair.hasPrefix(name + "=") else { continue }
-                if let session = parse(String(pair.dropFirst(name.count + 1)), signer: signer, now: now) { return session }
+                // Spaces and tabs around a cookie-pair (RFC 6265 §5.2), trimmed without Foundation's
+                // `trimmingCharacters(in:)`, which cost a signed-in page more than the session check.
+                let pair = part.drop { $0 == " " || $0 == "\t" }
+                guard pair.hasPrefix(pairPrefix) else { continue }
+                var value = pair.dropFirst(pairPrefix.count)
+                while let last = value.last, last == " " || last == "\t" { value = value.dropLast() }
+                if let session = parse(String(value), signer: signer, now: now) { return session }
             }
         }
         return nil

@@ -87,7 +87,7 @@ struct FilterBar {
             html += "\">"
         }
         html += "<label for=\"filter-input\">Filter</label><input type=\"text\" name=\"where\" id=\"filter-input\" "
-        html += "placeholder=\"length>6:00 and genre=Rock\" autocomplete=\"off\" spellcheck=\"false\">"
+        html += "placeholder=\"year>=1970 and name~love\" autocomplete=\"off\" spellcheck=\"false\">"
         html += "<button type=\"submit\" class=\"button\">Filter</button></form></div>"
         return html
     }
