@@ -221,9 +221,12 @@ def test_the_page_is_one_column_with_the_jump_bar_beside_the_list(page, library,
     search = box(page, ".search-form")
     if size == "desktop":
         assert abs(toolbar["width"] - navrow["width"]) <= 1
-        # The search bar starts where the list starts, the toolbar ends where the list ends (the
-        # jump bar beside it), all in one column of at most 820 px.
-        assert abs(search["x"] - lists["x"]) <= 1, (search, lists)
+        # The search bar starts where the level's body starts (the facet panel, then the list,
+        # issue 33), the toolbar ends where the list ends (the jump bar beside it), all in one
+        # column of at most 820 px.
+        body = box(page, ".level-body")
+        assert abs(search["x"] - body["x"]) <= 1, (search, body)
+        assert lists["x"] >= body["x"] and abs(lists["x"] + lists["width"] - (body["x"] + body["width"])) <= 1, (lists, body)
         assert abs((toolbar["x"] + toolbar["width"] - 16) - (lists["x"] + lists["width"])) <= 40, (toolbar, lists)
         assert toolbar["width"] <= 820
         jump = box(page, "#jump-bar")
