@@ -77,10 +77,16 @@ extension DocumentModel {
     public func history(for author: HistoryAuthor) async -> HistoryState {
         // A step's record is in the log once the write holding it is done.
         await settled()
-        guard historyLog != nil, let (undo, redo) = try? steps(of: author) else { return store.history }
+        guard historyLog != nil else { return store.history }
+        let key = (author.user ?? "") + "\u{0}" + (author.session ?? "")
+        if authorHistories.revision == revision, let known = authorHistories.states[key] { return known }
+        guard let (undo, redo) = try? steps(of: author) else { return store.history }
         // Redo applies again the step its Undo took back, and says so.
         let again = redo.map { redo in (redo.target.flatMap { try? historyRecord($0) })?.summary ?? redo.summary }
-        return HistoryState(canUndo: undo != nil, canRedo: redo != nil, undo: undo?.summary, redo: again)
+        let state = HistoryState(canUndo: undo != nil, canRedo: redo != nil, undo: undo?.summary, redo: again)
+        if authorHistories.revision != revision || authorHistories.states.count >= 1024 { authorHistories = (revision, [:]) }
+        authorHistories.states[key] = state
+        return state
     }
 
     /// Waits until every step applied so far is written (a document's group commit), so that

@@ -67,6 +67,10 @@ public actor DocumentModel {
 
     /// Where every step is recorded with its author (see ``keepHistory(in:)``); `nil` keeps none.
     public internal(set) var historyLog: (any HistoryLog)?
+    /// ``history(for:)`` of each author asked at ``revision`` (every page asks for its reader's),
+    /// so that pages read the log once per author and revision, not per request: a database
+    /// that hangs then holds no page that was answered before.
+    var authorHistories: (revision: Int, states: [String: HistoryState]) = (-1, [:])
 
     /// A step waiting for a write: its changes (`nil` for undo and redo, which are not replayed on
     /// a newer version) and who waits for it.
