@@ -92,6 +92,9 @@ extension PostgresTreeTable {
                     id bigserial PRIMARY KEY, at timestamptz NOT NULL DEFAULT now(), username text, session text,
                     instance text NOT NULL, kind text NOT NULL, target bigint, record text NOT NULL)
                 """), logger)
+            // A reader's Undo reads their newest records: by user, or by anonymous session.
+            try connection.execute(PostgresQuery(unsafeSQL: "CREATE INDEX IF NOT EXISTS \(table)_history_user ON \(table)_history(username, id)"), logger)
+            try connection.execute(PostgresQuery(unsafeSQL: "CREATE INDEX IF NOT EXISTS \(table)_history_session ON \(table)_history(session, id)"), logger)
         }
     }
 

@@ -53,7 +53,20 @@ extension DocumentModel {
 
     /// What `author`'s Undo would take back and Redo apply again, from the history.
     public func steps(of author: HistoryAuthor) throws(EditError) -> (undo: HistoryRecord?, redo: HistoryRecord?) {
+        // The newest few records almost always settle it (a plain change is the Undo at once);
+        // only a run of undos and redos needs the longer look. Each record read is decoded, and
+        // reading 500 per request saturated the CPU of a server whose history had grown.
+        let few = 16
+        let first = try reading { log in try log.recent(by: author, limit: few) }
+        if first.count < few, let settled = Self.steps(in: first) { return settled }
+        if let settled = Self.steps(in: first, complete: false) { return settled }
         let recent = try reading { log in try log.recent(by: author, limit: 500) }
+        return Self.steps(in: recent) ?? (nil, nil)
+    }
+
+    /// The Undo and Redo of an author whose newest records are `recent` (newest first); `nil` when
+    /// these records do not settle it and older ones may (`complete`: there are no older ones).
+    static func steps(in recent: [HistoryRecord], complete: Bool = true) -> (undo: HistoryRecord?, redo: HistoryRecord?)? {
         var undone = Set<Int64>(), redone = Set<Int64>()
         var undo: HistoryRecord?, redo: HistoryRecord?, redoOpen = true
         for record in recent {
@@ -68,9 +81,9 @@ extension DocumentModel {
                 redoOpen = false
                 if undo == nil, !undone.contains(record.id) { undo = record }
             }
-            if undo != nil, redo != nil || !redoOpen { break }
+            if undo != nil, redo != nil || !redoOpen { return (undo, redo) }
         }
-        return (undo, redo)
+        return complete ? (undo, redo) : nil
     }
 
     /// What Undo and Redo can do for `author` (``steps(of:)``), for a front end's buttons.

@@ -31,7 +31,9 @@ public struct SQLiteHistoryLog: HistoryLog {
 
     static let createTable = """
         CREATE TABLE IF NOT EXISTS drilldown_history(id INTEGER PRIMARY KEY AUTOINCREMENT, at TEXT NOT NULL, user TEXT, session TEXT, \
-        instance TEXT NOT NULL, kind TEXT NOT NULL, target INTEGER, record TEXT NOT NULL)
+        instance TEXT NOT NULL, kind TEXT NOT NULL, target INTEGER, record TEXT NOT NULL);
+        CREATE INDEX IF NOT EXISTS drilldown_history_user ON drilldown_history(user, id);
+        CREATE INDEX IF NOT EXISTS drilldown_history_session ON drilldown_history(session, id)
         """
 
     /// Inserts `record` in the open transaction `db`.
