@@ -13,7 +13,7 @@ import subprocess
 import pytest
 from playwright.sync_api import expect
 
-from conftest import SCREENSHOTS, ROOT, Server, drilldown_binary
+from conftest import SCREENSHOTS, ROOT, Server, drilldown_binary, wait_until
 
 SIZES = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1280, "height": 800}}
 SHOTS = SCREENSHOTS / "rows"
@@ -42,6 +42,11 @@ def saved(path, tree_path=""):
     args = [drilldown_binary(), "ls", "--json", str(path)] + ([tree_path] if tree_path else [])
     out = subprocess.run(args, capture_output=True, text=True, check=True).stdout
     return [r["title"] for r in json.loads(out).get("rows", [])]
+
+
+def eventually_saved(path, tree_path, expected):
+    """The page shows a rename or move before the server has written it: wait for the file."""
+    wait_until(lambda: saved(path, tree_path) == expected, 10, f"{tree_path or 'root'} is {saved(path, tree_path)!r}, not {expected!r}")
 
 
 def no_dialogs(page):
@@ -113,7 +118,7 @@ def test_edit_mode_is_one_aligned_line_per_row_with_a_delete_that_slides_in(page
     tone.locator(".delete-toggle").click()
     tone.locator(".delete-confirm").click()
     expect(titles(page)).to_have_text(LEVEL_0[:4])
-    assert saved(sounds.data, "0") == LEVEL_0[:4]
+    eventually_saved(sounds.data, "0", LEVEL_0[:4])
     assert dialogs == []
     page.emulate_media(color_scheme="dark")
     row(page, "Ringtone").locator(".delete-toggle").click()
@@ -144,7 +149,7 @@ def test_the_title_is_edited_in_place(page, sounds, size):
     page.keyboard.type("Marimba")
     page.keyboard.press("Enter")
     expect(titles(page)).to_have_text(LEVEL_0[:3] + ["Marimba", "Text Tone"])
-    assert saved(sounds.data, "0") == LEVEL_0[:3] + ["Marimba", "Text Tone"]
+    eventually_saved(sounds.data, "0", LEVEL_0[:3] + ["Marimba", "Text Tone"])
     expect(row(page, "Marimba").locator(".rename-cell")).to_be_focused()
 
 
@@ -179,7 +184,7 @@ def test_the_reorder_handle_is_grabbed_and_moved_with_the_keyboard(page, sounds,
     page.keyboard.press("Alt+ArrowUp")
     expect(page.locator(esc("0.1") + " .drag-handle")).to_be_focused()
     expect(titles(page)).to_have_text(["Vibrate on Silent", "Vibrate on Ring", "Ringer and Alerts", "Ringtone", "Text Tone"])
-    assert saved(sounds.data, "0") == ["Vibrate on Silent", "Vibrate on Ring", "Ringer and Alerts", "Ringtone", "Text Tone"]
+    eventually_saved(sounds.data, "0", ["Vibrate on Silent", "Vibrate on Ring", "Ringer and Alerts", "Ringtone", "Text Tone"])
 
 
 @pytest.mark.parametrize("size", SIZES)
