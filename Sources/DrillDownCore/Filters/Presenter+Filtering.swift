@@ -3,19 +3,17 @@
 /// naming the data: a matching row's path is its place among all its siblings.
 extension Presenter {
     /// This presenter with the level under `id` showing only the rows `filter` matches (`nil`:
-    /// every row). The filter is bound to the level's fields (``fields(of:)``).
+    /// every row again). The filter is bound to the level's fields (``fields(of:)``); other
+    /// levels keep theirs.
     /// - Throws: a ``FilterError`` for an unknown field or a value its field does not take.
     public func filtering(_ id: NodeID, by filter: Filter?) throws(FilterError) -> Presenter {
         var copy = self
-        copy.levelFilter = try filter.map { f throws(FilterError) in (id, try bind(f, to: id)) }
+        copy.levelFilters[id] = try filter.map { f throws(FilterError) in try bind(f, to: id) }
         return copy
     }
 
     /// The filter ``filtering(_:by:)`` set on the level under `id`, bound to its fields.
-    public func filter(of id: NodeID) -> BoundFilter? {
-        guard let levelFilter, levelFilter.level == id else { return nil }
-        return levelFilter.filter
-    }
+    public func filter(of id: NodeID) -> BoundFilter? { levelFilters.isEmpty ? nil : levelFilters[id] }
 
     /// `filter` bound to the fields of the level under `id`.
     public func bind(_ filter: Filter, to id: NodeID) throws(FilterError) -> BoundFilter {

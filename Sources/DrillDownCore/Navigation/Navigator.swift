@@ -11,8 +11,8 @@
 /// nav.backLabel           // "Root"
 /// ```
 public struct Navigator: Sendable {
-    /// Rows, titles and what selecting does.
-    public let presenter: Presenter
+    /// Rows, titles and what selecting does; ``narrowing(_:)`` replaces it over the same data.
+    public private(set) var presenter: Presenter
     /// The screens from the root (first) to the visible one (last).
     public private(set) var stack: [Screen]
 
@@ -23,6 +23,12 @@ public struct Navigator: Sendable {
     }
 
     var source: any Source { presenter.source }
+
+    /// Shows the same data through `presenter` (a level filtered or sorted anew), keeping the stack.
+    /// - Precondition: `presenter` presents the same source.
+    public mutating func narrowing(_ presenter: Presenter) {
+        self.presenter = presenter
+    }
 
     /// The visible screen.
     public var top: Screen { stack[stack.count - 1] }

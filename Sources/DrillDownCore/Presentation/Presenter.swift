@@ -11,8 +11,9 @@ public struct Presenter: Sendable {
     public let orders: LevelOrders
     /// The level whose order ``sorting(_:by:)`` set, and its rule (`nil`: the data's order).
     var levelSort: (level: NodeID, rule: SortRule?)?
-    /// The level whose rows ``filtering(_:by:)`` narrowed, and its bound filter.
-    var levelFilter: (level: NodeID, filter: BoundFilter)?
+    /// The levels whose rows ``filtering(_:by:)`` narrowed, and their bound filters (the web
+    /// narrows the one level it shows; the terminal UI keeps a filter on each level it set one on).
+    var levelFilters: [NodeID: BoundFilter] = [:]
     /// The reader's access: rows it may not reach are left out of levels (``rows(of:offset:limit:)``,
     /// ``rowCount(of:)``); `nil` lists every row.
     public var access: AccessView?

@@ -320,6 +320,7 @@ extension Browser {
     mutating func replace(presenter given: Presenter, focus: TreePath, open: Bool) {
         var newPresenter = given
         if let access { newPresenter.access = access(newPresenter.source) }
+        newPresenter = refiltered(newPresenter)
         let expanded = outline.expandedNodes.map { steps(to: $0) }
         let oldScroll = mode == .outline ? outlinePosition.scroll : positions[positions.count - 1].scroll
         presenter = newPresenter

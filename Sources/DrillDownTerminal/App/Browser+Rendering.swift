@@ -53,6 +53,7 @@ extension Browser {
             switch (prompt, mode) {
             case (.search, _): "search"
             case (.fields, _): "edit"
+            case (.filter, _): "filter"
             case (_, .outline): "outline"
             case (_, .columns): "columns"
             case (_, .drillDown): ""
@@ -102,6 +103,10 @@ extension Browser {
             let below = id.map { source.childCount(of: $0) } ?? 0
             let what = below == 0 ? "“\(title)”" : "“\(title)” and everything below it"
             drawPromptLine(prefix: "Delete \(what)? (y/n) ", "", right: "", row: y, frame: &frame)
+            return
+        case .filter(let p):
+            if let error = p.error { frame.put(error, row: y - 1, column: 1, width: width - 2, style: Style.bold.colored(1)) }
+            drawPromptLine(prefix: width >= 60 ? "Filter (length>6:00 and genre=Rock): " : "Filter: ", p.field.text, right: "↵ apply  esc cancel", row: y, frame: &frame)
             return
         case .fields(let p):
             let hints = (p.inputs.count > 1 ? "Tab/↑↓ field  " : "") + "↵ save  esc cancel"
@@ -154,7 +159,8 @@ extension Browser {
         case .detail: return ("", pathText)
         case .level(let n):
             let count = presenter.rowCount(of: n)
-            return (count == 0 ? "0/0" : "\(positions[positions.count - 1].selected + 1)/\(count)", count == 0 ? (source.path(of: n).isRoot ? "/" : source.path(of: n).description) : pathText)
+            let filtered = filterNote(of: n).map { " " + $0 } ?? ""
+            return ((count == 0 ? "0/0" : "\(positions[positions.count - 1].selected + 1)/\(count)") + filtered, count == 0 ? (source.path(of: n).isRoot ? "/" : source.path(of: n).description) : pathText)
         }
     }
 
@@ -166,9 +172,9 @@ extension Browser {
             return editHints + ["␣ expand", "E/C all", enterRunsAction ? "i detail" : "↵ open", "/ search", ": go to", "y copy path", "o drill-down", "q quit"]
         case .drillDown, .columns:
             if navigator.top.isDetail { return editHints + ["⌫ back", "↑↓ scroll", "y copy path", "o outline", "q quit"] }
-            var sectioned = false
-            if case .level(let n) = navigator.top { sectioned = sections(of: n) != nil }
-            return editHints + [enterRunsAction ? "i detail" : "↵ open", "⌫ back"] + (sectioned ? ["[ ] section"] : []) + ["/ search", ": go to", "y copy path", "o outline", mode == .columns ? "c list" : "c columns", "q quit"]
+            var sectioned = false, filtered = false
+            if case .level(let n) = navigator.top { sectioned = sections(of: n) != nil; filtered = presenter.filter(of: n) != nil }
+            return editHints + [enterRunsAction ? "i detail" : "↵ open", "⌫ back"] + (sectioned ? ["[ ] section"] : []) + ["/ search", filtered ? "F all rows" : "f filter", ": go to", "y copy path", "o outline", mode == .columns ? "c list" : "c columns", "q quit"]
         }
     }
 

@@ -66,6 +66,9 @@ public struct Browser: Sendable {
     var outlineDetailScroll = 0
     /// The open prompt, if any.
     public internal(set) var prompt: Prompt?
+    /// The filters set with `f`, by the TreePath of their level; applied again to every new
+    /// version of the data (an edit, a reload).
+    public internal(set) var levelFilters: [TreePath: Filter] = [:]
     /// The last search's hits, for `n` and `N`.
     public internal(set) var matches: Matches?
     /// Feedback for the status bar.
@@ -182,6 +185,8 @@ public struct Browser: Sendable {
         case .control("l"): effects.append(.redraw)
         case .character(":"): prompt = .goTo(TextField())
         case .character("/"): prompt = .search(SearchPrompt())
+        case .character("f"): startFiltering()
+        case .character("F"): clearFilter()
         case .character("n"): jumpToMatch(by: 1)
         case .character("N"): jumpToMatch(by: -1)
         case .character("y"): copyPath()

@@ -62,7 +62,8 @@ extension Browser {
     func drawLevel(_ node: NodeID, position: ListPosition?, active: Bool, in area: Area, frame: inout Frame) {
         let count = presenter.rowCount(of: node)
         if count == 0 {
-            frame.put("(empty)", row: area.top, column: area.left + 1, width: area.width - 1, style: .dim)
+            let empty = presenter.filter(of: node).map { "No row matches \($0) (F shows every row)" } ?? "(empty)"
+            frame.put(empty, row: area.top, column: area.left + 1, width: area.width - 1, style: .dim)
             return
         }
         let scroll = position?.scroll ?? 0

@@ -36,6 +36,8 @@ public enum Prompt: Equatable, Sendable {
     case confirmDelete(TreePath)
     /// `e`: a leaf's value or a row's fields in a form.
     case fields(FieldsPrompt)
+    /// `f`: a filter on the level shown.
+    case filter(FilterPrompt)
 }
 
 extension Prompt {
@@ -135,6 +137,8 @@ extension Browser {
             handleConfirmDelete(path, key: key)
         case .fields(let p):
             handleFieldsPrompt(p, key: key)
+        case .filter(let p):
+            handleFilterPrompt(p, key: key)
         case nil:
             break
         }
