@@ -174,7 +174,7 @@ extension Browser {
             if navigator.top.isDetail { return editHints + ["⌫ back", "↑↓ scroll", "y copy path", "o outline", "q quit"] }
             var sectioned = false, filtered = false
             if case .level(let n) = navigator.top { sectioned = sections(of: n) != nil; filtered = presenter.filter(of: n) != nil }
-            return editHints + [enterRunsAction ? "i detail" : "↵ open", "⌫ back"] + (sectioned ? ["[ ] section"] : []) + ["/ search", filtered ? "F all rows" : "f filter", ": go to", "y copy path", "o outline", mode == .columns ? "c list" : "c columns", "q quit"]
+            return editHints + [enterRunsAction ? "i detail" : "↵ open", "⌫ back"] + (sectioned ? ["[ ] section"] : []) + ["/ search", ": go to", filtered ? "F all rows" : "f filter", "y copy path", "o outline", mode == .columns ? "c list" : "c columns", "q quit"]
         }
     }
 
