@@ -39,6 +39,7 @@ public struct LevelTable: Sendable {
         let rows = Rows(children: source.children(of: level), listed: listed)
         if let first = rows.first, let stored = source.storedFields(of: first) ?? source.storedFields(forNewChildOf: level) {
             columns = stored
+            foldedKeys = stored.map { $0.key.lowercased() }
             return
         }
         var columns: [Field] = []
@@ -60,7 +61,11 @@ public struct LevelTable: Sendable {
             }
         }
         self.columns = columns
+        foldedKeys = columns.map { $0.key.lowercased() }
     }
+
+    /// The columns' keys, lowercased, for matching the rows' keys.
+    private let foldedKeys: [String]
 
     /// The column of scalar rows' values.
     static let valueKey = "value"
@@ -81,19 +86,49 @@ public struct LevelTable: Sendable {
     }
 
     /// The row's value in each column, as stored (numbers as written, a duration in seconds, a
-    /// date in ISO 8601); `nil` where the row has no value (or a null).
-    /// - Complexity: O(columns) attribute look-ups.
+    /// date in ISO 8601); `nil` where the row has no value (or a null). Keys match ignoring case;
+    /// when a row has a key twice, the last one counts.
+    /// - Complexity: O(columns × attributes) look-ups for a row of up to 16 attributes (no
+    ///   allocation but the cells), O(columns + attributes) hashed ones beyond.
     public func cells(of row: NodeID) -> [String?] {
         let attributes = source.attributes(of: row)
+        var out: [String?] = []
+        out.reserveCapacity(columns.count)
         var byKey: [String: Scalar] = [:]
-        byKey.reserveCapacity(attributes.count)
-        for a in attributes { byKey[a.key.lowercased()] = a.value }
-        return columns.map { column in
-            if column.isTitle { return source.title(of: row) }
-            let key = column.key.lowercased()
-            let value = byKey[key] ?? (key == Self.valueKey && attributes.isEmpty ? source.value(of: row) : nil)
-            guard let value, value.kind != .null else { return nil }
-            return value.text
+        let hashed = attributes.count > 16
+        if hashed {
+            byKey.reserveCapacity(attributes.count)
+            for a in attributes { byKey[a.key.lowercased()] = a.value }
+        }
+        for (column, key) in zip(columns, foldedKeys) {
+            if column.isTitle {
+                out.append(source.title(of: row))
+                continue
+            }
+            var value: Scalar?
+            if hashed {
+                value = byKey[key]
+            } else {
+                for a in attributes where Self.same(a.key, folded: key) { value = a.value }
+            }
+            if value == nil, key == Self.valueKey, attributes.isEmpty { value = source.value(of: row) }
+            if let value, value.kind != .null { out.append(value.text) } else { out.append(nil) }
+        }
+        return out
+    }
+
+    /// Whether `key` is `folded` ignoring case, without allocating for ASCII keys.
+    static func same(_ key: String, folded: String) -> Bool {
+        if key == folded { return true }
+        var a = key.utf8.makeIterator(), b = folded.utf8.makeIterator()
+        while true {
+            switch (a.next(), b.next()) {
+            case (nil, nil): return true
+            case (let x?, let y?):
+                if x >= 0x80 || y >= 0x80 { return key.lowercased() == folded }
+                if (x >= 0x41 && x <= 0x5A ? x | 0x20 : x) != y { return false }
+            default: return false
+            }
         }
     }
 

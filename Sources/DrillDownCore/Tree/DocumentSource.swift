@@ -121,8 +121,9 @@ public struct DocumentSource: Source {
 
     /// Whether `key` is one of the structural keys (title, children) in outline mode.
     func isStructural(_ member: NodeID, of id: NodeID) -> Bool {
-        let keys = id == root ? titleKeys + rowKeys : titleKeys + childKeys
-        return keys.contains { tree.keyEquals(member, lowercased: $0) }
+        // Two look-ups rather than one over a concatenation: this runs for every member read.
+        titleKeys.contains { tree.keyEquals(member, lowercased: $0) }
+            || (id == root ? rowKeys : childKeys).contains { tree.keyEquals(member, lowercased: $0) }
     }
 
     public func attributes(of id: NodeID) -> [Attribute] {
