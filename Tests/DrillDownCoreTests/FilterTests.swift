@@ -143,6 +143,25 @@ struct FilterTests {
         #expect(throws: FilterError.self) { try p.facet(of: root, field: "nope") }
     }
 
+    @Test("a number read from a member's bytes passes exactly when its text would")
+    func numbersFromBytes() throws {
+        let fields = [Field(key: "n", type: .integer)]
+        let texts = ["0", "-0", "7", "-12", "0012", "999999999999999", "1e3", "1_000", "+5", "", "-", "12.5", "9999999999999999"]
+        for expression in ["n>7", "n<=-12", "n=12", "n!=0", "n in (7, 12, -12)", "n>=1000"] {
+            let test = try BoundFilter(Filter(expression), fields: fields).tests[0]
+            for text in texts {
+                let bytes = TreeLiteral.scalar(.integer, text).tree
+                let number = DocumentSource.integer(bytes.valueBytes(of: bytes.root))
+                if let number {
+                    #expect(test.matches(number: number) == test.matches(text), "\(expression) on \(text)")
+                } else {
+                    // Not plain digits: the text path decides.
+                    #expect(["1e3", "1_000", "+5", "", "-", "12.5", "9999999999999999"].contains(text), "\(text) was not read")
+                }
+            }
+        }
+    }
+
     @Test("property: a filter's rows are exactly those a brute-force scan of the level keeps")
     func matchesBruteForce() throws {
         var rng = SplitMix(state: 33)

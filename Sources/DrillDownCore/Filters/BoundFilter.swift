@@ -177,16 +177,37 @@ extension BoundFilter.Test {
         case .oneOf: return operands.contains { compare(raw, $0) == .orderedSame }
         default:
             guard let operand = operands.first, let order = compare(raw, operand) else { return false }
-            switch op {
-            case .equal: return order == .orderedSame
-            case .notEqual: return order != .orderedSame
-            case .less: return order == .orderedAscending
-            case .lessOrEqual: return order != .orderedDescending
-            case .greater: return order == .orderedDescending
-            case .greaterOrEqual: return order != .orderedAscending
-            default: return false
-            }
+            return passes(order)
         }
+    }
+
+    /// Whether a value ordered `order` against the operand passes this test's comparison.
+    func passes(_ order: ComparisonResult) -> Bool {
+        switch op {
+        case .equal: order == .orderedSame
+        case .notEqual: order != .orderedSame
+        case .less: order == .orderedAscending
+        case .lessOrEqual: order != .orderedDescending
+        case .greater: order == .orderedDescending
+        case .greaterOrEqual: order != .orderedAscending
+        case .contains, .oneOf, .exists: false
+        }
+    }
+
+    /// Whether every operand is a number and the test compares them (a row's number can then be
+    /// tested with ``matches(number:)`` rather than as text).
+    public var comparesNumbers: Bool {
+        op != .contains && op != .exists && !operands.isEmpty && operands.allSatisfy { if case .number = $0 { true } else { false } }
+    }
+
+    /// Whether a row whose field holds the number `v` passes, as ``matches(_:)`` decides on its
+    /// text; `nil` when the test does not compare numbers (``comparesNumbers``).
+    public func matches(number v: Double) -> Bool? {
+        guard comparesNumbers else { return nil }
+        func order(_ n: Double) -> ComparisonResult { v < n ? .orderedAscending : v > n ? .orderedDescending : .orderedSame }
+        if op == .oneOf { return operands.contains { if case .number(let n) = $0 { order(n) == .orderedSame } else { false } } }
+        guard case .number(let n) = operands[0] else { return nil }
+        return passes(order(n))
     }
 
     /// How `raw` compares with `operand`; `nil` when they cannot be compared (text for a number).
