@@ -6,8 +6,9 @@ import DrillDownStore
 extension OpenedData {
     /// Where the data set's audit history is kept: a document file's sidecar journal
     /// (`FILE.drilldown-history`: see ``DocumentJournal``), an SQLite tree table's
-    /// `drilldown_history` table, a PostgreSQL tree table's `<table>_history`; `nil` for data that
-    /// keeps none (standard input, relational tables read through `levels:`).
+    /// `drilldown_history` table (also kept for SQLite tables read through `levels:`), a PostgreSQL
+    /// tree table's `<table>_history`; `nil` for data that keeps none (standard input, PostgreSQL
+    /// tables read through `levels:`).
     ///
     /// ```swift
     /// let model = try data.model()
@@ -20,6 +21,9 @@ extension OpenedData {
             do { return try DocumentJournal(document: file) } catch { throw OpenError(file, "\(file): \(error)") }
         case .treeTable(let table):
             do { return try SQLiteHistoryLog(path: table.path) } catch { throw OpenError(file, error.description) }
+        case .relational:
+            // The mapped tables' history, in the same database file (RelationalStore writes it).
+            do { return try SQLiteHistoryLog(path: file) } catch { throw OpenError(file, error.description) }
         case .postgres(let table):
             do { return try PostgresHistoryLog(table.location) } catch { throw OpenError(file, error.description) }
         default:

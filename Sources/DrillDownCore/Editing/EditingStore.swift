@@ -84,6 +84,17 @@ public struct HistoryDraft: Sendable, Equatable {
             user: author.user, session: author.user == nil ? author.session : nil, instance: author.instance, kind: kind, target: target,
             summary: summary, changes: changes, paths: paths, inverse: inverse)
     }
+
+    /// Inside a step, before its changes are written: what makes the step's record once their
+    /// paths are known. The summary, and the inverse when it must read the data as it was
+    /// (``ChangeInverse/readsBefore(_:)``: old titles, values, a deleted subtree), are read from
+    /// `before` now, since a database store's snapshot reads the rows through the step's own
+    /// connection and would see them written.
+    public func recorder(for changes: [Change], before: any Source) -> ([TreePath]) -> HistoryRecord {
+        let summary = StepSummary.describe(changes, in: before)
+        let early = ChangeInverse.readsBefore(changes) ? ChangeInverse.of(changes, paths: changes.map(\.path), in: before) : nil
+        return { paths in record(changes, paths: paths, summary: summary, inverse: early ?? ChangeInverse.of(changes, paths: paths, in: before)) }
+    }
 }
 
 extension EditingStore {

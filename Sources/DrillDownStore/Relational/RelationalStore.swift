@@ -42,6 +42,11 @@ public struct RelationalStore: EditingStore {
     var dataVersion: Int64
     var undoStack: [RelationalStep] = []
     var redoStack: [RelationalStep] = []
+    /// Who makes the next step, while ``DocumentModel`` keeps the history in the database
+    /// (``RelationalHistory``): the step then writes its record in its own transaction.
+    public var historyDraft: HistoryDraft?
+    /// Whether this store has made sure the history table exists.
+    var historyTableReady = false
 
     /// The most steps kept for undo.
     public static let undoLimit = 1000
@@ -99,6 +104,7 @@ public struct RelationalStore: EditingStore {
     /// writer committed since, their rows must still be as shown.
     mutating func step(checked: Bool, _ derive: (any Source) throws(EditError) -> [Change]) throws(EditError) -> (changes: [Change], paths: [TreePath]) {
         let shown = source
+        let draft = historyDraft, tableReady = historyTableReady
         let result: (RelationalStep, RelationalCache.State, Int64)
         do {
             result = try transaction { (db, state, fresh) throws(EditError) in
@@ -107,8 +113,12 @@ public struct RelationalStore: EditingStore {
                 // Another writer committed since the snapshot the changes were made on: their rows must still be there, as shown.
                 if checked, fresh { try writer.check(changes, shown: shown) }
                 let summary = StepSummary.describe(changes, in: writer.source)
+                let history = try draft.flatMap { d throws(EditError) in
+                    try RelationalHistory.recording(changes, d, before: writer.source, db: db, tableReady: tableReady, file: source.file)
+                }
                 var paths: [TreePath] = []
                 for change in changes { paths.append(try writer.apply(change)) }
+                try history?(paths)
                 return (RelationalStep(changes: changes, paths: paths, writes: writer.writes, layout: writer.layout, summary: summary), writer.state)
             }
         } catch {
@@ -117,6 +127,7 @@ public struct RelationalStore: EditingStore {
             throw error
         }
         let (step, state, version) = result
+        if draft != nil { historyTableReady = true }
         undoStack.append(step)
         if undoStack.count > Self.undoLimit { undoStack.removeFirst() }
         redoStack.removeAll()

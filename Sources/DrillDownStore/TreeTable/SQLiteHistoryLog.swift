@@ -36,14 +36,20 @@ public struct SQLiteHistoryLog: HistoryLog {
         CREATE INDEX IF NOT EXISTS drilldown_history_session ON drilldown_history(session, id)
         """
 
+    static let insertRecord = "INSERT INTO drilldown_history(at, user, session, instance, kind, target, record) VALUES (?, ?, ?, ?, ?, ?, ?)"
+
+    /// The values of ``insertRecord`` for `record`.
+    static func values(of record: HistoryRecord) throws -> [DatabaseValue] {
+        [
+            record.time.formatted(.iso8601).databaseValue, record.user.databaseValue, record.session.databaseValue,
+            record.instance.databaseValue, record.kind.rawValue.databaseValue, record.target.databaseValue,
+            String(decoding: try HistoryCoding.encoder.encode(record), as: UTF8.self).databaseValue,
+        ]
+    }
+
     /// Inserts `record` in the open transaction `db`.
     static func insert(_ record: HistoryRecord, into db: Database) throws {
-        try db.execute(
-            sql: "INSERT INTO drilldown_history(at, user, session, instance, kind, target, record) VALUES (?, ?, ?, ?, ?, ?, ?)",
-            arguments: [
-                record.time.formatted(.iso8601), record.user, record.session, record.instance, record.kind.rawValue, record.target,
-                String(decoding: try HistoryCoding.encoder.encode(record), as: UTF8.self),
-            ])
+        try db.execute(sql: insertRecord, arguments: StatementArguments(try values(of: record)))
     }
 
     /// The store writes the records; a log appended to directly is a mistake.

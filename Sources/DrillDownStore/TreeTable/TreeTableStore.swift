@@ -113,13 +113,8 @@ public struct TreeTableStore<Database: TreeTableDatabase>: EditingStore {
     /// and the inverse read the table as it is before the step (see ``ChangeInverse/readsBefore(_:)``).
     static func recording(_ changes: [Change], _ draft: HistoryDraft?, _ now: TreeTableSource, _ t: TreeTableTransaction) -> (([TreePath]) throws -> Void)? {
         guard let draft, let write = t.recordHistory else { return nil }
-        let before = now.bound(to: t.queries)
-        let summary = StepSummary.describe(changes, in: before)
-        let early = ChangeInverse.readsBefore(changes) ? ChangeInverse.of(changes, paths: changes.map(\.path), in: before) : nil
-        return { paths in
-            let inverse = early ?? ChangeInverse.of(changes, paths: paths, in: before)
-            try write(draft.record(changes, paths: paths, summary: summary, inverse: inverse))
-        }
+        let recorder = draft.recorder(for: changes, before: now.bound(to: t.queries))
+        return { paths in try write(recorder(paths)) }
     }
 
     /// Keeps a step that was written: the new snapshot, and the step for undo, described with
