@@ -71,3 +71,12 @@ def test_yaml_value_holding_json_drills_and_is_rewritten(drilldown, tmp_path):
     assert text.startswith("# settings\nname: svc\n")
     import yaml  # PyYAML is in the e2e venv
     assert json.loads(yaml.safe_load(text)["config"]) == {"port": 1, "hosts": ["a"]}
+
+
+def test_history_names_the_change_inside_and_revert_takes_it_back(drilldown, doc):
+    drilldown("set", doc, "1.0", "--value", "9090", check=0)
+    drilldown("rm", doc, "1.1.0", check=0)
+    history = drilldown("history", doc, check=0).stdout
+    assert "Change of port" in history and "1.0 value: '8080' → '9090'" in history
+    drilldown("revert", doc, "1", check=0)
+    assert inner(doc) == {"port": 8080, "tags": ["b"], "inner": {"x": 1}}
