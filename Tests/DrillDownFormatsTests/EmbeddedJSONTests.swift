@@ -161,4 +161,16 @@ struct EmbeddedJSONTests {
         let object = try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any]
         #expect((object?["list"] as? [Any])?[1] as? String == #"["one",2,3]"#)
     }
+
+    @Test("The text value itself is still edited as its text (one value field), replacing the JSON")
+    func ownText() throws {
+        var doc = try document()
+        let view = try #require(doc.snapshot as? EmbeddedJSONSource)
+        let form = FieldForm(source: view, schema: Schema(), node: try #require(view.node(at: [1])))
+        #expect(form.isValue)
+        try doc.apply(try form.changes([FieldForm.valueKey: #"{"a": [1]}"#]))
+        #expect(text(doc, [1]) == #"{"a": [1]}"#)
+        let after = try #require(doc.snapshot as? EmbeddedJSONSource)
+        #expect(after.titlePath(of: try after.resolve("1.0.0")) == "config/a/0")
+    }
 }

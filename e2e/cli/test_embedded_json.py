@@ -80,3 +80,9 @@ def test_history_names_the_change_inside_and_revert_takes_it_back(drilldown, doc
     assert "Change of port" in history and "1.0 value: '8080' → '9090'" in history
     drilldown("revert", doc, "1", check=0)
     assert inner(doc) == {"port": 8080, "tags": ["b"], "inner": {"x": 1}}
+
+
+def test_the_value_itself_is_still_set_as_text(drilldown, doc):
+    drilldown("set", doc, "1", "--value", '{"a": [1]}', check=0)
+    assert json.loads(doc.read_text())["config"] == '{"a": [1]}'
+    assert [r["title"] for r in ls_json(drilldown, doc, "1.0")["rows"]] == ["0"]

@@ -43,14 +43,14 @@ public final class EmbeddedValues: @unchecked Sendable {
         return next < 0 ? base : Int(next)
     }
 
-    /// The block of the text value `owner`, parsing `text` the first time; `nil` when it is not a
-    /// JSON object or array, is over the size budget, or its ids would not fit.
+    /// The block of the text value `owner`, parsing `text` (which ``EmbeddedJSON/mayHold(_:)``)
+    /// the first time; `nil` when it is not a JSON object or array or its ids would not fit.
     func block(owning owner: NodeID, base: Int, text: TextBytes) -> Block? {
         lock.lock()
         defer { lock.unlock() }
         if let known = opened[owner.rawValue] { return known < 0 ? nil : blocks[Int(known)] }
         if next < 0 { next = Int32(clamping: base) }
-        guard json.mayHold(text), let tree = json.read(Array(text)), tree.kind(of: tree.root).isContainer,
+        guard let tree = json.read(Array(text)), tree.kind(of: tree.root).isContainer,
             Int(next) + tree.idCapacity < Int(Int32.max) / 2
         else {
             opened[owner.rawValue] = -1
