@@ -47,9 +47,14 @@ extension OpenedData {
             presenter: Presenter(source: source, schema: reading.schema), loadSeconds: reading.seconds)
     }
 
-    /// A document tree (from a file or a tree table) with the source the options ask for.
+    /// A document tree (from a file or a tree table) with the source the options ask for. A
+    /// document file's text values that hold JSON open as subtrees (``EmbeddedJSONSource``); a
+    /// tree table's stay text.
     init(file: String, tree: TreeStore, format: DocumentFormat?, database: Database?, _ reading: Reading) {
-        let source = DocumentSource(tree: tree, mode: reading.mode, keys: reading.keys, name: URL(fileURLWithPath: file).lastPathComponent)
+        let name = URL(fileURLWithPath: file).lastPathComponent
+        let document = DocumentSource(
+            tree: tree, mode: reading.mode, keys: reading.keys, name: name, embeddedJSON: database == nil ? .formats : nil)
+        let source: any Source = database == nil ? EmbeddedJSONSource(document) : document
         self.init(
             file: file, folder: Self.folder(of: file), tree: tree, format: format, database: database,
             presenter: Presenter(source: source, schema: reading.schema), loadSeconds: reading.seconds)

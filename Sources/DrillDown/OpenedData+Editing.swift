@@ -13,7 +13,7 @@ extension OpenedData {
                 file,
                 "\(file): indexed lazily (\(size / 1_048_576) MiB, read a level at a time), so it is read-only; to edit it, read it whole with --index full (memory about twice the file)")
         }
-        guard let source = source as? DocumentSource else {
+        guard let source = source.documentSource else {
             throw OpenError(file, "\(file): a database read through the schema's levels is edited through its tables, not as a document")
         }
         return EditableDocument(source: source, schema: presenter.schema)

@@ -202,7 +202,7 @@ struct Bench: ParsableCommand {
         var editReport: Edits?
         if edits > 0 {
             let readOnlyRSS = Self.residentBytes()
-            guard let documentSource = loaded.source as? DocumentSource else { throw BadInput("\(data.file): --edits needs a document") }
+            guard let documentSource = loaded.source.documentSource else { throw BadInput("\(data.file): --edits needs a document") }
             var doc = EditableDocument(source: documentSource, schema: loaded.presenter.schema)
             var rng = SplitMix(seed: seed)
             let isOutline = if case .outline = doc.mode { true } else { false }

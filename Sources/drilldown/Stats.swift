@@ -34,7 +34,7 @@ struct Stats: ParsableCommand {
         } else if let mapped = source as? RelationalSource {
             // Mapped tables are counted in SQL too (SQLite or PostgreSQL).
             do { (rowCount, widest, deepest) = try mapped.shape() } catch { throw BadInput("\(error)") }
-        } else if let document = source as? DocumentSource {
+        } else if let document = source.documentSource {
             (rowCount, widest, deepest) = document.rowShape()
         } else {
             (rowCount, widest, deepest) = source.walkedRowShape()
@@ -50,7 +50,7 @@ struct Stats: ParsableCommand {
         let nodes = loaded.tree?.count ?? shape?.nodes ?? rowCount + 1
         let storeBytes = loaded.tree?.memoryFootprint ?? 0
         let mode: String =
-            if let d = source as? DocumentSource, case .outline = d.mode { "outline" } else if source is DocumentSource { "generic" }
+            if let d = source.documentSource, case .outline = d.mode { "outline" } else if source.documentSource != nil { "generic" }
             else if let t = source as? TreeTableSource { t.mode == .generic ? "generic" : "outline" } else { "levels" }
         let stats = StatsJSON(
             file: data.file, format: loaded.formatName, mode: mode, fileBytes: bytes, nodes: nodes, rows: rowCount,

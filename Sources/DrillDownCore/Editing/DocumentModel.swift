@@ -445,7 +445,7 @@ public actor DocumentModel {
             let failure = EditError("could not record the change in the history: \(error)")
             for step in batch + unwritten { step.waiter.resume(returning: failure) }
             unwritten = []
-            store = EditableDocument(source: DocumentSource(tree: current.tree, mode: document.mode, name: document.source.name), schema: document.schema)
+            store = EditableDocument(source: document.source.reading(current.tree), schema: document.schema)
             publish(.external, [], [])
             return
         }
@@ -469,14 +469,14 @@ public actor DocumentModel {
             let waiting = batch + unwritten
             unwritten = []
             var rebased = EditableDocument(
-                source: DocumentSource(tree: newer, mode: document.mode, name: document.source.name), schema: document.schema)
+                source: document.source.reading(newer), schema: document.schema)
             for var step in waiting {
                 guard let changes = step.changes else {
                     step.waiter.resume(returning: EditError("the file changed elsewhere before this undo or redo was saved; it was not applied to the newer version"))
                     continue
                 }
                 do {
-                    let before = rebased.source
+                    let before = rebased.presented
                     let paths = try rebased.apply(changes)
                     if let record = step.record {
                         let author = HistoryAuthor(user: record.user, session: record.session, instance: record.instance)
@@ -494,7 +494,7 @@ public actor DocumentModel {
             for step in batch + unwritten { step.waiter.resume(returning: failure) }
             unwritten = []
             store = EditableDocument(
-                source: DocumentSource(tree: after.tree, mode: document.mode, name: document.source.name), schema: document.schema)
+                source: document.source.reading(after.tree), schema: document.schema)
             publish(.external, [], [])
         }
     }
@@ -507,7 +507,7 @@ public actor DocumentModel {
         do { newer = try next.changes() } catch { throw EditError("could not read the changed file: \(error)") }
         storage = next
         guard let newer else { return false }
-        store = EditableDocument(source: DocumentSource(tree: newer, mode: document.mode, name: document.source.name), schema: document.schema)
+        store = EditableDocument(source: document.source.reading(newer), schema: document.schema)
         publish(.external, [], [])
         return true
     }

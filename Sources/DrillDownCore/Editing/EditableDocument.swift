@@ -91,13 +91,13 @@ public struct EditableDocument: Sendable {
         redoSteps = []
         let original = source
         var step = EditStep(changes: changes, paths: [], before: tree, after: nil)
-        step.summary = StepSummary.describe(changes, in: original)
+        step.summary = StepSummary.describe(changes, in: presented)
         // A change is at most three splices (a move into a row without children): no regrowth.
         step.edits.reserveCapacity(3 * changes.count)
         step.paths.reserveCapacity(changes.count)
         do {
             for change in changes {
-                step.paths.append(try perform(change, recording: &step))
+                step.paths.append(try performAnywhere(change, recording: &step))
             }
         } catch {
             source = original

@@ -122,7 +122,7 @@ extension EditingStore {
 
 extension EditableDocument: EditingStore {
     /// The current document as a ``Source``.
-    public var snapshot: any Source { source }
+    public var snapshot: any Source { presented }
 
     /// A document in memory changes only through this value: always `false`.
     public mutating func refresh() throws(EditError) -> Bool { false }

@@ -135,7 +135,7 @@ public struct LevelTable: Sendable {
     /// The title column of a document level (see the type's summary).
     static func titleColumn(source: any Source, level: NodeID, rows: Rows) -> Field? {
         var field: Field
-        if let document = source as? DocumentSource {
+        if let document = source.documentSource, level.index < document.capacity {
             switch document.mode {
             case .outline(let keys):
                 let folded = keys.folded.title

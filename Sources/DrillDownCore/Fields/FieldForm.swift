@@ -46,7 +46,10 @@ public struct FieldForm: Sendable {
         let attributes = source.attributes(of: id)
         var values: [String: Scalar] = [:]
         for a in attributes { values[a.key] = a.value }
-        if let value = source.value(of: id), attributes.isEmpty, source.childCount(of: id) == 0 {
+        // A text value holding JSON has children (its members) and is still edited as its text.
+        if let value = source.value(of: id), attributes.isEmpty,
+            source.childCount(of: id) == 0 || (source as? EmbeddedJSONSource)?.holdsJSON(id) == true
+        {
             isValue = true
             var field = Field(key: Self.valueKey, inferredFrom: value)
             field.label = source.title(of: id)

@@ -95,7 +95,7 @@ public struct Presenter: Sendable {
             hasDetailButton: template?.accessory == .detail, select: select, childCount: count, controls: controls)
     }
 
-    var isGeneric: Bool { (source as? DocumentSource)?.mode == .generic }
+    var isGeneric: Bool { source.documentSource?.mode == .generic }
 
     /// The rows of the level under `id` in display order (sorted when the level has a
     /// ``sortRule(of:)``), from display position `offset`, at most `limit` of them. Each row's

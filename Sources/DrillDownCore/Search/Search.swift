@@ -177,6 +177,11 @@ extension Source {
         _ query: SearchQuery, until isCancelled: () -> Bool, firstHits: ([NodeID]) -> Void = { _ in }
     ) throws(SearchCancelled) -> SearchResult {
         if let document = self as? DocumentSource { return try document.search(query, until: isCancelled, firstHits: firstHits) }
+        // A document with JSON text values: the document's own search, unless the scope is inside
+        // an opened value (walked below). The text value itself is found by its text.
+        if let view = self as? EmbeddedJSONSource, (query.scope?.index ?? 0) < view.base {
+            return try view.document.search(query, until: isCancelled, firstHits: firstHits)
+        }
         let needle = query.text.lowercased()
         guard !needle.isEmpty else { return SearchResult(hits: [], total: 0) }
         // An index answers whole-tree searches; it is asked for the hits up to the page's end.

@@ -20,11 +20,17 @@ public struct DocumentSource: Source {
     let rowKeys: [[UInt8]]
     /// The title search index of this version, built on the first title search.
     let searchCache = SearchIndexCache()
+    /// The text values of this version opened as JSON subtrees, when the document was given an
+    /// ``EmbeddedJSON`` reader (read them through ``EmbeddedJSONSource``); `nil` otherwise.
+    public let embedded: EmbeddedValues?
 
     /// Reads `tree` with `mode`; with `nil` the outline convention is used when the document follows it.
-    public init(tree: TreeStore, mode: ReadingMode? = nil, keys: OutlineKeys = .standard, name: String = "") {
+    /// With `embeddedJSON`, text values that hold a JSON object or array can be opened as subtrees
+    /// (see ``EmbeddedJSONSource``).
+    public init(tree: TreeStore, mode: ReadingMode? = nil, keys: OutlineKeys = .standard, name: String = "", embeddedJSON: EmbeddedJSON? = nil) {
         self.tree = tree
         self.name = name
+        embedded = embeddedJSON.map { EmbeddedValues(json: $0) }
         let keySet: OutlineKeys
         if case .outline(let given) = mode { keySet = given } else { keySet = keys }
         (titleKeys, childKeys, rowKeys) = keySet.folded
@@ -40,11 +46,16 @@ public struct DocumentSource: Source {
     /// This source's reading (mode, keys, name) of another version of its document.
     /// - Complexity: O(1): nothing is looked up again.
     func reading(_ tree: TreeStore) -> DocumentSource {
-        DocumentSource(tree: tree, mode: mode, name: name, titleKeys: titleKeys, childKeys: childKeys, rowKeys: rowKeys)
+        DocumentSource(
+            tree: tree, mode: mode, name: name, titleKeys: titleKeys, childKeys: childKeys, rowKeys: rowKeys,
+            embedded: embedded.map { EmbeddedValues(json: $0.json) })
     }
 
-    private init(tree: TreeStore, mode: ReadingMode, name: String, titleKeys: [[UInt8]], childKeys: [[UInt8]], rowKeys: [[UInt8]]) {
+    private init(
+        tree: TreeStore, mode: ReadingMode, name: String, titleKeys: [[UInt8]], childKeys: [[UInt8]], rowKeys: [[UInt8]], embedded: EmbeddedValues?
+    ) {
         self.tree = tree
+        self.embedded = embedded
         self.mode = mode
         self.name = name
         self.titleKeys = titleKeys

@@ -14,31 +14,44 @@ enum JSONWriter {
         return out.bytes
     }
 
-    /// Writes the document to `out`, passing it on a chunk at a time (see ``WriterOutput``).
-    static func write(_ tree: TreeStore, to out: inout WriterOutput) throws(WriteFailure) {
-        out.reserve(tree.count * 24)
+    /// The document on one line, without spaces (`{"a":1,"b":[true]}`): how JSON held in a text
+    /// value is written back after an edit inside it.
+    static func compactText(_ tree: TreeStore) throws(WriteFailure) -> String {
+        var out = WriterOutput(.collect)
+        try write(tree, to: &out, compact: true)
+        return String(decoding: out.bytes, as: UTF8.self)
+    }
+
+    /// Writes the document to `out`, passing it on a chunk at a time (see ``WriterOutput``);
+    /// `compact` leaves out line breaks, indents and the space after colons.
+    static func write(_ tree: TreeStore, to out: inout WriterOutput, compact: Bool = false) throws(WriteFailure) {
+        out.reserve(tree.count * (compact ? 12 : 24))
         for event in TreeWalk(tree) {
             try out.checkpoint()
             switch event {
             case .scalar(let id, let depth), .open(let id, let depth):
                 if depth > 0 {
                     if tree.position(of: id) > 0 { out.append(0x2C) }
-                    out.append(0x0A)
-                    out.append(repeating: 0x20, count: depth * 2)
+                    if !compact {
+                        out.append(0x0A)
+                        out.append(repeating: 0x20, count: depth * 2)
+                    }
                     if let parent = tree.parent(of: id), tree.kind(of: parent) == .object {
                         writeString(tree.keyBytes(of: id), to: &out)
-                        out.append(ascii: ": ")
+                        out.append(ascii: compact ? ":" : ": ")
                     }
                 }
                 try writeValue(id, of: tree, to: &out)
             case .close(let id, let depth):
                 guard tree.childCount(of: id) > 0 else { continue }
-                out.append(0x0A)
-                out.append(repeating: 0x20, count: depth * 2)
+                if !compact {
+                    out.append(0x0A)
+                    out.append(repeating: 0x20, count: depth * 2)
+                }
                 out.append(tree.kind(of: id) == .object ? 0x7D : 0x5D)
             }
         }
-        out.append(0x0A)
+        if !compact { out.append(0x0A) }
     }
 
     private static func writeValue(_ id: NodeID, of tree: TreeStore, to out: inout WriterOutput) throws(WriteFailure) {

@@ -36,7 +36,7 @@ public enum OPMLWriter {
         out.append(ascii: "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<opml version=\"2.0\">\n  <head>\n    <title>")
         try escape(source.levelTitle(of: node), to: &out, at: node, of: source)
         out.append(ascii: "</title>\n")
-        if node == source.root, !((source as? DocumentSource)?.mode == .generic) {
+        if node == source.root, !(source.documentSource?.mode == .generic) {
             for a in source.attributes(of: node) where a.value.kind != .null && a.key.lowercased() != "title" {
                 guard isName(a.key) else { throw notAName(a.key, at: node, of: source) }
                 out.append(ascii: "    <")

@@ -64,7 +64,7 @@ extension Site {
     /// ``SearchPool``, so the first searches typed in the live search scan it instead of walking
     /// the whole tree (seconds on a million rows).
     func prepareSearch() {
-        guard let document = source as? DocumentSource else { return }
+        guard let document = source.documentSource else { return }
         let pool = searches
         Task { _ = try? await pool.run { _ in document.prepareSearch() } }
     }

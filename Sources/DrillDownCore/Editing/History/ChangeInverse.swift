@@ -87,7 +87,7 @@ public enum ChangeInverse {
     /// with its attributes (or value) and everything below it, parents first.
     static func restoring(_ id: NodeID, in source: any Source, parent: TreePath, index: Int) -> [Change] {
         var result: [Change] = []
-        let generic = (source as? DocumentSource).map { if case .generic = $0.mode { true } else { false } } ?? false
+        let generic = source.documentSource.map { if case .generic = $0.mode { true } else { false } } ?? false
         func add(_ id: NodeID, parent: TreePath, index: Int?, at path: TreePath) {
             let value = source.value(of: id)
             let node = NewNode(title: source.title(of: id), attributes: generic || value != nil ? [] : source.attributes(of: id), value: value)
