@@ -16,17 +16,18 @@ public final class PostgresPresenceRelay: PresenceRelay {
     /// The listener, to wait for its LISTEN (``PostgresListener/listening()``).
     public let listener: PostgresListener
     private let publisher: Publisher
-    private let stream = AsyncStream<PresenceBeat>.makeStream(bufferingPolicy: .bufferingNewest(256))
+    private let stream: (stream: AsyncStream<PresenceBeat>, continuation: AsyncStream<PresenceBeat>.Continuation)
 
     /// Starts listening for the presence of the other instances serving `location`'s table (on
     /// `<data channel>_presence`, the data channel being `location`'s table's unless given).
     public init(_ location: PostgresLocation, dataChannel: String? = nil) throws(PostgresStoreError) {
         let channel = (dataChannel ?? location.channel) + "_presence"
         self.channel = channel
+        let stream = AsyncStream<PresenceBeat>.makeStream(bufferingPolicy: .bufferingNewest(256))
+        self.stream = stream
         let beats = stream.continuation
-        let decoder = JSONDecoder()
         listener = try PostgresListener(location, channel: channel) { payload in
-            if let beat = try? decoder.decode(PresenceBeat.self, from: Data(payload.utf8)) { beats.yield(beat) }
+            if let beat = try? JSONDecoder().decode(PresenceBeat.self, from: Data(payload.utf8)) { beats.yield(beat) }
         }
         publisher = Publisher(configuration: try PostgresSession.configuration(location), channel: channel)
     }
@@ -63,9 +64,10 @@ public final class PostgresPresenceRelay: PresenceRelay {
                 let connection = try await connected()
                 _ = try await connection.query("SELECT pg_notify(\(channel), \(payload))", logger: logger).get()
             } catch {
-                let failed = connection
+                if let failed = connection {
+                    let _: EventLoopFuture<Void> = failed.close()
+                }
                 connection = nil
-                try? await failed?.close()
             }
         }
 
@@ -75,7 +77,7 @@ public final class PostgresPresenceRelay: PresenceRelay {
                 on: MultiThreadedEventLoopGroup.singleton.next(), configuration: configuration, id: 3, logger: logger).get()
             // Another send may have connected meanwhile (the actor was free during the await).
             if let connection, !connection.isClosed {
-                try? await made.close()
+                let _: EventLoopFuture<Void> = made.close()
                 return connection
             }
             connection = made
