@@ -25,7 +25,7 @@ extension Site {
             guard let editing = TreePath(text) else { throw WebError.badRequest("'editing' must be a TreePath such as 0.2, or empty: '\(text)' is not.") }
             let row = editing.isRoot ? nil : editing
             if let row, let access = RequestState.current?.access {
-                do { try access.requireChange(at: row) } catch { throw WebError.forbidden(error.message) }
+                do { try access.requireChange(at: row) } catch let error as AccessError { throw WebError.forbidden(error.message) }
             }
             guard await hub.setEditing(row, page: page, user: user.name) else {
                 throw WebError.notFound("No page '\(page)' of \(user.name) is open on this server.")

@@ -1266,13 +1266,13 @@
     });
   }
   if (presence) {
-    var main = document.getElementById("main");
+    var presenceMain = document.getElementById("main");
     var marking = false;
-    if (main && window.MutationObserver) new MutationObserver(function () {
+    if (presenceMain && window.MutationObserver) new MutationObserver(function () {
       if (marking || !presence.here.length) return;
       marking = true;
       requestAnimationFrame(function () { markEditedRows(); marking = false; });
-    }).observe(main, { childList: true, subtree: true });
+    }).observe(presenceMain, { childList: true, subtree: true });
   }
 
   // ---- Editing (editable servers only): forms posted with fetch, the Add dialog -------------
