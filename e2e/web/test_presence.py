@@ -57,7 +57,8 @@ def signed_in(browser, url, name, viewport=DESKTOP, scheme="light"):
 def visit(page, url):
     """Opens `url` and waits until the page follows /events and has heard who is there."""
     page.goto(url)
-    page.wait_for_function("document.body.dataset.live === '1' && document.body.dataset.presence !== undefined")
+    expect(page.locator("body")).to_have_attribute("data-live", "1")
+    expect(page.locator("body")).to_have_attribute("data-presence", re.compile(r"^\d+$"))
 
 
 def avatars(page):
@@ -187,7 +188,7 @@ def test_a_server_without_accounts_shows_and_sends_nothing(setup, browser):
     try:
         page = browser.new_context().new_page()
         page.goto(anonymous.url + "l/0")
-        page.wait_for_function("document.body.dataset.live === '1'")
+        expect(page.locator("body")).to_have_attribute("data-live", "1")
         assert page.locator('meta[name="presence"]').count() == 0
         assert page.locator("#presence").count() == 0
         conn, next_event = events(anonymous.url, "/events?presence=0", "")

@@ -1193,8 +1193,8 @@
   // A hue per user, the same on every page, so a user's circle and row marker match.
   function presenceHue(name) {
     var h = 0;
-    for (var i = 0; i < name.length; i++) h = (h * 31 + name.charCodeAt(i)) % 360;
-    return h;
+    for (var i = 0; i < name.length; i++) h = (h * 31 + name.charCodeAt(i)) % 997;
+    return Math.round(h * 137.508) % 360;   // the golden angle: near names get far hues
   }
   function presenceBadge(tag, className, visitor, spoken) {
     var el = document.createElement(tag);
