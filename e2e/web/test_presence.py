@@ -2,27 +2,17 @@
 (initials in the navigation bar, live) and marks a row another user is editing; an anonymous server
 shows and sends nothing; a reader is told nothing about levels and rows they may not read. Two
 browser contexts signed in as two users, on a real `drilldown serve`."""
-import http.client
 import json
 import re
-import urllib.parse
 
 import pytest
 import requests
 from playwright.sync_api import expect
 
 from conftest import SCREENSHOTS, Server
-from test_accounts import PASSWORD, accounts_folder, sign_in
+from test_accounts import DATA, PASSWORD, accounts_folder, sign_in
+from webclient import Events
 
-DATA = """\
-Rock:
-  Queen: Bohemian Rhapsody
-  Muse: Uprising
-Jazz:
-  Miles: So What
-Pop:
-  Abba: Waterloo
-"""
 USERS = {"ana.lima": "editor", "bo": "editor", "nojazz": "editor"}
 AXE_TAGS = {"runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]}}
 PHONE = {"width": 390, "height": 844}
@@ -61,13 +51,17 @@ def visit(page, url):
     expect(page.locator("body")).to_have_attribute("data-presence", re.compile(r"^\d+$"))
 
 
+def two_users(browser, url):
+    """Pages of ana.lima and bo, each in a browser context of their own."""
+    return signed_in(browser, url, "ana.lima"), signed_in(browser, url, "bo")
+
+
 def avatars(page):
     return page.locator("#presence li.avatar")
 
 
 def test_b_sees_a_on_the_same_level_only_and_a_leaving_takes_the_initials_away(server, browser):
-    a = signed_in(browser, server.url, "ana.lima")
-    b = signed_in(browser, server.url, "bo")
+    a, b = two_users(browser, server.url)
     try:
         visit(a, server.url + "l/0")
         visit(b, server.url + "l/0")
@@ -96,8 +90,7 @@ def test_b_sees_a_on_the_same_level_only_and_a_leaving_takes_the_initials_away(s
 
 
 def test_a_row_a_renames_is_marked_on_bs_page(server, browser):
-    a = signed_in(browser, server.url, "ana.lima")
-    b = signed_in(browser, server.url, "bo")
+    a, b = two_users(browser, server.url)
     try:
         visit(a, server.url + "l/0?edit=1")
         visit(b, server.url + "l/0")
@@ -123,54 +116,26 @@ def test_a_row_a_renames_is_marked_on_bs_page(server, browser):
         b.context.close()
 
 
-def events(url, path, cookie):
-    """The first events of `GET path` (server-sent events), read on a connection of their own."""
-    parts = urllib.parse.urlsplit(url)
-    conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=15)
-    conn.request("GET", path, headers={"Accept": "text/event-stream", "Cookie": cookie})
-    response = conn.getresponse()
-    assert response.status == 200
-
-    def next_event():
-        name, data = "message", ""
-        while True:
-            line = response.fp.readline().decode()
-            if line in ("\n", "\r\n", ""):
-                if data:
-                    return name, json.loads(data)
-                assert line != "", "the event stream ended"
-                continue
-            if line.startswith("event:"):
-                name = line[6:].strip()
-            elif line.startswith("data:"):
-                data += line[5:].strip()
-
-    return conn, next_event
-
-
 def test_a_reader_is_told_nothing_of_levels_and_rows_hidden_from_them(server):
     ana, ana_token = sign_in(server.url, "ana.lima")
     bo, _ = sign_in(server.url, "bo")
     nojazz, _ = sign_in(server.url, "nojazz")
     # Ana is on Jazz (hidden from nojazz), and on the root editing the Jazz row.
-    on_jazz, hello = events(server.url, "/events?presence=1", ana)
-    assert hello()[0] == "hello"
-    on_root, root_hello = events(server.url, "/events?presence=", ana)
-    name, data = root_hello()
-    assert name == "hello" and data["page"]
-    r = requests.post(server.url + "api/presence", data=json.dumps({"page": data["page"], "editing": "1"}),
+    on_jazz = Events(server.url, path="/events?presence=1", cookie=ana)
+    on_root = Events(server.url, path="/events?presence=", cookie=ana)
+    page = on_root.hello["page"]
+    r = requests.post(server.url + "api/presence", data=json.dumps({"page": page, "editing": "1"}),
                       headers={"Cookie": ana, "X-CSRF-Token": ana_token, "Content-Type": "application/json"}, timeout=30)
     assert r.status_code == 200, r.text
     # Someone else's page cannot be set.
-    r = requests.post(server.url + "api/presence", data=json.dumps({"page": data["page"], "editing": "0"}),
+    r = requests.post(server.url + "api/presence", data=json.dumps({"page": page, "editing": "0"}),
                       headers={"Cookie": bo, "X-CSRF-Token": sign_in(server.url, "bo")[1], "Content-Type": "application/json"}, timeout=30)
     assert r.status_code in (403, 404), r.text
     try:
         def presence_of(cookie, level):
-            conn, next_event = events(server.url, f"/events?presence={level}", cookie)
-            assert next_event()[0] == "hello"
-            name, data = next_event()
-            conn.close()
+            stream = Events(server.url, path=f"/events?presence={level}", cookie=cookie)
+            name, data = stream.next_event()
+            stream.close()
             assert name == "presence" and data["level"] == level
             return data["here"]
 
@@ -191,10 +156,9 @@ def test_a_server_without_accounts_shows_and_sends_nothing(setup, browser):
         expect(page.locator("body")).to_have_attribute("data-live", "1")
         assert page.locator('meta[name="presence"]').count() == 0
         assert page.locator("#presence").count() == 0
-        conn, next_event = events(anonymous.url, "/events?presence=0", "")
-        name, data = next_event()
-        assert name == "hello" and "page" not in data
-        conn.close()
+        stream = Events(anonymous.url, path="/events?presence=0")
+        assert "page" not in stream.hello
+        stream.close()
         r = requests.post(anonymous.url + "api/presence", data="{}", headers={"Content-Type": "application/json"}, timeout=30)
         assert r.status_code == 404
         page.context.close()
