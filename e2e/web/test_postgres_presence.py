@@ -1,7 +1,7 @@
 """Presence across instances (issue 32, item 4): two `drilldown serve` instances with accounts on one
 PostgreSQL table tell each other who is on which level (NOTIFY on `drilldown_<table>_presence`): a
 user on instance B sees the initials of a user on instance A on the same level, the row A renames is
-marked, and the initials go when A's page closes."""
+marked, and the initials go when A's page closes, or 30 s after instance A was killed."""
 import pytest
 from playwright.sync_api import expect
 
@@ -41,6 +41,14 @@ def test_presence_crosses_instances_of_one_table(sounds_table, tmp_path, browser
         expect(bo.locator('#rows li[data-path="0.3"] .editing-marker')).to_have_count(0, timeout=15000)
         ana.context.close()
         expect(avatars(bo)).to_have_count(0, timeout=15000)
+        # An instance killed without a word: its pages expire on B 30 s after their last heartbeat.
+        ana = signed_in(browser, a.url, "ana")
+        visit(ana, a.url + "l/0")
+        expect(avatars(bo)).to_have_count(1, timeout=15000)
+        a.proc.kill()
+        a.proc.wait()
+        expect(avatars(bo)).to_have_count(0, timeout=45000)
+        ana.context.close()
         bo.context.close()
     finally:
         a.stop()
