@@ -68,9 +68,6 @@ struct Chrome {
 }
 
 extension Chrome {
-    /// The Undo/Redo bar of a page with edit tools (the level, outline and columns pages'
-    /// `editBar`, or a detail's `fieldsBar` outside its Edit mode), and the Add dialog's fields:
-    /// those of a new child of the node the `+` button adds to (``FieldForm``).
     /// On a live server with accounts, a signed-in reader's level or detail page names the level
     /// it is present on (a detail: its row's level, and the row while in Edit mode), for the
     /// script to follow `/events?presence=LEVEL` (see ``Site/joinPresence(_:lines:)``).
@@ -85,6 +82,9 @@ extension Chrome {
         c["presence"] = ["level": path.parent.description, "editing": editing ? path.description : ""]
     }
 
+    /// The Undo/Redo bar of a page with edit tools (the level, outline and columns pages'
+    /// `editBar`, or a detail's `fieldsBar` outside its Edit mode), and the Add dialog's fields:
+    /// those of a new child of the node the `+` button adds to (``FieldForm``).
     static func addFieldBars(to c: inout [String: Any], site: Site) {
         if var bar = c["editBar"] as? [String: Any] {
             if let action = bar["addAction"] as? String, action.hasPrefix("/edit/add/"),
