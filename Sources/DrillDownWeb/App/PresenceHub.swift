@@ -21,11 +21,24 @@ final class PresenceHub: @unchecked Sendable {
     private var subscribers: [Int: AsyncStream<Void>.Continuation] = [:]
     private var counter = 0
     private var listening: Task<Void, Never>?
+    /// The beats waiting to be sent, in order, by one task: a request never waits for the relay
+    /// (a database that is away would hold it for its connect timeout).
+    private let outbox: AsyncStream<PresenceBeat>.Continuation?
+    private let sending: Task<Void, Never>?
 
     init(relay: (any PresenceRelay)?) {
         instance = SessionCookie.hex(UsersFile.randomBytes(6))
         self.relay = relay
-        guard let relay else { return }
+        guard let relay else {
+            outbox = nil
+            sending = nil
+            return
+        }
+        let (beats, outbox) = AsyncStream.makeStream(of: PresenceBeat.self, bufferingPolicy: .bufferingNewest(1024))
+        self.outbox = outbox
+        sending = Task {
+            for await beat in beats { await relay.publish(beat) }
+        }
         listening = Task { [weak self] in
             for await beat in relay.beats {
                 guard let self else { return }
@@ -35,7 +48,13 @@ final class PresenceHub: @unchecked Sendable {
         }
     }
 
-    deinit { listening?.cancel() }
+    deinit {
+        listening?.cancel()
+        outbox?.finish()
+    }
+
+    /// Hands `beat` to the relay, after the beats before it.
+    private func publish(_ beat: PresenceBeat) { outbox?.yield(beat) }
 
     /// A new page id: this instance's id and a counter.
     func newPage() -> String {
@@ -46,15 +65,15 @@ final class PresenceHub: @unchecked Sendable {
     }
 
     /// A page of this instance opened, or changed the row it edits.
-    func join(_ beat: PresenceBeat) async {
+    func join(_ beat: PresenceBeat) {
         lock.withLock { local[beat.page] = beat }
         record(beat)
-        await relay?.publish(beat)
+        publish(beat)
     }
 
     /// Sets the row `user`'s page `page` edits (`nil`: none). `false` when the page is not theirs
     /// or not open on this instance.
-    func setEditing(_ editing: TreePath?, page: String, user: String) async -> Bool {
+    func setEditing(_ editing: TreePath?, page: String, user: String) -> Bool {
         let beat: PresenceBeat? = lock.withLock {
             guard var beat = local[page], beat.user == user else { return nil }
             beat.editing = editing
@@ -63,13 +82,13 @@ final class PresenceHub: @unchecked Sendable {
         }
         guard let beat else { return false }
         record(beat)
-        await relay?.publish(beat)
+        publish(beat)
         return true
     }
 
     /// The keep-alive of a page of this instance: it is still open. Also forgets the pages whose
     /// beats stopped.
-    func keepAlive(_ page: String) async {
+    func keepAlive(_ page: String) {
         guard let beat = lock.withLock({ local[page] }) else { return }
         let now = ContinuousClock.now
         let expired = lock.withLock {
@@ -77,15 +96,15 @@ final class PresenceHub: @unchecked Sendable {
             return board.expire(at: now)
         }
         if expired { notify() }
-        await relay?.publish(beat)
+        publish(beat)
     }
 
     /// A page of this instance closed.
-    func leave(_ page: String) async {
+    func leave(_ page: String) {
         guard var beat = lock.withLock({ local.removeValue(forKey: page) }) else { return }
         beat.gone = true
         record(beat)
-        await relay?.publish(beat)
+        publish(beat)
     }
 
     /// The users other than `user` on `level`, with the rows they edit, as `mayRead` lets the reader see them.

@@ -56,12 +56,12 @@ extension Site {
                 }
                 continuation.finish()
             }
-            let here = await joinPresence(request, lines: continuation)
+            let here = joinPresence(request, lines: continuation)
             let heartbeat = Task {
                 while !Task.isCancelled {
                     try? await Task.sleep(for: .seconds(5))
                     continuation.yield(": keep-alive\n\n")
-                    await here?.keepAlive()
+                    here?.keepAlive()
                 }
             }
             continuation.onTermination = { _ in

@@ -27,7 +27,7 @@ extension Site {
             if let row, let access = RequestState.current?.access {
                 do { try access.requireChange(at: row) } catch let error as AccessError { throw WebError.forbidden(error.message) }
             }
-            guard await hub.setEditing(row, page: page, user: user.name) else {
+            guard hub.setEditing(row, page: page, user: user.name) else {
                 throw WebError.notFound("No page '\(page)' of \(user.name) is open on this server.")
             }
             return try Responses.json(["page": page, "editing": row?.description ?? ""])
@@ -37,14 +37,14 @@ extension Site {
     /// Joins the page of an `/events` stream that asked for presence (`?presence=LEVEL`) and starts
     /// sending it `presence` events through `lines`; `nil` (nothing joined, nothing sent) without
     /// accounts, without a signed-in user or without the parameter.
-    func joinPresence(_ request: Request, lines: AsyncStream<String>.Continuation) async -> PresencePage? {
+    func joinPresence(_ request: Request, lines: AsyncStream<String>.Continuation) -> PresencePage? {
         guard let hub = presence, let accounts, let model, let user = RequestState.current?.user else { return nil }
         let query = Query(request.uri.query)
         guard let levelText = query["presence"], let level = TreePath(levelText) else { return nil }
         let editing = query["editing"].flatMap { TreePath($0) }.flatMap { $0.isRoot ? nil : $0 }
         let page = hub.newPage()
         let name = user.name
-        await hub.join(PresenceBeat(page: page, user: name, level: level, editing: editing))
+        hub.join(PresenceBeat(page: page, user: name, level: level, editing: editing))
         let (subscription, changes) = hub.subscribe()
         let sending = Task {
             var last: [PresenceVisitor]?
@@ -82,13 +82,12 @@ struct PresencePage: Sendable {
     let sending: Task<Void, Never>
 
     /// The stream's keep-alive: the page is still open.
-    func keepAlive() async { await hub.keepAlive(page) }
+    func keepAlive() { hub.keepAlive(page) }
 
     /// The stream ended: the page is gone.
     func end() {
         sending.cancel()
         hub.unsubscribe(subscription)
-        let (hub, page) = (hub, page)
-        Task { await hub.leave(page) }
+        hub.leave(page)
     }
 }
