@@ -49,7 +49,8 @@ public final class PostgresListener: Sendable {
     private let task = NIOLockedValueBox<Task<Void, Never>?>(nil)
 
     /// Starts listening (in the background) on `channel` (by default `location`'s table's).
-    public init(_ location: PostgresLocation, channel: String? = nil) throws(PostgresStoreError) {
+    /// `payloads`, when given, is also handed each notification's payload as it comes.
+    public init(_ location: PostgresLocation, channel: String? = nil, payloads: (@Sendable (String) -> Void)? = nil) throws(PostgresStoreError) {
         self.location = location
         let configuration = try PostgresSession.configuration(location)
         let logger = Logger(label: "drilldown.postgres.listen", factory: { _ in SwiftLogNoOpLogHandler() })
@@ -64,6 +65,7 @@ public final class PostgresListener: Sendable {
                     do {
                         let connection = try await PostgresConnection.connect(on: eventLoop, configuration: configuration, id: 2, logger: logger).get()
                         connection.addListener(channel: channel) { _, note in
+                            payloads?(note.payload)
                             let revision = Int64(note.payload) ?? 0
                             box.withLockedValue {
                                 $0.state.announced = max($0.state.announced, revision)

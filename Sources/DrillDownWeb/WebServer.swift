@@ -67,6 +67,11 @@ public struct WebServer: Sendable {
         /// changes what their role allows (see ``AccountsOptions``); `nil` lets everyone do everything.
         public var accounts: AccountsOptions?
 
+        /// What carries presence (who is on which level) to the other instances serving the same
+        /// data, on a live server with ``accounts`` (see ``DrillDownCore/PresenceRelay``); `nil`
+        /// keeps it within this process.
+        public var presenceRelay: (any PresenceRelay)?
+
         /// Seconds a shutdown (SIGTERM or SIGINT) may take: open requests and streams are given
         /// this long to end, then the process exits anyway (status 1, saying so).
         public var gracePeriod: Double = 10

@@ -212,6 +212,8 @@ struct Serve: AsyncParsableCommand {
                 let model = try loaded.model(listen: true, readOnly: !editable)
                 if editable, !noHistory, let log = try loaded.historyLog() { await model.keepHistory(in: log) }
                 watching = await loaded.follow(model)
+                // With accounts, who is on which level reaches the other instances of a shared table.
+                if users != nil { options.presenceRelay = try loaded.presenceRelay() }
                 server = try await WebServer(
                     model: model, schema: loaded.presenter.schema, dataFolder: loaded.folder, options: options)
             } else {

@@ -64,13 +64,15 @@ class Session:
 class Events:
     """A reader of `GET /events` (server-sent events) on its own connection."""
 
-    def __init__(self, url, timeout=10):
+    def __init__(self, url, timeout=10, path="/events", cookie=None):
         parts = urllib.parse.urlsplit(url)
         self.conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=timeout)
-        self.conn.request("GET", "/events", headers={"Accept": "text/event-stream"})
+        headers = {"Accept": "text/event-stream", **({"Cookie": cookie} if cookie else {})}
+        self.conn.request("GET", path, headers=headers)
         self.response = self.conn.getresponse()
         assert self.response.status == 200
-        self.next_event()  # hello
+        name, self.hello = self.next_event()
+        assert name == "hello"
 
     def next_event(self):
         """The next event as (name, data dict)."""

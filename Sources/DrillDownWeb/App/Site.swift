@@ -35,6 +35,8 @@ struct Site: Sendable {
     let eventStreams: StreamSlots
     /// The users file and access views of a server with accounts; `nil` without.
     let accounts: AccountStore?
+    /// Who is on which level: on a live server with accounts only (see ``PresenceHub``).
+    let presence: PresenceHub?
     /// Failed sign-ins, to slow down guessing.
     let throttle = SignInThrottle()
     /// Where sign-ins' bcrypt runs: off the request threads, bounded.
@@ -72,6 +74,7 @@ struct Site: Sendable {
             capacity: options.maxEventStreams, perAddress: options.maxEventStreamsPerClient, perSession: options.maxEventStreamsPerSession)
         searches = SearchPool(width: options.searchWidth)
         accounts = try options.accounts.map { try AccountStore(url: $0.usersFile) }
+        presence = accounts != nil && model != nil ? PresenceHub(relay: options.presenceRelay) : nil
     }
 
     /// The router with every route; middleware order is outermost first. `hosts` are the
@@ -97,6 +100,7 @@ struct Site: Sendable {
         if isEditable { addEditRoutes(to: router) }
         if keepsHistory { addHistoryRoutes(to: router) }
         if isLive { addEventRoutes(to: router) }
+        if let presence, isEditable { addPresenceRoutes(to: router, hub: presence) }
         return router
     }
 }

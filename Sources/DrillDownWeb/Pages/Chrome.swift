@@ -35,6 +35,7 @@ struct Chrome {
             c["account"] = ["name": user.name, "csrf": state.csrf]
         }
         Self.addFieldBars(to: &c, site: site)
+        addPresence(to: &c, site: site)
         if site.isEditable, let state = RequestState.current {
             if var bar = c["undoBar"] as? [String: Any] {
                 bar["history"] = Self.history(state.history)
@@ -67,6 +68,20 @@ struct Chrome {
 }
 
 extension Chrome {
+    /// On a live server with accounts, a signed-in reader's level or detail page names the level
+    /// it is present on (a detail: its row's level, and the row while in Edit mode), for the
+    /// script to follow `/events?presence=LEVEL` (see ``Site/joinPresence(_:lines:)``).
+    func addPresence(to c: inout [String: Any], site: Site) {
+        guard site.presence != nil, RequestState.current?.user != nil, let node, screen == "level" || screen == "detail" else { return }
+        let path = site.source.path(of: node)
+        guard screen == "detail" else {
+            c["presence"] = ["level": path.description]
+            return
+        }
+        let editing = (c["fieldsBar"] as? [String: Any])?["isEditing"] as? Bool == true
+        c["presence"] = ["level": path.parent.description, "editing": editing ? path.description : ""]
+    }
+
     /// The Undo/Redo bar of a page with edit tools (the level, outline and columns pages'
     /// `editBar`, or a detail's `fieldsBar` outside its Edit mode), and the Add dialog's fields:
     /// those of a new child of the node the `+` button adds to (``FieldForm``).

@@ -14,6 +14,9 @@ import ServiceLifecycle
 /// browser session and ``WebServer/Options/maxEventStreamsPerClient`` per client address (429
 /// past either), ``WebServer/Options/maxEventStreams`` in all (503); both with `Retry-After`.
 /// A stream's slot is freed as soon as its client closes the connection.
+///
+/// On a server with accounts, `?presence=LEVEL` also makes the page present on that level and
+/// adds `presence` events (see ``Site/joinPresence(_:lines:)``).
 extension Site {
     func addEventRoutes(to router: Router<SiteContext>) {
         router.get("/events") { request, _ in
@@ -53,20 +56,24 @@ extension Site {
                 }
                 continuation.finish()
             }
+            let here = joinPresence(request, lines: continuation)
             let heartbeat = Task {
                 while !Task.isCancelled {
                     try? await Task.sleep(for: .seconds(5))
                     continuation.yield(": keep-alive\n\n")
+                    here?.keepAlive()
                 }
             }
             continuation.onTermination = { _ in
                 forward.cancel()
                 heartbeat.cancel()
+                here?.end()
             }
             let watchesClient = canWatchDisconnect(request)
             let body = ResponseBody { writer in
-                defer { forward.cancel(); heartbeat.cancel(); slot.release() }
-                try await writer.write(ByteBuffer(string: "retry: 1000\nevent: hello\ndata: {\"revision\": \(revision), \"history\": \(history)}\n\n"))
+                defer { forward.cancel(); heartbeat.cancel(); here?.end(); slot.release() }
+                let page = here.map { ", \"page\": \"\($0.page)\"" } ?? ""
+                try await writer.write(ByteBuffer(string: "retry: 1000\nevent: hello\ndata: {\"revision\": \(revision), \"history\": \(history)\(page)}\n\n"))
                 // The stream ends with the model, when the server shuts down, or when the page goes
                 // away: its connection's inbound side closes, which cancels the loop at once (a
                 // failed write, at the latest the next heartbeat's, ends it too).

@@ -1131,11 +1131,13 @@
     var events = null, timer = null, delay = 4000, missed = false;
     function open() {
       timer = null;
-      events = new EventSource("/events");
+      events = new EventSource("/events" + presenceQuery());
       events.addEventListener("change", function (e) { refresh(); announceEvent("change", e); });
+      events.addEventListener("presence", showPresence);
       // Marks the page as following changes (tests wait for it instead of sleeping).
       events.addEventListener("hello", function (e) {
         announceEvent("hello", e);
+        presenceHello(e);
         document.body.dataset.live = "1";
         delay = 4000;
         if (missed) { missed = false; refresh(); }
@@ -1156,6 +1158,121 @@
     open();
     window.addEventListener("pagehide", close);
     window.addEventListener("pageshow", function (e) { if (e.persisted && !events && !timer) { missed = true; open(); } });
+  }
+
+  // ---- Presence (servers with accounts): who else is on this level, and the rows they edit ----
+  // The page follows /events?presence=LEVEL (the level of the meta tag; a detail's row while in
+  // Edit mode as &editing=ROW); `presence` events list the other users there. Their initials
+  // show in the navigation bar (at most three, then +N), and a row another user edits carries
+  // their initials. A row this page starts or stops editing in place is posted to /api/presence.
+  var presenceMeta = document.querySelector('meta[name="presence"]');
+  var presence = presenceMeta ? { level: presenceMeta.content, editing: presenceMeta.dataset.editing || "", page: null, renaming: "", here: [] } : null;
+  function presenceQuery() {
+    if (!presence) return "";
+    return "?presence=" + encodeURIComponent(presence.level) + (presence.editing ? "&editing=" + encodeURIComponent(presence.editing) : "");
+  }
+  function presenceHello(e) {
+    if (!presence) return;
+    try { presence.page = JSON.parse(e.data).page || null; } catch (error) { presence.page = null; }
+    if (presence.renaming) sendPresence();
+  }
+  function sendPresence() {
+    if (!presence || !presence.page || !csrfMeta) return;
+    fetch("/api/presence", {
+      method: "POST", credentials: "same-origin",
+      headers: { "Content-Type": "application/json", Accept: "application/json", "X-CSRF-Token": csrfMeta.content },
+      body: JSON.stringify({ page: presence.page, editing: presence.renaming })
+    }).catch(function () {});
+  }
+  // This page starts (a path) or stops ("") editing a row in place.
+  function presenceEditing(path) {
+    if (!presence || presence.renaming === path) return;
+    presence.renaming = path;
+    sendPresence();
+  }
+  // A hue per user, the same on every page, so a user's circle and row marker match.
+  function presenceHue(name) {
+    var h = 0;
+    for (var i = 0; i < name.length; i++) h = (h * 31 + name.charCodeAt(i)) % 997;
+    return Math.round(h * 137.508) % 360;   // the golden angle: near names get far hues
+  }
+  function presenceBadge(tag, className, visitor, spoken) {
+    var el = document.createElement(tag);
+    el.className = className;
+    el.title = spoken;
+    el.style.setProperty("--avatar-hue", presenceHue(visitor.user));
+    var letters = document.createElement("span");
+    letters.setAttribute("aria-hidden", "true");
+    letters.textContent = visitor.initials;
+    var words = document.createElement("span");
+    words.className = "visually-hidden";
+    words.textContent = spoken;
+    el.appendChild(letters);
+    el.appendChild(words);
+    return el;
+  }
+  function showPresence(e) {
+    var data = null;
+    try { data = JSON.parse(e.data); } catch (error) { return; }
+    if (!presence || data.level !== presence.level) return;
+    presence.here = data.here || [];
+    var bar = document.getElementById("presence");
+    if (!bar) {
+      bar = document.createElement("ul");
+      bar.id = "presence";
+      bar.className = "presence";
+      bar.setAttribute("aria-label", "Also here");
+      var trailing = document.getElementById("nav-actions");
+      if (!trailing) return;
+      trailing.insertBefore(bar, trailing.firstChild);
+    }
+    bar.textContent = "";
+    var shown = presence.here.length > 3 ? 2 : presence.here.length;
+    presence.here.slice(0, shown).forEach(function (v) {
+      bar.appendChild(presenceBadge("li", "avatar", v, v.user + (v.editing.length ? " (editing)" : "")));
+    });
+    if (presence.here.length > shown) {
+      var more = presenceBadge("li", "avatar avatar-more", { user: "", initials: "+" + (presence.here.length - shown) },
+        presence.here.slice(shown).map(function (v) { return v.user; }).join(", "));
+      bar.appendChild(more);
+    }
+    bar.hidden = presence.here.length === 0;
+    document.body.dataset.presence = String(presence.here.length);
+    markEditedRows();
+  }
+  // The rows other users edit, marked (again after a refresh or a scroll of a long list).
+  function markEditedRows() {
+    if (!presence) return;
+    var want = {};
+    presence.here.forEach(function (v) { v.editing.forEach(function (p) { (want[p] = want[p] || []).push(v); }); });
+    Array.prototype.forEach.call(document.querySelectorAll("#main li[data-path].being-edited"), function (li) {
+      var key = li.dataset.path, marker = li.querySelector(":scope > .editing-marker");
+      var users = (want[key] || []).map(function (v) { return v.user; }).join(",");
+      if (marker && marker.dataset.users === users) return;
+      li.classList.remove("being-edited");
+      if (marker) marker.remove();
+    });
+    Object.keys(want).forEach(function (path) {
+      var li = document.querySelector('#main li[data-path="' + path + '"]');
+      if (!li || li.classList.contains("being-edited")) return;
+      var visitors = want[path], names = visitors.map(function (v) { return v.user; });
+      var marker = presenceBadge("span", "editing-marker", { user: visitors[0].user, initials: visitors.map(function (v) { return v.initials; }).join(" ") },
+        names.join(", ") + (names.length > 1 ? " are" : " is") + " editing this row");
+      marker.dataset.users = names.join(",");
+      li.style.setProperty("--marker-hue", presenceHue(visitors[0].user));
+      li.classList.add("being-edited");
+      var cell = li.querySelector(":scope > .cell, :scope > .rename-input");
+      if (cell) cell.after(marker); else li.appendChild(marker);
+    });
+  }
+  if (presence) {
+    var presenceMain = document.getElementById("main");
+    var marking = false;
+    if (presenceMain && window.MutationObserver) new MutationObserver(function () {
+      if (marking || !presence.here.length) return;
+      marking = true;
+      requestAnimationFrame(function () { markEditedRows(); marking = false; });
+    }).observe(presenceMain, { childList: true, subtree: true });
   }
 
   // ---- Editing (editable servers only): forms posted with fetch, the Add dialog -------------
@@ -1617,6 +1734,7 @@
       cell.after(input);
       input.focus();
       input.select();
+      presenceEditing(path);
       function focusCell() {
         var now = document.querySelector("#n-" + path.replace(/\./g, "\\.") + " .rename-cell");
         if (now) now.focus();
@@ -1627,6 +1745,7 @@
         var value = input.value.trim();
         input.remove();
         cell.hidden = false;
+        presenceEditing("");
         if (!save || !value || value === old) { focusCell(); return; }
         title.textContent = value;
         post("/edit/rename/" + path, new URLSearchParams({ title: value })).then(focusCell);

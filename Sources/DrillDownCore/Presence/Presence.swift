@@ -1,0 +1,68 @@
+/// Who is on which level right now, and which rows they are editing: the rule behind the
+/// initials a level's page shows in its navigation bar and the marker on a row another user is
+/// editing.
+///
+/// Each open page is announced by ``PresenceBeat``s. A page counts from its first beat until a
+/// beat says it is ``PresenceBeat/gone`` or until ``expiry`` passes without one (its instance
+/// stopped, or its connection died unnoticed). A reader is shown the *other* users on the level
+/// they look at (one entry per user however many pages they have open there), and only where
+/// they may read: nothing on a level they may not read, no marker on a row hidden from them.
+///
+/// ```swift
+/// var presence = Presence()
+/// presence.record(PresenceBeat(page: "a1", user: "ana", level: [0], editing: [0, 2]), at: .now)
+/// presence.visitors(of: [0], for: "bo") { _ in true }
+/// // [PresenceVisitor(user: "ana", editing: [[0, 2]])]
+/// ```
+public struct Presence: Sendable {
+    /// How long a page counts without a beat: 30 s by default.
+    public let expiry: Duration
+    private var entries: [String: Entry] = [:]
+
+    private struct Entry: Sendable {
+        var beat: PresenceBeat
+        var seen: ContinuousClock.Instant
+    }
+
+    /// An empty board whose pages count for `expiry` after their last beat.
+    public init(expiry: Duration = .seconds(30)) {
+        self.expiry = expiry
+    }
+
+    /// Whether no page is present.
+    public var isEmpty: Bool { entries.isEmpty }
+
+    /// The beats of the pages present, in no particular order.
+    public var beats: [PresenceBeat] { entries.values.map(\.beat) }
+
+    /// Takes in `beat`, heard at `now`. Returns whether who is where changed: a new page, another
+    /// level or row being edited, or a page gone (a beat that only says "still here" returns `false`).
+    @discardableResult
+    public mutating func record(_ beat: PresenceBeat, at now: ContinuousClock.Instant) -> Bool {
+        if beat.gone { return entries.removeValue(forKey: beat.page) != nil }
+        let before = entries.updateValue(Entry(beat: beat, seen: now), forKey: beat.page)
+        return before?.beat != beat
+    }
+
+    /// Forgets the pages not heard of for ``expiry`` at `now`. Returns whether any was forgotten.
+    @discardableResult
+    public mutating func expire(at now: ContinuousClock.Instant) -> Bool {
+        let stale = entries.filter { now - $0.value.seen > expiry }.map(\.key)
+        for page in stale { entries.removeValue(forKey: page) }
+        return !stale.isEmpty
+    }
+
+    /// The users other than `viewer` with a page on `level`, by name, each with the rows they
+    /// edit there; empty when `mayRead` refuses the level. Rows `mayRead` refuses carry no marker.
+    /// - Complexity: O(pages present).
+    public func visitors(of level: TreePath, for viewer: String, mayRead: (TreePath) -> Bool) -> [PresenceVisitor] {
+        guard mayRead(level) else { return [] }
+        var byUser: [String: Set<TreePath>] = [:]
+        for entry in entries.values where entry.beat.level == level && entry.beat.user != viewer {
+            var rows = byUser[entry.beat.user] ?? []
+            if let row = entry.beat.editing, mayRead(row) { rows.insert(row) }
+            byUser[entry.beat.user] = rows
+        }
+        return byUser.map { PresenceVisitor(user: $0.key, editing: $0.value.sorted()) }.sorted { $0.user < $1.user }
+    }
+}

@@ -1,0 +1,144 @@
+import DrillDownCore
+import Foundation
+
+/// The presence of a live server with accounts: the ``Presence`` board of every page open on
+/// this instance (one per `/events` stream that asked for it) and, through a ``PresenceRelay``,
+/// on the other instances serving the same data. A server without accounts has none, so it
+/// does no presence work and sends nothing.
+///
+/// A page joins when its stream opens, beats with the stream's keep-alive (every 5 s), and is
+/// gone when the stream ends (the page closed or navigated away); a page of another instance
+/// whose beats stop expires after ``Presence/expiry``. Streams ``subscribe()`` to hear of each
+/// change and compute what their reader may see (``visitors(of:for:mayRead:)``).
+final class PresenceHub: @unchecked Sendable {
+    /// This instance's id: the prefix of its pages' ids, so its own beats echoed back by the relay are ignored.
+    let instance: String
+    private let relay: (any PresenceRelay)?
+    private let lock = NSLock()
+    private var board = Presence()
+    /// The beats of this instance's pages (by page), sent again with each keep-alive.
+    private var local: [String: PresenceBeat] = [:]
+    private var subscribers: [Int: AsyncStream<Void>.Continuation] = [:]
+    private var counter = 0
+    private var listening: Task<Void, Never>?
+    /// The beats waiting to be sent, in order, by one task: a request never waits for the relay
+    /// (a database that is away would hold it for its connect timeout).
+    private let outbox: AsyncStream<PresenceBeat>.Continuation?
+    private let sending: Task<Void, Never>?
+
+    init(relay: (any PresenceRelay)?) {
+        instance = SessionCookie.hex(UsersFile.randomBytes(6))
+        self.relay = relay
+        guard let relay else {
+            outbox = nil
+            sending = nil
+            return
+        }
+        let (beats, outbox) = AsyncStream.makeStream(of: PresenceBeat.self, bufferingPolicy: .bufferingNewest(1024))
+        self.outbox = outbox
+        sending = Task {
+            for await beat in beats { await relay.publish(beat) }
+        }
+        listening = Task { [weak self] in
+            for await beat in relay.beats {
+                guard let self else { return }
+                if beat.page.hasPrefix(self.instance + ".") { continue }
+                self.record(beat)
+            }
+        }
+    }
+
+    deinit {
+        listening?.cancel()
+        outbox?.finish()
+    }
+
+    /// Hands `beat` to the relay, after the beats before it.
+    private func publish(_ beat: PresenceBeat) { outbox?.yield(beat) }
+
+    /// A new page id: this instance's id and a counter.
+    func newPage() -> String {
+        lock.withLock {
+            counter += 1
+            return "\(instance).\(counter)"
+        }
+    }
+
+    /// A page of this instance opened, or changed the row it edits.
+    func join(_ beat: PresenceBeat) {
+        lock.withLock { local[beat.page] = beat }
+        record(beat)
+        publish(beat)
+    }
+
+    /// Sets the row `user`'s page `page` edits (`nil`: none). `false` when the page is not theirs
+    /// or not open on this instance.
+    func setEditing(_ editing: TreePath?, page: String, user: String) -> Bool {
+        let beat: PresenceBeat? = lock.withLock {
+            guard var beat = local[page], beat.user == user else { return nil }
+            beat.editing = editing
+            local[page] = beat
+            return beat
+        }
+        guard let beat else { return false }
+        record(beat)
+        publish(beat)
+        return true
+    }
+
+    /// The keep-alive of a page of this instance: it is still open. Also forgets the pages whose
+    /// beats stopped.
+    func keepAlive(_ page: String) {
+        guard let beat = lock.withLock({ local[page] }) else { return }
+        let now = ContinuousClock.now
+        let expired = lock.withLock {
+            board.record(beat, at: now)
+            return board.expire(at: now)
+        }
+        if expired { notify() }
+        publish(beat)
+    }
+
+    /// A page of this instance closed.
+    func leave(_ page: String) {
+        guard var beat = lock.withLock({ local.removeValue(forKey: page) }) else { return }
+        beat.gone = true
+        record(beat)
+        publish(beat)
+    }
+
+    /// The users other than `user` on `level`, with the rows they edit, as `mayRead` lets the reader see them.
+    func visitors(of level: TreePath, for user: String, mayRead: (TreePath) -> Bool) -> [PresenceVisitor] {
+        lock.withLock { board.visitors(of: level, for: user, mayRead: mayRead) }
+    }
+
+    /// An element at each change of who is where (coalesced while unread), and the id to ``unsubscribe(_:)`` with.
+    func subscribe() -> (id: Int, changes: AsyncStream<Void>) {
+        let (stream, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        let id = lock.withLock {
+            counter += 1
+            subscribers[counter] = continuation
+            return counter
+        }
+        return (id, stream)
+    }
+
+    /// Stops telling subscriber `id` of changes.
+    func unsubscribe(_ id: Int) {
+        lock.withLock { subscribers.removeValue(forKey: id) }?.finish()
+    }
+
+    /// Takes in `beat` (of this instance or another) now, telling the subscribers when it changed who is where.
+    private func record(_ beat: PresenceBeat) {
+        let now = ContinuousClock.now
+        let changed = lock.withLock {
+            let moved = board.record(beat, at: now)
+            return board.expire(at: now) || moved
+        }
+        if changed { notify() }
+    }
+
+    private func notify() {
+        for subscriber in lock.withLock({ Array(subscribers.values) }) { subscriber.yield() }
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+import Testing
+@testable import DrillDownCore
+
+@Suite("Presence")
+struct PresenceTests {
+    let start = ContinuousClock.now
+
+    @Test("a reader sees the other users on their level, once each, by name; not themselves, not other levels")
+    func perLevel() {
+        var presence = Presence()
+        presence.record(PresenceBeat(page: "a1", user: "ana", level: [0]), at: start)
+        presence.record(PresenceBeat(page: "a2", user: "ana", level: [0]), at: start)
+        presence.record(PresenceBeat(page: "c1", user: "cy", level: [0]), at: start)
+        presence.record(PresenceBeat(page: "b1", user: "bo", level: [0]), at: start)
+        presence.record(PresenceBeat(page: "d1", user: "di", level: [1]), at: start)
+        #expect(presence.visitors(of: [0], for: "bo") { _ in true }.map(\.user) == ["ana", "cy"])
+        #expect(presence.visitors(of: [1], for: "bo") { _ in true }.map(\.user) == ["di"])
+        #expect(presence.visitors(of: .root, for: "bo") { _ in true }.isEmpty)
+    }
+
+    @Test("a page counts until its beat says it is gone, or for the expiry after its last beat")
+    func expiry() {
+        var presence = Presence(expiry: .seconds(30))
+        let changed1 = presence.record(PresenceBeat(page: "a1", user: "ana", level: [0]), at: start)
+        #expect(changed1)
+        let changed2 = presence.record(PresenceBeat(page: "c1", user: "cy", level: [0]), at: start)
+        #expect(changed2)
+        // A heartbeat changes nothing that shows, but keeps the page.
+        let changed3 = presence.record(PresenceBeat(page: "a1", user: "ana", level: [0]), at: start + .seconds(20))
+        #expect(!changed3)
+        let changed4 = presence.expire(at: start + .seconds(30))
+        #expect(!changed4)
+        let changed5 = presence.expire(at: start + .seconds(31))
+        #expect(changed5)
+        #expect(presence.visitors(of: [0], for: "bo") { _ in true }.map(\.user) == ["ana"])
+        let changed6 = presence.record(PresenceBeat(page: "a1", user: "ana", level: [0], gone: true), at: start + .seconds(32))
+        #expect(changed6)
+        #expect(presence.isEmpty)
+        let changed7 = presence.record(PresenceBeat(page: "a1", user: "ana", level: [0], gone: true), at: start + .seconds(33))
+        #expect(!changed7)
+        let changed8 = presence.expire(at: start + .seconds(100))
+        #expect(!changed8)
+    }
+
+    @Test("the rows a user edits are marked, and a change of row or level counts as a change")
+    func editingMarker() {
+        var presence = Presence()
+        presence.record(PresenceBeat(page: "a1", user: "ana", level: [0]), at: start)
+        let changed9 = presence.record(PresenceBeat(page: "a1", user: "ana", level: [0], editing: [0, 2]), at: start)
+        #expect(changed9)
+        presence.record(PresenceBeat(page: "a2", user: "ana", level: [0], editing: [0, 1]), at: start)
+        #expect(presence.visitors(of: [0], for: "bo") { _ in true } == [PresenceVisitor(user: "ana", editing: [[0, 1], [0, 2]])])
+        let changed10 = presence.record(PresenceBeat(page: "a1", user: "ana", level: [0]), at: start)
+        #expect(changed10)
+        let changed11 = presence.record(PresenceBeat(page: "a2", user: "ana", level: [1]), at: start)
+        #expect(changed11)
+        #expect(presence.visitors(of: [0], for: "bo") { _ in true } == [PresenceVisitor(user: "ana")])
+    }
+
+    @Test("nothing shows on a level the reader may not read, and no marker on a row hidden from them")
+    func access() {
+        var presence = Presence()
+        presence.record(PresenceBeat(page: "a1", user: "ana", level: .root, editing: [1]), at: start)
+        presence.record(PresenceBeat(page: "a2", user: "ana", level: [1], editing: [1, 0]), at: start)
+        let hidesJazz: (TreePath) -> Bool = { !$0.hasPrefix([1]) }
+        #expect(presence.visitors(of: .root, for: "bo", mayRead: hidesJazz) == [PresenceVisitor(user: "ana")])
+        #expect(presence.visitors(of: [1], for: "bo", mayRead: hidesJazz).isEmpty)
+    }
+
+    @Test("initials: first letters of the first and last words, or the first two letters of one word")
+    func initials() {
+        #expect(PresenceVisitor.initials(of: "ana lima") == "AL")
+        #expect(PresenceVisitor.initials(of: "ana.de.lima") == "AL")
+        #expect(PresenceVisitor.initials(of: "bo") == "BO")
+        #expect(PresenceVisitor.initials(of: "x") == "X")
+        #expect(PresenceVisitor.initials(of: "émile_zola") == "ÉZ")
+        #expect(PresenceVisitor.initials(of: "__") == "__")
+    }
+
+    @Test("a beat's JSON names paths as text, and a malformed path is refused")
+    func beatJSON() throws {
+        let beat = PresenceBeat(page: "i.1", user: "ana", level: [0, 1], editing: [0, 1, 2])
+        let json = String(decoding: try JSONEncoder().encode(beat), as: UTF8.self)
+        #expect(json.contains("\"level\":\"0.1\"") && json.contains("\"editing\":\"0.1.2\"") && !json.contains("gone"))
+        #expect(try JSONDecoder().decode(PresenceBeat.self, from: Data(json.utf8)) == beat)
+        let gone = PresenceBeat(page: "i.1", user: "ana", level: .root, gone: true)
+        #expect(try JSONDecoder().decode(PresenceBeat.self, from: try JSONEncoder().encode(gone)) == gone)
+        #expect(throws: DecodingError.self) {
+            try JSONDecoder().decode(PresenceBeat.self, from: Data(#"{"page":"p","user":"u","level":"0.x"}"#.utf8))
+        }
+    }
+}
