@@ -8,11 +8,11 @@ import GRDB
 /// PostgreSQL databases read through `levels:` keep no history yet.
 enum RelationalHistory {
     /// What writes the record of `changes` once their paths are known, inside the step's
-    /// transaction on `db` (`nil` on a database that keeps no history). The summary and the
-    /// inverse read `before`, the rows as they are before the step.
+    /// transaction on `db`, and returns the record's number (`nil` on a database that keeps no
+    /// history). The summary and the inverse read `before`, the rows as they are before the step.
     static func recording(
         _ changes: [Change], _ draft: HistoryDraft, before: any Source, db: any RelationalConnection, tableReady: Bool, file: String
-    ) throws(EditError) -> (([TreePath]) throws(EditError) -> Void)? {
+    ) throws(EditError) -> (([TreePath]) throws(EditError) -> Int64)? {
         guard db.dialect == .sqlite, !changes.isEmpty else { return nil }
         if !tableReady {
             do {
@@ -25,6 +25,7 @@ enum RelationalHistory {
         return { paths throws(EditError) in
             do {
                 try db.execute(SQLiteHistoryLog.insertRecord, try SQLiteHistoryLog.values(of: recorder(paths)))
+                return try db.integer("SELECT last_insert_rowid()")
             } catch {
                 throw EditError("\(file): could not record the change in the history: \(error)")
             }

@@ -117,9 +117,22 @@ public struct RelationalStore: EditingStore {
                     try RelationalHistory.recording(changes, d, before: writer.source, db: db, tableReady: tableReady, file: source.file)
                 }
                 var paths: [TreePath] = []
-                for change in changes { paths.append(try writer.apply(change)) }
-                try history?(paths)
-                return (RelationalStep(changes: changes, paths: paths, writes: writer.writes, layout: writer.layout, summary: summary), writer.state)
+                var written: (writes: [RowWrite], layout: [LayoutChange])
+                if let deleted = Self.deletion(taken: draft, in: undoStack, by: changes) {
+                    // Undo or Revert of this process's own delete: the rows come back as they
+                    // were, keys and all (a new insert would give them new keys).
+                    written = (deleted.writes.reversed().map(\.inverse), deleted.layout.reversed().map(\.inverse))
+                    for write in written.writes { try write.perform(in: db, levels: source.levels, file: source.file) }
+                    if !fresh { for change in written.layout { try writer.replay(change) } }
+                    paths = deleted.paths
+                } else {
+                    for change in changes { paths.append(try writer.apply(change)) }
+                    written = (writer.writes, writer.layout)
+                }
+                let historyID = try history?(paths)
+                var step = RelationalStep(changes: changes, paths: paths, writes: written.writes, layout: written.layout, summary: summary)
+                step.historyID = historyID
+                return (step, writer.state)
             }
         } catch {
             // The page that reloads on the conflict shows the data as it is now.
@@ -134,6 +147,18 @@ public struct RelationalStore: EditingStore {
         source = source.with(access: source.access, state: state)
         dataVersion = version
         return (step.changes, step.paths)
+    }
+
+    /// The step of this store that `draft` (an Undo or a Revert) takes back, when that step only
+    /// deleted rows and `changes` put them back (the rows and those below them, as inserts): its
+    /// writes can then be undone exactly.
+    static func deletion(taken draft: HistoryDraft?, in steps: [RelationalStep], by changes: [Change]) -> RelationalStep? {
+        guard let draft, draft.kind == .undo || draft.kind == .revert, let target = draft.target,
+            let step = steps.last(where: { $0.historyID == target }),
+            step.changes.allSatisfy({ if case .delete = $0 { true } else { false } }),
+            !changes.isEmpty, changes.allSatisfy({ if case .insert = $0 { true } else { false } })
+        else { return nil }
+        return step
     }
 
     public mutating func undo() throws(EditError) -> EditStep? {

@@ -93,6 +93,8 @@ struct RelationalStep: Sendable {
     var layout: [LayoutChange]
     /// What the step did, in words (see ``StepSummary``).
     var summary = ""
+    /// The number of its record in the history, when one was written.
+    var historyID: Int64?
 
     /// The step as the model sees it.
     var edit: EditStep { EditStep(changes: changes, paths: paths, summary: summary) }
