@@ -11,7 +11,7 @@ extension Site {
     ///   ``AccessView/requireChanges(_:in:)``).
     func authorize(_ op: Substring, at path: TreePath, _ form: EditRequest, in source: any Source) throws {
         guard let access = RequestState.current?.access else { return }
-        do {
+        do throws(AccessError) {
             switch op {
             case "undo", "redo":
                 try access.requireChangeEverywhere(String(op))
@@ -22,7 +22,7 @@ extension Site {
             default:
                 try access.requireChange(at: path, titled: source.node(at: path).map { source.titlePath(of: $0) })
             }
-        } catch let error as AccessError {
+        } catch {
             throw WebError.forbidden(error.message)
         }
     }
