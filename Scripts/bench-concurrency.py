@@ -3,7 +3,7 @@
 against the same server's static file, in one run, each beside its peer.
 
   Scripts/bench-concurrency.py [--binary .build-release/release/drilldown] [--rounds 20] [--seconds 10]
-                               [--clients 16] [--rows 1000] [--groups 1000] [--quick]
+                               [--clients 16] [--rows 1000] [--groups 1000] [--quick] [--accounts]
 
 1. Generates the 1,001,000-row outline (`gen-outline.py`, 3M nodes) and a 1M-node JSON
    (`gen-json.py`) in a temporary folder (deleted afterwards; nothing is committed).
@@ -15,6 +15,10 @@ against the same server's static file, in one run, each beside its peer.
    `/static/app.css` of the same server, one after the other, and prints req/s and their ratio; then
    the server's own CPU time per request (from /proc, over `--cpu-requests` sequential requests), which
    a shared machine's load moves far less than req/s.
+
+With `--accounts`, every server of step 3 runs with `--users` (one viewer, made with `drilldown user
+add`) and every request carries that user's signed-in session cookie: run with and without it to see
+what the sign-in and session checks cost a page (issue 32: at most 5 % of its req/s).
 
 Every line records `uptime`'s load: the machine may be shared, so compare with the peers.
 """
@@ -39,6 +43,10 @@ QUERIES = ["row 1", "row 2.", "3.14", "group 9", "row 42", "7.7", "row 100.", "5
            "row 9", "8.", "row 31", "2.99", "row 6.6", "group 12", "4.4", "row 777."]
 
 
+# Headers every request sends (`--accounts`: the signed-in session's cookie).
+HEADERS = {}
+
+
 def load():
     return open("/proc/loadavg").read().split()[0]
 
@@ -47,7 +55,7 @@ def get(port, path, conn=None):
     own = conn is None
     conn = conn or http.client.HTTPConnection("127.0.0.1", port, timeout=120)
     t0 = time.perf_counter()
-    conn.request("GET", path)
+    conn.request("GET", path, headers=HEADERS)
     r = conn.getresponse()
     body = r.read()
     dt = time.perf_counter() - t0
@@ -122,7 +130,8 @@ def searches(port, rounds, clients):
 
 
 def wrk(port, path, seconds):
-    out = subprocess.run(["wrk", "-t1", "-c8", f"-d{seconds}s", "--latency", f"http://127.0.0.1:{port}{path}"],
+    headers = [arg for name, value in HEADERS.items() for arg in ("-H", f"{name}: {value}")]
+    out = subprocess.run(["wrk", "-t1", "-c8", f"-d{seconds}s", "--latency", *headers, f"http://127.0.0.1:{port}{path}"],
                          capture_output=True, text=True, timeout=seconds + 60).stdout
     rps = re.search(r"Requests/sec:\s+([\d.]+)", out)
     non2xx = re.search(r"Non-2xx or 3xx responses:\s+(\d+)", out)
@@ -151,6 +160,29 @@ def cpu_per_request(pid, port, path, n):
     return (cpu_seconds(pid) - before) / n * 1e6
 
 
+def accounts(binary, folder):
+    """`serve` arguments turning on accounts with one viewer, and a function that signs them in on a port
+    (setting HEADERS' cookie)."""
+    users, secret = folder / "users.yaml", folder / "secret"
+    subprocess.run([binary, "user", "add", str(users), "bench", "--role", "viewer"], input="bench-password\n", text=True,
+                   check=True, capture_output=True)
+    secret.write_text("0123456789abcdef0123456789abcdef")
+
+    def sign_in(port):
+        HEADERS.pop("Cookie", None)
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        conn.request("POST", "/signin", body="user=bench&password=bench-password&back=/",
+                     headers={"Content-Type": "application/x-www-form-urlencoded"})
+        r = conn.getresponse()
+        r.read()
+        cookie = re.match(r"(dd_auth=[^;]+)", r.getheader("Set-Cookie") or "")
+        if r.status != 303 or not cookie:
+            sys.exit(f"signing in failed: {r.status}")
+        HEADERS["Cookie"] = cookie.group(1)
+        conn.close()
+    return ["--users", users, "--secret-file", secret], sign_in
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--binary", default=os.environ.get("DRILLDOWN_BIN") or str(ROOT / ".build-release/release/drilldown"))
@@ -162,6 +194,7 @@ def main():
     ap.add_argument("--nodes", type=int, default=1_000_000, help="nodes of the JSON for level pages")
     ap.add_argument("--cpu-requests", type=int, default=3000, help="sequential requests per URL for the CPU measure")
     ap.add_argument("--quick", action="store_true", help="small inputs and short runs (a smoke test)")
+    ap.add_argument("--accounts", action="store_true", help="level pages and static file with accounts on, signed in")
     ap.add_argument("--only", default="search,pages", help="search, pages, uncached (first views of distinct "
                     "100-row pages against the static file, CPU per request), comma-separated")
     args = ap.parse_args()
@@ -204,13 +237,18 @@ def main():
             print(f"\nwrk -t1 -c8 -d{args.seconds}s, level page then static file of the same server; then the server's CPU "
                   f"per request over {args.cpu_requests} sequential requests each (µs), whose ratio is the req/s ratio of a "
                   "CPU-bound server")
+            extra, sign_in = accounts(args.binary, tmp) if args.accounts else ([], None)
+            if args.accounts:
+                print("with accounts: --users, every request signed in (a session cookie)")
             print(f"{'data':<14} {'level page':<22} {'page req/s':>10} {'static req/s':>12} {'ratio':>6}  "
                   f"{'page µs':>8} {'static µs':>9} {'ratio':>6}  load")
             for name, serve_args, page in [("music", [], "/l/0"), (f"{args.nodes // 1000}k JSON", [big], "/l/?offset=50000"),
                                            (f"{args.nodes // 1000}k JSON", [big], f"/l/{min(5000, args.nodes // 40)}")]:
                 page = page.replace("/l/?", "/?")
-                proc, port, _ = start_server(args.binary, serve_args)
+                proc, port, _ = start_server(args.binary, serve_args + extra)
                 try:
+                    if sign_in:
+                        sign_in(port)
                     for _ in range(200):
                         get(port, page)
                         get(port, "/static/app.css")

@@ -85,6 +85,46 @@ struct AccessPolicyTests {
         #expect(!view.mayChangeSomewhere)
     }
 
+    @Test("a move or delete needs the right on the row's whole subtree and at the new parent, not only at the row")
+    func subtreeAndDestination() throws {
+        let source = library()
+        // ana edits everything but reads Queen only and may not see Miles.
+        let ana = AccessPolicy(roles: ["ana": .editor], grants: [
+            Grant(user: "ana", path: "Rock/Queen", role: .viewer), Grant(user: "ana", path: "Jazz/Miles", role: .none),
+        ]).view(for: "ana", in: source)
+        let moveRock = #expect(throws: AccessError.self) { try ana.requireChanges([.move([0], parent: [2], index: nil)], in: source) }
+        #expect(moveRock?.message == "ana is a viewer at 0.0 inside 'Rock' (0): moving or deleting it needs the editor role on all of it")
+        #expect(moveRock?.at == [0, 0])
+        let deleteJazz = #expect(throws: AccessError.self) { try ana.requireChanges([.delete([1])], in: source) }
+        #expect(deleteJazz?.message == "'Jazz' (1) holds rows ana may not change: moving or deleting it needs the editor role on all of it")
+        #expect(deleteJazz?.message.contains("Miles") == false)
+        // Rows without such grants below them move and go as before.
+        try ana.requireChanges([.move([0, 1], parent: [2], index: nil), .delete([2])], in: source)
+        // Rocky edits Rock only: nothing moves out of it or into it from elsewhere, nothing is added outside it.
+        let rocky = AccessPolicy(roles: ["rocky": .viewer], grants: [Grant(user: "rocky", path: "Rock", role: .editor)]).view(for: "rocky", in: source)
+        let out = #expect(throws: AccessError.self) { try rocky.requireChanges([.move([0, 1], parent: [2], index: 0)], in: source) }
+        #expect(out?.message == "rocky is a viewer at 'Pop' (2): changing it needs the editor role")
+        #expect(throws: AccessError.self) { try rocky.requireChanges([.move([1, 0], parent: [0], index: 0)], in: source) }
+        #expect(throws: AccessError.self) { try rocky.requireChanges([.insert(NewNode(title: "Blues"), parent: .root, index: nil)], in: source) }
+        try rocky.requireChanges([.move([0, 1], parent: [0, 0], index: 0), .insert(NewNode(title: "Live"), parent: [0], index: 0)], in: source)
+    }
+
+    @Test("the changes of one step are checked in the data their predecessors left")
+    func stepsFollowEarlierChanges() throws {
+        let source = library()
+        let ana = AccessPolicy(roles: ["ana": .editor], grants: [Grant(user: "ana", path: "Pop", role: .viewer)]).view(for: "ana", in: source)
+        // After Rock (0) is deleted, Pop is 1: renaming 1 is renaming Pop.
+        #expect(throws: AccessError.self) { try ana.requireChanges([.delete([0]), .updateTitle([1], title: "Pop!")], in: source) }
+        try ana.requireChanges([.delete([0]), .updateTitle([0], title: "Jazz!")], in: source)
+        // A row added in front of Pop moves it to 3 …
+        #expect(throws: AccessError.self) { try ana.requireChanges([.insert(NewNode(title: "New"), parent: .root, index: 0), .delete([3])], in: source) }
+        try ana.requireChanges([.insert(NewNode(title: "New"), parent: .root, index: 0), .delete([2])], in: source)
+        // … and a hidden row's title is never named, even when the row is addressed directly.
+        let eve = AccessPolicy(roles: ["eve": .editor], grants: [Grant(user: "eve", path: "Jazz", role: .none)]).view(for: "eve", in: source)
+        let error = #expect(throws: AccessError.self) { try eve.requireChanges([.updateTitle([1], title: "x")], in: source) }
+        #expect(error?.message == "eve has no role at 1: changing it needs the editor role")
+    }
+
     @Test("a grant whose path names nothing is left out")
     func unresolved() {
         let view = AccessPolicy(roles: ["ana": .viewer], grants: [Grant(user: "ana", path: "Classical", role: .editor)]).view(for: "ana", in: library())

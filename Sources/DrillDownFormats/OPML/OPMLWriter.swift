@@ -15,12 +15,14 @@ import DrillDownCore
 /// ```
 /// - Complexity: O(n) in the subtree's size; no recursion.
 public enum OPMLWriter {
-    /// The OPML of the subtree at `node` (the whole source by default).
+    /// The OPML of the subtree at `node` (the whole source by default). With `including`, only
+    /// the rows it keeps are written, and none below a row it leaves out (a reader's download
+    /// without the rows hidden from them).
     /// - Throws: a ``FormatError`` naming the node that cannot be written.
-    public static func data(_ source: any Source, node: NodeID? = nil) throws(FormatError) -> [UInt8] {
+    public static func data(_ source: any Source, node: NodeID? = nil, including: ((NodeID) -> Bool)? = nil) throws(FormatError) -> [UInt8] {
         var out = WriterOutput(.collect)
         do throws(WriteFailure) {
-            try write(source, node: node ?? source.root, to: &out)
+            try write(source, node: node ?? source.root, including: including, to: &out)
         } catch {
             throw FormatError(file: "(opml output)", message: error.message)
         }
@@ -32,7 +34,7 @@ public enum OPMLWriter {
         try write(source, node: source.root, to: &out)
     }
 
-    static func write(_ source: any Source, node: NodeID, to out: inout WriterOutput) throws(WriteFailure) {
+    static func write(_ source: any Source, node: NodeID, including: ((NodeID) -> Bool)? = nil, to out: inout WriterOutput) throws(WriteFailure) {
         out.append(ascii: "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<opml version=\"2.0\">\n  <head>\n    <title>")
         try escape(source.levelTitle(of: node), to: &out, at: node, of: source)
         out.append(ascii: "</title>\n")
@@ -62,6 +64,7 @@ public enum OPMLWriter {
             }
             let id = top.range[top.next]
             stack[stack.count - 1].next += 1
+            if let including, !including(id) { continue }
             out.append(repeating: 0x20, count: 2 * (stack.count + 1))
             out.append(ascii: "<outline text=\"")
             let title = source.title(of: id)

@@ -2,8 +2,13 @@ import DrillDownCore
 import Foundation
 
 /// The users file of a running server, read again when it changes on disk (a user added, a token
-/// revoked with `drilldown token revoke` takes effect at the next request), and the
-/// ``AccessView`` of each user per data revision.
+/// revoked with `drilldown token revoke` takes effect without a restart), and the ``AccessView``
+/// of each user per data revision.
+///
+/// Noticing an edit costs a request next to nothing: a watch of the file's folder (``FolderWatch``)
+/// marks the file changed the moment an edit lands, and the file's ``FileStamp`` is compared at most
+/// once a second besides (where there is no watch, such as on a network file system, an edit takes
+/// effect within that second). (A `stat` per request cost a signed-in cached page measurably; see Docs/benchmarks.md.)
 final class AccountStore: @unchecked Sendable {
     /// Where the users file is.
     let url: URL
@@ -15,6 +20,10 @@ final class AccountStore: @unchecked Sendable {
     private var generation = 0
     private var views: [String: AccessView] = [:]
     private var viewsKey = (revision: -1, generation: -1)
+    /// When the stamp is compared again, in seconds of the coarse monotonic clock.
+    private var nextCheck = 0
+    /// Set by the watch when the file's folder changed.
+    private var changed = false
 
     /// Reads `url`.
     /// - Throws: ``AccountsError`` when it is missing or malformed.
@@ -23,12 +32,21 @@ final class AccountStore: @unchecked Sendable {
         file = try UsersFile.load(url)
         path = url.path
         stamp = FileStamp(path)
+        nextCheck = Self.seconds() + 1
+        FolderWatch.start(folder: url.deletingLastPathComponent().path) { [weak self] in
+            guard let self else { return }
+            lock.withLock { changed = true }
+        }
     }
 
     /// The users file as it is now. A file that became malformed keeps the last good one (and says so on standard error).
     var current: UsersFile {
-        let now = FileStamp(path)
-        return lock.withLock {
+        lock.withLock {
+            let second = Self.seconds()
+            guard changed || second >= nextCheck else { return file }
+            changed = false
+            nextCheck = second + 1
+            let now = FileStamp(path)
             guard now != stamp else { return file }
             stamp = now
             do {
@@ -56,7 +74,18 @@ final class AccountStore: @unchecked Sendable {
         }
     }
 
-    /// A file's modification time, size and inode, to notice changes cheaply: one `stat` per request
+    /// Whole seconds of the coarse monotonic clock (read without a system call).
+    static func seconds() -> Int {
+        var now = timespec()
+        #if os(Linux)
+        clock_gettime(CLOCK_MONOTONIC_COARSE, &now)
+        #else
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        #endif
+        return Int(now.tv_sec)
+    }
+
+    /// A file's modification time, size and inode, to notice changes cheaply: one `stat`
     /// (FileManager's attributes also look up the owner's and group's names, which reads the
     /// system's user database every time).
     struct FileStamp: Equatable {

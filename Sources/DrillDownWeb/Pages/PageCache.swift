@@ -25,6 +25,8 @@ final class PageCache: @unchecked Sendable {
         var sort: String? = nil
         /// The `where` parameters (``FilterBar/cacheKey``) and the `facet` parameter.
         var filter: String? = nil, facet: String? = nil
+        /// With accounts, the user the page was rendered for (see `Site.userKey`).
+        var user = ""
     }
 
     /// A page cut where the CSRF token goes: parts between the tokens (one part: no token).

@@ -37,16 +37,17 @@ extension Site {
         return Response(status: .ok, headers: Self.attachmentHeaders(type: "text/csv; charset=utf-8; header=present", name: name), body: body)
     }
 
-    /// The OPML of the subtree at `raw`.
+    /// The OPML of the subtree at `raw`: the rows the reader may reach, as the level pages list
+    /// them (a row hidden from them is left out with everything below it).
     func opmlResponse(_ raw: Substring) throws -> Response {
-        // A subtree is written whole: for a reader from whom some rows are hidden it is refused
-        // rather than written with them (a CSV level leaves them out; see `exportedLevel`).
-        if let access = RequestState.current?.access, access.hidesRows {
-            throw WebError.forbidden("An OPML download holds a whole subtree, and some rows are hidden from \(access.user).")
-        }
         let id = try exportedNode(raw)
+        let source = self.source
+        var including: ((NodeID) -> Bool)?
+        if let access = RequestState.current?.access, access.hidesRows {
+            including = { access.mayReach(source.path(of: $0)) }
+        }
         let bytes: [UInt8]
-        do { bytes = try OPMLWriter.data(source, node: id) } catch { throw WebError.badRequest(error.message) }
+        do { bytes = try OPMLWriter.data(source, node: id, including: including) } catch { throw WebError.badRequest(error.message) }
         let name = Self.downloadName(source.levelTitle(of: id), extension: "opml")
         return Response(status: .ok, headers: Self.attachmentHeaders(type: "text/x-opml; charset=utf-8", name: name), body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
     }

@@ -120,11 +120,12 @@ extension Site {
     }
 
     /// `key` of the request's user: with accounts, what a page shows (rows, Edit buttons, the
-    /// Sign out button's name) depends on who asks.
+    /// Sign out button's name) depends on who asks. (A field of its own, not joined to the path:
+    /// no new string per request.)
     static func userKey(_ key: PageCache.Key) -> PageCache.Key {
         guard let user = RequestState.current?.user else { return key }
         var key = key
-        key.path = user.name + "\u{0}" + key.path
+        key.user = user.name
         return key
     }
 

@@ -54,26 +54,19 @@ public struct AccessView: Sendable, Equatable {
         return SearchResult(hits: Array(kept.prefix(limit)), total: kept.count)
     }
 
-    /// Throws unless the user may change the row at `path`.
+    /// Throws unless the user may change the row at `path`. `title` names the row in the message
+    /// only where the user reads it (a hidden row's title would leak).
     /// - Throws: ``AccessError`` naming the user, their role there and the role needed.
     public func requireChange(at path: TreePath, titled title: String? = nil) throws(AccessError) {
         let role = role(at: path)
         guard !role.mayChange else { return }
-        let place = path.isRoot ? "the whole data set" : "'\(title ?? path.description)' (\(path))"
         let has = role == .none ? "has no role" : "is a \(role.rawValue)"
-        throw AccessError(message: "\(user) \(has) at \(place): changing it needs the editor role", at: path)
+        throw AccessError(message: "\(user) \(has) at \(place(path, titled: role.mayRead ? title : nil)): changing it needs the editor role", at: path)
     }
 
-    /// Throws unless the user may make every one of `changes` (a move needs the right at the row
-    /// and at its new parent).
-    public func requireChanges(_ changes: [Change], in source: any Source) throws(AccessError) {
-        for change in changes {
-            var targets = [change.path]
-            if case .move(_, let parent, _) = change { targets.append(parent) }
-            for target in targets {
-                try requireChange(at: target, titled: source.node(at: target).map { source.titlePath(of: $0) })
-            }
-        }
+    /// How a message names the row at `path`.
+    func place(_ path: TreePath, titled title: String?) -> String {
+        path.isRoot ? "the whole data set" : title.map { "'\($0)' (\(path))" } ?? path.description
     }
 
     /// Throws unless the user may change the whole data set (undo and redo, which may take back

@@ -1094,10 +1094,13 @@
         if (!force && active && main.contains(active) && active.tagName === "INPUT" && active.type !== "range") return;
         if (fieldsFormChanged()) return;
         if (fresh && main) {
-          var keep = rowFocus();
+          var keep = rowFocus(), focusedID = active && active.id && main.contains(active) ? active.id : null;
           main.innerHTML = fresh.innerHTML;
           formatTimes(main);
           restoreRowFocus(keep);
+          // Another element that had the focus (a History entry, a Revert button) keeps it.
+          var refocus = focusedID && !main.contains(document.activeElement) && document.getElementById(focusedID);
+          if (refocus) refocus.focus();
           var big = document.querySelector("#rows[data-virtual]");
           if (big) setUpVirtualList(big);
         }
@@ -1680,6 +1683,49 @@
     }, true);
 
     setUpFieldsForm(send, newKey);
+    if (screen === "history") setUpRevert(send, newKey);
+  }
+
+  // The History screen's Revert, without leaving the page: the screen is shown again and the new
+  // entry (the revert, at the top) gets the focus, so a keyboard user lands on what their Enter
+  // made; a refusal is said above the list, and the focus stays on the button. Without the
+  // script the form posts and the server redirects back.
+  function setUpRevert(send, newKey) {
+    function say(text) {
+      var shown = document.getElementById("history-error");
+      if (!shown) {
+        shown = document.createElement("p");
+        shown.className = "form-error";
+        shown.id = "history-error";
+        shown.setAttribute("role", "alert");
+        var heading = document.getElementById("history-heading");
+        heading.parentNode.insertBefore(shown, heading.nextSibling);
+      }
+      shown.textContent = text;
+    }
+    document.addEventListener("submit", function (event) {
+      var form = event.target;
+      if (!form.classList || !form.classList.contains("history-revert")) return;
+      event.preventDefault();
+      var id = form.querySelector('input[name="id"]').value;
+      send("/api/history/revert", JSON.stringify({ id: Number(id) }), newKey(), 0)
+        .then(function (r) {
+          return r.json().then(function (json) {
+            if (!r.ok) throw new Error(json.error || r.statusText);
+            // A refresh already under way may have started before the revert: wait for the next.
+            return refresh(true).then(function () { return refreshing; });
+          });
+        })
+        .then(function () {
+          var entries = document.querySelectorAll(".history-entry"), made = null;
+          for (var i = 0; i < entries.length && !made; i++) {
+            var kind = entries[i].querySelector(".history-kind");
+            if (kind && kind.textContent.indexOf("Revert of #" + id + ":") === 0) made = entries[i];
+          }
+          (made || document.getElementById("history-heading")).focus();
+        })
+        .catch(function (error) { say(error.message); });
+    });
   }
 
   // ---- A level's rows in Edit mode (RowHTML.appendEditingRow) ---------------------------------
