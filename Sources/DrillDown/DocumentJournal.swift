@@ -1,4 +1,5 @@
 import DrillDownCore
+import DrillDownFormats
 import Foundation
 
 #if canImport(Glibc)
@@ -14,6 +15,12 @@ import Darwin
 /// A process killed between the two (SIGKILL) loses neither: when the journal is opened again,
 /// a record still begun is committed if the document changed since its stamp (the write
 /// happened) and aborted if not (the change was never written, so never acknowledged).
+///
+/// Several processes may write one journal (a server and a command, two servers): each appends
+/// under an advisory lock of the journal (`flock`, see `FileLock`), reading what the others
+/// appended first, so records are numbered in turn and lines never interleave. A `begin` line
+/// names its writer (host and process), and a record still begun is settled only when its writer
+/// is gone: one a live process is writing is left to it.
 ///
 /// When the journal passes ``rotationBytes`` it is renamed to `FILE.drilldown-history.1`
 /// (replacing the older one), and a new one starts; both are read, so the history keeps at least
@@ -33,7 +40,7 @@ public final class DocumentJournal: HistoryLog, @unchecked Sendable {
     private let lock = NSLock()
     /// Committed records, oldest first, and begun ones (by id) with the stamp they began at.
     private var committed: [HistoryRecord] = []
-    private var begun: [Int64: (record: HistoryRecord, stamp: FileStamp?)] = [:]
+    private var begun: [Int64: (record: HistoryRecord, stamp: FileStamp?, writer: String?)] = [:]
     private var nextID: Int64 = 1
     /// How much of the journal has been read (another process may append).
     private var readBytes = 0
@@ -50,8 +57,17 @@ public final class DocumentJournal: HistoryLog, @unchecked Sendable {
         try lock.withLock {
             if let old = try? Data(contentsOf: URL(fileURLWithPath: path + ".1")) { load(old, counting: false) }
             try catchUp()
-            try recover()
+            guard !begun.isEmpty else { return }
+            let journal = try locked()
+            defer { journal.unlock() }
+            try catchUp()
+            try recover(journal)
         }
+    }
+
+    /// Waits for the journal's lock (creating the journal when missing).
+    private func locked() throws -> FileLock {
+        do { return try FileLock(path, creating: true) } catch { throw JournalError("\(path): cannot lock the history journal: \(error.message)") }
     }
 
     /// One line of the journal.
@@ -64,6 +80,20 @@ public final class DocumentJournal: HistoryLog, @unchecked Sendable {
         var stamp: Stamp?
         /// The records committed or aborted.
         var ids: [Int64]?
+        /// The process writing the record (with `begin`): host and process id.
+        var writer: String?
+    }
+
+    /// This process, as a `begin` line names its writer.
+    static let thisWriter = "\(ProcessInfo.processInfo.hostName):\(getpid())"
+
+    /// Whether `writer` (a `begin` line's) is a live process of this host, which may still be
+    /// between the record's line and the document's write.
+    static func isAlive(_ writer: String?) -> Bool {
+        guard let writer, let colon = writer.lastIndex(of: ":"), writer[..<colon] == ProcessInfo.processInfo.hostName,
+            let pid = pid_t(writer[writer.index(after: colon)...])
+        else { return false }
+        return kill(pid, 0) == 0 || errno == EPERM
     }
 
     /// A ``FileStamp`` as JSON.
@@ -107,7 +137,7 @@ public final class DocumentJournal: HistoryLog, @unchecked Sendable {
             switch entry.op {
             case "begin":
                 guard let record = entry.record else { continue }
-                begun[record.id] = (record, entry.stamp.map { FileStamp(seconds: $0.seconds, nanoseconds: $0.nanoseconds, size: $0.size, inode: $0.inode) })
+                begun[record.id] = (record, entry.stamp.map { FileStamp(seconds: $0.seconds, nanoseconds: $0.nanoseconds, size: $0.size, inode: $0.inode) }, entry.writer)
                 nextID = max(nextID, record.id + 1)
             case "commit":
                 for id in entry.ids ?? [] { if let b = begun.removeValue(forKey: id) { committed.append(b.record) } }
@@ -120,38 +150,38 @@ public final class DocumentJournal: HistoryLog, @unchecked Sendable {
         committed.sort { $0.id < $1.id }
     }
 
-    /// Settles records a killed writer left begun: committed when the document changed since.
-    private func recover() throws {
-        guard !begun.isEmpty else { return }
+    /// Settles records a killed writer left begun (under `journal`'s lock): committed when the
+    /// document changed since. Records of a live writer are left to it.
+    private func recover(_ journal: FileLock) throws {
         let now = FileStamp.of(document)
-        let (written, lost) = begun.values.reduce(into: ([Int64](), [Int64]())) { acc, b in
+        let (written, lost) = begun.values.filter { !Self.isAlive($0.writer) }.reduce(into: ([Int64](), [Int64]())) { acc, b in
             if b.stamp != nil, b.stamp == now { acc.1.append(b.record.id) } else { acc.0.append(b.record.id) }
         }
-        if !written.isEmpty { try append([Line(op: "commit", ids: written.sorted())], sync: true) }
-        if !lost.isEmpty { try append([Line(op: "abort", ids: lost.sorted())], sync: true) }
+        if !written.isEmpty { try append([Line(op: "commit", ids: written.sorted())], to: journal, sync: true) }
+        if !lost.isEmpty { try append([Line(op: "abort", ids: lost.sorted())], to: journal, sync: true) }
         try catchUp()
     }
 
-    /// Appends `lines` (under an exclusive lock of the journal), fsync'd when `sync`.
-    private func append(_ lines: [Line], sync: Bool) throws {
+    /// Appends `lines` to the journal `journal` locks, fsync'd when `sync`.
+    private func append(_ lines: [Line], to journal: FileLock, sync: Bool) throws {
         var bytes = Data()
         let encoder = Self.encoder
         for line in lines {
             bytes.append(try encoder.encode(line))
             bytes.append(UInt8(ascii: "\n"))
         }
-        let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw JournalError("\(path): cannot open the history journal: \(String(cString: strerror(errno)))") }
-        defer { close(fd) }
+        let fd = journal.descriptor
         let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
         guard written == bytes.count else { throw JournalError("\(path): cannot write the history journal: \(String(cString: strerror(errno)))") }
         if sync, fsync(fd) != 0 { throw JournalError("\(path): cannot sync the history journal: \(String(cString: strerror(errno)))") }
     }
 
-    /// Moves a large journal aside (only when no record is begun).
-    private func rotateIfLarge() throws {
-        guard begun.isEmpty, readBytes >= rotationBytes else { return }
+    /// Moves a large journal aside (only when no record is begun), under its lock; returns
+    /// whether it did (the lock is then on the journal moved aside).
+    private func rotateIfLarge() throws -> Bool {
+        guard begun.isEmpty, readBytes >= rotationBytes else { return false }
         if rename(path, path + ".1") != 0 { throw JournalError("\(path): cannot rotate the history journal: \(String(cString: strerror(errno)))") }
+        return true
     }
 
     /// A fault-injection point for the crash tests: with `DRILLDOWN_JOURNAL_STOP=begun` (after a
@@ -176,9 +206,15 @@ public final class DocumentJournal: HistoryLog, @unchecked Sendable {
 
     public func begin(_ records: [HistoryRecord]) throws -> [HistoryRecord] {
         guard !records.isEmpty else { return [] }
-        return try lock.withLock {
+        let numbered = try lock.withLock { () throws -> [HistoryRecord] in
+            // Under the journal's lock, after reading what other processes appended: numbered after theirs.
+            var journal = try locked()
+            defer { journal.unlock() }
             try catchUp()
-            try rotateIfLarge()
+            if try rotateIfLarge() {
+                journal.unlock()
+                journal = try locked()
+            }
             try catchUp()
             let stamp = FileStamp.of(document).map(Stamp.init)
             var numbered: [HistoryRecord] = []
@@ -187,18 +223,21 @@ public final class DocumentJournal: HistoryLog, @unchecked Sendable {
                 nextID += 1
                 numbered.append(record)
             }
-            try append(numbered.map { Line(op: "begin", record: $0, stamp: stamp) }, sync: true)
+            try append(numbered.map { Line(op: "begin", record: $0, stamp: stamp, writer: Self.thisWriter) }, to: journal, sync: true)
             try catchUp()
-            Self.stop(at: "begun")
             return numbered
         }
+        Self.stop(at: "begun")
+        return numbered
     }
 
     public func finish(_ ids: [Int64], written: Bool) throws {
         guard !ids.isEmpty else { return }
         if written { Self.stop(at: "written") }
         try lock.withLock {
-            try append([Line(op: written ? "commit" : "abort", ids: ids)], sync: written)
+            let journal = try locked()
+            defer { journal.unlock() }
+            try append([Line(op: written ? "commit" : "abort", ids: ids)], to: journal, sync: written)
             try catchUp()
         }
     }

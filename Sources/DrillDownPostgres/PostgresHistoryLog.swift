@@ -1,5 +1,6 @@
 import DrillDownCore
 import Foundation
+import NIOCore
 import PostgresNIO
 
 /// The audit history of a PostgreSQL tree table, kept in `<table>_history` beside it and written
@@ -98,14 +99,15 @@ extension PostgresTreeTable {
         }
     }
 
-    /// Inserts `record` inside the caller's transaction.
-    func recordHistory(_ record: HistoryRecord, _ connection: PostgresConnection) throws {
+    /// Sends the INSERT of `record` inside the caller's transaction, without waiting for its
+    /// answer (see ``PostgresTreeDatabase/transaction(key:paths:_:)``).
+    func sendHistory(_ record: HistoryRecord, _ connection: PostgresConnection) throws -> EventLoopFuture<PostgresQueryResult> {
         let json = String(decoding: try HistoryCoding.encoder.encode(record), as: UTF8.self)
-        try connection.execute(
+        return connection.query(
             """
             INSERT INTO \(unescaped: location.table)_history(username, session, instance, kind, target, record)
             VALUES (\(record.user), \(record.session), \(record.instance), \(record.kind.rawValue), \(record.target), \(json))
-            """, session.logger)
+            """, logger: session.logger)
     }
 }
 

@@ -1,5 +1,7 @@
 import DrillDownCore
 import DrillDownStore
+import NIOConcurrencyHelpers
+import NIOCore
 import PostgresNIO
 
 /// The ``DrillDownStore/TreeTableDatabase`` of a tree table in PostgreSQL (see
@@ -25,12 +27,19 @@ public struct PostgresTreeDatabase: TreeTableDatabase {
     /// the commit, so writers of the table go one after another) and announces it (NOTIFY is
     /// delivered at the commit, or never). Then a `key` is looked up (a step with the same key on
     /// another instance has committed or rolled back by then) and, after `body`, recorded.
+    ///
+    /// The step's history record is sent without waiting for its answer: the COMMIT follows it
+    /// on the connection, and the caller waits once for both (under load each wait for the
+    /// server costs a thread's wake-up, worth more than the round trip). When the INSERT failed,
+    /// the server rolled the transaction back at the COMMIT, and the step fails with its error.
     public func transaction<T>(key: StepKey?, paths: (T) -> [TreePath], _ body: (TreeTableTransaction) throws -> T) throws -> T {
         let table = table
         let location = table.location
         let logger = table.session.logger
+        // Why the record's INSERT failed, set on the connection's event loop before the COMMIT's answer.
+        let recordFailure = NIOLockedValueBox<(any Error)?>(nil)
         do {
-            return try table.session.transaction { connection in
+            let result = try table.session.transaction { connection in
                 // The NOTIFY goes in the same statement (one round trip less).
                 let next = try connection.rows(
                     """
@@ -45,12 +54,19 @@ public struct PostgresTreeDatabase: TreeTableDatabase {
                 let result = try body(
                     TreeTableTransaction(
                         writer: writer, queries: queries(connection), revision: revision,
-                        recordHistory: { record in try table.recordHistory(record, connection) }))
+                        recordHistory: { record in
+                            try table.sendHistory(record, connection).whenFailure { error in recordFailure.withLockedValue { $0 = error } }
+                        }))
                 if let key { try table.record(key, paths: paths(result), connection) }
                 return result
             }
+            // The INSERT was answered before the COMMIT: a failure rolled the step back.
+            if let failure = recordFailure.withLockedValue({ $0 }) { throw failure }
+            return result
         } catch {
-            if let earlier = error.recorded { throw RecordedStep(outcome: earlier) }
+            if let earlier = (error as? PostgresStoreError)?.recorded { throw RecordedStep(outcome: earlier) }
+            // A statement after a failed INSERT fails as "current transaction is aborted": the INSERT's error says why.
+            if let failure = recordFailure.withLockedValue({ $0 }) { throw failure }
             throw error
         }
     }

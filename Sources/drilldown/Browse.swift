@@ -17,7 +17,8 @@ struct Browse: ParsableCommand {
             : go to a path, y copy the current path, q quits. NO_COLOR turns colour off.
             With --editable: e edits a value, or a row's fields in a form (Tab moves between fields, Enter saves,
             Esc cancels; values are read by the field's type: 9090 stays an integer, a bad one is refused naming its field),
-            a add, r rename, d delete (y confirms), J/K move down/up, u undo, U or Ctrl-R redo,
+            a add, r rename, d delete (y confirms), J/K move down/up, u undo, U or Ctrl-R redo (your own changes only:
+            each edit is recorded in the data set's history as --user, else the operating system's user),
             Space flips a switch, +/- move a slider or stepper, Enter runs a row's action or first button, 1-9 a button.
             Every edit is saved at once. Changes made to the file elsewhere appear while browsing; while the file
             cannot be read (half written elsewhere) edits are refused, and a file changed elsewhere is never
@@ -62,6 +63,10 @@ struct Browse: ParsableCommand {
             // over a newer version; a database store commits each step), which follows other writers.
             let model = try loaded.model()
             app.model = model
+            // Every edit is recorded in the history as the user (as the CLI's edits are), and
+            // Undo takes back only theirs.
+            app.history = try loaded.historyLog()
+            app.author = HistoryAuthor(user: user ?? AuthorOptions.systemUser)
             Task.detached { _ = await loaded.follow(model) }
         } else {
             let options = UncheckedSendable(data)

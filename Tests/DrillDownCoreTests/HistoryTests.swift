@@ -129,6 +129,28 @@ struct HistoryTests {
         #expect(await model.history(for: HistoryAuthor(user: nil, session: "other")) == HistoryState())
     }
 
+    @Test("after my own change my Undo is that change, known without reading the log; others' changes are read")
+    func ownChangeNeedsNoRead() async throws {
+        let (model, memory) = try model()
+        let log = CountingLog(memory)
+        await model.keepHistory(in: log)
+        try await apply(model, [.updateTitle([0], title: "Ana's")], as: ana)
+        let mine = HistoryState(canUndo: true, canRedo: false, undo: "Rename of Sounds to Ana's")
+        #expect(await model.history(for: ana) == mine)
+        #expect(log.reads == 0)
+        // After an Undo the state is read from the log, and a new change of mine closes my Redo.
+        try await HistoryAuthor.$current.withValue(ana) { try await model.undo() }
+        #expect(await model.history(for: ana) == HistoryState(canUndo: false, canRedo: true, redo: "Rename of Sounds to Ana's"))
+        try await apply(model, [.updateTitle([0], title: "Ana's again")], as: ana)
+        let reads = log.reads
+        #expect(await model.history(for: ana) == HistoryState(canUndo: true, canRedo: false, undo: "Rename of Sounds to Ana's again"))
+        #expect(log.reads == reads)
+        // Bob's change since: ana's state is read again, and is still her change.
+        try await apply(model, [.updateTitle([1], title: "Bob's")], as: bob)
+        #expect(await model.history(for: ana) == HistoryState(canUndo: true, canRedo: false, undo: "Rename of Sounds to Ana's again"))
+        #expect(log.reads > reads)
+    }
+
     @Test("paths move through inserts, deletes and moves, and back")
     func pathShift() {
         let insert = Change.insert(NewNode(title: "x"), parent: [0], index: 1)
@@ -143,5 +165,27 @@ struct HistoryTests {
         #expect(PathShift.forward([0, 4], through: move, produced: [1, 0]) == [0, 3])
         #expect(PathShift.backward([0, 3], through: move, produced: [1, 0]) == [0, 4])
         #expect(PathShift.backward([1, 0, 2], through: move, produced: [1, 0]) == [0, 3, 2])
+    }
+}
+
+/// A ``MemoryHistoryLog`` that counts the reads of a user's newest records.
+final class CountingLog: HistoryLog, @unchecked Sendable {
+    let log: MemoryHistoryLog
+    private let lock = NSLock()
+    private var count = 0
+
+    init(_ log: MemoryHistoryLog) { self.log = log }
+
+    var reads: Int { lock.withLock { count } }
+
+    func begin(_ records: [HistoryRecord]) throws -> [HistoryRecord] { try log.begin(records) }
+    func finish(_ ids: [Int64], written: Bool) throws { try log.finish(ids, written: written) }
+    func page(touching path: TreePath, offset: Int, limit: Int) throws -> HistoryPage { try log.page(touching: path, offset: offset, limit: limit) }
+    func record(_ id: Int64) throws -> HistoryRecord? { try log.record(id) }
+    func records(after id: Int64) throws -> [HistoryRecord] { try log.records(after: id) }
+
+    func recent(by author: HistoryAuthor, limit: Int) throws -> [HistoryRecord] {
+        lock.withLock { count += 1 }
+        return try log.recent(by: author, limit: limit)
     }
 }

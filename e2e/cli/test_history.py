@@ -1,11 +1,14 @@
 """End-to-end tests of the audit history of a document file: `drilldown history` and `drilldown revert`,
 the edit commands recording who changed what in FILE.drilldown-history, and a SIGKILL between the
-document write and its journal entry losing neither."""
+document write and its journal entry losing neither, and two processes writing one journal in turn."""
+import fcntl
 import json
 import os
 import shutil
 import signal
+import socket
 import subprocess
+import time
 
 import pytest
 
@@ -110,3 +113,85 @@ def test_sigkill_between_the_document_write_and_its_journal_entry_loses_neither(
     page = history(drilldown, seed)
     assert page["entries"][0]["user"] == "bob"
     assert page["total"] == (1 if point == "begun" else 2)
+
+
+
+def waits_for_a_lock(pid, inode):
+    """Whether process `pid` is listed in /proc/locks as waiting for a lock of the file `inode`."""
+    with open("/proc/locks") as locks:
+        # A waiter's line: "N: -> FLOCK  ADVISORY  WRITE PID MAJOR:MINOR:INODE START END".
+        waiting = [line.split()[5:7] for line in locks if line.split()[1:2] == ["->"]]
+    return any(who == str(pid) and where.endswith(f":{inode}") for who, where in waiting)
+
+
+def another_writer(seed, drilldown):
+    """This test as a second writer of the journal: the first record (made by `drilldown set`), and
+    a record of this process to add, numbered after it, and the journal's lines for it."""
+    drilldown("set", seed, "0", "--title", "First", "--user", "ana", check=0)
+    journal = seed.parent / "Data.plist.drilldown-history"
+    begin = next(json.loads(line) for line in journal.read_text().splitlines() if '"begin"' in line)
+    first = begin["record"]
+    mine = dict(first, id=first["id"] + 1, user="zoe")
+    st = os.stat(seed)
+    stamp = {"seconds": st.st_mtime_ns // 10**9, "nanoseconds": st.st_mtime_ns % 10**9, "size": st.st_size, "inode": st.st_ino}
+    host = (begin.get("writer") or f"{socket.gethostname()}:0").rsplit(":", 1)[0]
+    lines = {op: json.dumps(line).encode() + b"\n" for op, line in [
+        ("begin", {"op": "begin", "record": mine, "stamp": stamp, "writer": f"{host}:{os.getpid()}"}),
+        ("commit", {"op": "commit", "ids": [mine["id"]]})]}
+    return journal, first, lines
+
+
+def append_locked(journal, line):
+    fd = os.open(journal, os.O_WRONLY | os.O_APPEND)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        os.write(fd, line)
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def edit(seed):
+    return subprocess.Popen([drilldown_bin(), "set", str(seed), "1", "--title", "Second", "--user", "bob"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def check_all_three(drilldown, seed, other, first):
+    _, err = other.communicate(timeout=60)
+    assert other.returncode == 0, err
+    entries = history(drilldown, seed)["entries"]
+    assert [(e["user"], e["id"]) for e in entries] == [("bob", first["id"] + 2), ("zoe", first["id"] + 1), ("ana", first["id"])]
+    assert titles(drilldown, seed)[:2] == ["First", "Second"]
+
+
+def test_two_processes_number_their_records_in_turn_under_the_journals_lock(drilldown, seed):
+    """This test holds the journal's lock, about to append a record numbered after the last one;
+    a `drilldown set` started meanwhile waits for the lock (it is listed in /proc/locks as waiting)
+    and numbers its record after this one, instead of giving both the same number."""
+    journal, first, lines = another_writer(seed, drilldown)
+    fd = os.open(journal, os.O_WRONLY | os.O_APPEND)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        other = edit(seed)
+        inode = os.fstat(fd).st_ino
+        while other.poll() is None and not waits_for_a_lock(other.pid, inode):
+            time.sleep(0.01)
+        os.write(fd, lines["begin"])
+        os.fsync(fd)
+    finally:
+        os.close(fd)  # releases the lock
+    append_locked(journal, lines["commit"])
+    check_all_three(drilldown, seed, other, first)
+
+
+def test_a_record_another_live_process_is_writing_is_left_to_it(drilldown, seed):
+    """This test begins a record (its line appended, the document not yet written, as a writer
+    does before its document write) and is alive: a `drilldown set` opening the journal meanwhile
+    leaves that record to it, instead of aborting it as one a killed writer left (the document is
+    as the record's stamp says); once committed, the history has it."""
+    journal, first, lines = another_writer(seed, drilldown)
+    append_locked(journal, lines["begin"])
+    other = edit(seed)
+    other.wait(timeout=60)
+    append_locked(journal, lines["commit"])
+    check_all_three(drilldown, seed, other, first)

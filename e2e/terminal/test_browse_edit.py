@@ -194,11 +194,11 @@ def test_sqlite_tree_table_edits_and_external_changes(tmux_factory, data, tmp_pa
     t.send("Enter")
     wait_status(t, "Added “In the Table”")
     assert settles(lambda: titles(db), ["Item 1", "In the Table", "Item 2", "Item 3", "Item 4"]) is True
-    cli("set", db, "3", "--title", "Set Elsewhere")
+    cli("set", db, "3", "--title", "Set Elsewhere", "--user", "bob")
     t.wait_for("Set Elsewhere", timeout=2.5)
     assert "2/5" in status(t)
-    # The store keeps its history across other writers' commits (as in the web app): u takes back
-    # the terminal's own add, and the other writer's change stays.
+    # Undo is per user, read from the history (as in the web app): u takes back the terminal
+    # user's own add, and the other user's change stays.
     t.send("u")
     wait_status(t, "Undid Addition of In the Table")
     assert settles(lambda: titles(db), ["Item 1", "Item 2", "Set Elsewhere", "Item 4"]) is True

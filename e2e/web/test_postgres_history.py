@@ -48,7 +48,11 @@ def test_undo_is_per_user_across_two_instances_of_one_table(sounds_table, tmp_pa
     b = Server(table_url(sounds_table), "--schema", SOUNDS / "schema.yaml", "--editable", "--secret-file", secret)
     try:
         mine, yours = Session(a.url), Session(a.url)
-        assert mine.post("/api/edit/rename/0.3", {"title": "Mine"})[0] == 200
+        status, answer = mine.post("/api/edit/rename/0.3", {"title": "Mine"})
+        assert status == 200, answer
+        # The answer says what my Undo would do: this change (known without reading the history).
+        assert answer["history"]["canUndo"] and not answer["history"]["canRedo"], answer
+        assert answer["history"]["undo"] == "Rename of Ringtone to Mine", answer
         assert yours.post("/api/edit/rename/0.4", {"title": "Yours"})[0] == 200
         # My undo, sent to instance B (which made neither change), takes back mine only.
         on_b = Session(b.url, credentials=mine.credentials)

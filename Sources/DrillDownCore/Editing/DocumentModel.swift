@@ -204,7 +204,9 @@ public actor DocumentModel {
             try commit(next, origin, changes, paths, summary: summary)
         }
         let record = historyLog == nil || storeWritesHistory || changes.isEmpty ? nil : HistoryRecord(changes, paths: paths, before: before, by: .current, kind: kind, target: target)
+        let (published, summary) = (revision, record?.summary ?? store.history.undo)
         try await written(changes, key: key, paths: paths, record: record)
+        if kind == .change || kind == .revert, !changes.isEmpty { noteOwnStep(at: published, summary: summary) }
         return paths
     }
 

@@ -15,6 +15,9 @@ import DrillDownCore
 /// the lock moves on to the new file. The lock is released by ``unlock()`` or when the value
 /// goes away.
 ///
+/// A file that is appended to (a history journal) is locked `creating` it: the lock's
+/// ``descriptor`` then appends to the file locked.
+///
 /// ```swift
 /// let lock = try FileLock(path)      // waits for other writers
 /// … read, apply, write …
@@ -24,11 +27,15 @@ public final class FileLock: @unchecked Sendable {
     public let path: String
     private var fd: Int32
 
-    /// Waits for and takes the lock on the file at `path` (which must exist).
-    public init(_ path: String) throws(FormatError) {
+    /// The open file the lock is held on (`-1` once unlocked); with `creating`, open for appending.
+    public var descriptor: Int32 { fd }
+
+    /// Waits for and takes the lock on the file at `path`, which must exist unless `creating`
+    /// (then it is created when missing, and opened for appending).
+    public init(_ path: String, creating: Bool = false) throws(FormatError) {
         self.path = path
         while true {
-            let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+            let fd = creating ? open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644) : open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
             guard fd >= 0 else { throw FormatError(file: path, message: "cannot lock the file: \(String(cString: strerror(errno)))") }
             while flock(fd, LOCK_EX) != 0 {
                 if errno == EINTR { continue }

@@ -5,8 +5,14 @@ import Foundation
 /// ``EditRequest``s in the background, so a key never waits for a write while the screen must
 /// answer, notes other writers' changes the model publishes, and why the data cannot be read
 /// again; `notify` wakes the event loop for each. ``finish()`` waits for the edits under way.
+/// Every edit is made as ``author``, so the model's history records who made it and Undo takes
+/// back only their own steps.
 final class ModelLink: @unchecked Sendable {
     let model: DocumentModel
+    /// Who the edits are made by.
+    let author: HistoryAuthor
+    /// Done once the model keeps its history (before the first edit runs).
+    private let ready: Task<Void, Never>
     let notify: @Sendable () -> Void
     /// What the user may do in a snapshot (`browse --user`); `nil`: everything.
     var access: (@Sendable (any Source) -> AccessView)?
@@ -18,9 +24,11 @@ final class ModelLink: @unchecked Sendable {
     private var reportedFailure: String?
     private var listener: Task<Void, Never>?
 
-    init(model: DocumentModel, notify: @escaping @Sendable () -> Void) {
+    init(model: DocumentModel, history: (any HistoryLog)? = nil, author: HistoryAuthor = HistoryAuthor(user: nil), notify: @escaping @Sendable () -> Void) {
         self.model = model
+        self.author = author
         self.notify = notify
+        ready = Task { [model] in if let history { await model.keepHistory(in: history) } }
         listener = Task { [weak self, model] in
             for await event in await model.changes() where event.origin == .external {
                 self?.note { $0.changedElsewhere = true }
@@ -34,7 +42,8 @@ final class ModelLink: @unchecked Sendable {
     func submit(_ request: EditRequest) {
         condition.withLock { running += 1 }
         Task { [self] in
-            let outcome = await request.run(on: model, access: access)
+            await ready.value
+            let outcome = await HistoryAuthor.$current.withValue(author) { await request.run(on: model, access: access) }
             note {
                 $0.done.append((request, outcome))
                 $0.running -= 1

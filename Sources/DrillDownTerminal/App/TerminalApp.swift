@@ -19,6 +19,11 @@ public struct TerminalApp {
     /// an edit outside the subtrees the user may change is refused with the reason on the status
     /// line; `nil`: everything.
     public var access: (@Sendable (any Source) -> AccessView)?
+    /// Where the model records every edit with its author (the data set's audit history, as in
+    /// the web app); with it, `u` and `U` undo and redo only ``author``'s own steps.
+    public var history: (any HistoryLog)?
+    /// Who the edits are made by (`browse --user`, else the operating system's user).
+    public var author = HistoryAuthor(user: nil)
     /// The file to watch for changes made elsewhere while browsing read-only.
     public var watched: WatchedFile?
 
@@ -48,7 +53,7 @@ public struct TerminalApp {
         // A reader from whom rows are hidden searches without a limit: the hits are filtered, then cut.
         let searches = SearchWorker(limit: first.access?.hidesRows == true ? .max : Browser.searchLimit)
         let watcher = watched.map { FileWatcher($0, notify: searches.wakeUp) }
-        let link = model.map { ModelLink(model: $0, notify: searches.wakeUp) }
+        let link = model.map { ModelLink(model: $0, history: history, author: author, notify: searches.wakeUp) }
         link?.access = access
         defer { link?.finish() }
         let idle: Int32 = watcher == nil && link == nil ? -1 : Int32(FileWatcher.interval / 1_000_000)
