@@ -87,8 +87,6 @@ struct TemplateContext: ExpressibleByDictionaryLiteral {
         }
     }
 
-    var isEmpty: Bool { names.isEmpty }
-
     /// The value of `name`; setting `nil` removes it.
     subscript(name: TemplateName) -> TemplateValue? {
         get { value(of: name.id) }
