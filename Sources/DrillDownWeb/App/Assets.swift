@@ -68,18 +68,18 @@ struct Assets: Sendable {
     }
 
     /// Renders the template `name` with `context`; HTML-escapes every `{{value}}`.
-    func render(_ name: String, _ context: [String: Any]) -> String {
+    func render(_ name: String, _ context: TemplateContext) -> String {
         compiled?.render(name, context) ?? renderWithMustache(name, context)
     }
 
-    /// ``render(_:_:)`` as UTF-8 bytes, with room for `capacity` of them.
-    func renderHTML(_ name: String, _ context: [String: Any], capacity: Int = 8192) -> HTML {
+    /// The page `name` rendered as UTF-8 bytes, with room for `capacity` of them.
+    func renderHTML(_ name: String, _ context: TemplateContext, capacity: Int = 8192) -> HTML {
         compiled?.renderHTML(name, context, capacity: capacity) ?? HTML(renderWithMustache(name, context))
     }
 
     /// Renders with swift-mustache itself: the reference ``PageTemplates`` is checked against.
-    func renderWithMustache(_ name: String, _ context: [String: Any]) -> String {
-        templates.render(context, withTemplate: name) ?? "template \(name) missing"
+    func renderWithMustache(_ name: String, _ context: TemplateContext) -> String {
+        templates.render(context.dictionary, withTemplate: name) ?? "template \(name) missing"
     }
 
     static func fnv1a(_ data: Data) -> UInt64 {

@@ -1,14 +1,14 @@
-import Mustache
 
 /// The bundled Mustache templates compiled for speed: the same output as swift-mustache's
 /// renderer (``Assets`` keeps it as the reference and `PageTemplateTests` compares the two on
-/// every screen), several times faster on the pages' `[String: Any]` contexts.
+/// every screen), rendering typed contexts (``TemplateContext``).
 ///
 /// ``TemplateParser`` reads the templates' text once, at start, into a tree of ``Node``s (with the
-/// specification's standalone-line rule, as swift-mustache applies it). Rendering then looks names up
-/// in dictionaries without protocol casts per tag, escapes bytes instead of `Character`s, and
-/// appends to one string. Templates using anything beyond variables, sections, inverted sections,
-/// parents (`{{<layout}}`) and blocks (`{{$main}}`) are not compiled: ``init(library:names:)``
+/// specification's standalone-line rule, as swift-mustache applies it), each name resolved to its
+/// ``TemplateName`` number. Rendering then finds a name by comparing numbers along the context
+/// stack (no hashing, no casts of `Any`), escapes bytes instead of `Character`s, and appends to
+/// one ``HTML`` buffer. Templates using anything beyond variables, sections, inverted sections,
+/// parents (`{{<layout}}`) and blocks (`{{$main}}`) are not compiled: ``init(sources:)``
 /// throws and the app keeps rendering with swift-mustache.
 struct PageTemplates: Sendable {
     /// Why a template could not be compiled.
@@ -18,10 +18,10 @@ struct PageTemplates: Sendable {
 
     indirect enum Node: Sendable {
         case text(String)
-        /// `{{name}}` (escaped) or `{{{name}}}`; the name split at dots (`["."]` for the top).
-        case variable([String], escaped: Bool)
-        case section([String], [Node])
-        case inverted([String], [Node])
+        /// `{{name}}` (escaped) or `{{{name}}}`; the name split at dots (`[.dot]` for the top).
+        case variable([TemplateName], escaped: Bool)
+        case section([TemplateName], [Node])
+        case inverted([TemplateName], [Node])
         /// `{{$name}}default{{/name}}` in a parent: replaced by the child's block of that name.
         case block(String, [Node])
         /// `{{<name}}…{{/name}}`: the template `name` rendered with these blocks.
@@ -40,183 +40,110 @@ struct PageTemplates: Sendable {
     }
 
     /// Renders template `name` with `context`; `nil` when there is no such template.
-    func render(_ name: String, _ context: [String: Any]) -> String? {
+    func render(_ name: String, _ context: TemplateContext) -> String? {
         renderHTML(name, context)?.description
     }
 
+    /// Renders template `name` with a `[String: Any]` context (see ``TemplateValue/init(any:)``).
+    func render(_ name: String, _ context: [String: Any]) -> String? {
+        render(name, TemplateContext(context))
+    }
+
     /// Renders template `name` with `context` as UTF-8 bytes; `nil` when there is no such template.
-    /// An ``HTML`` value in the context is copied in as it is (`{{{rowsHTML}}}`).
-    func renderHTML(_ name: String, _ context: [String: Any], capacity: Int = 8192) -> HTML? {
+    func renderHTML(_ name: String, _ context: TemplateContext, capacity: Int = 8192) -> HTML? {
         guard let nodes = templates[name] else { return nil }
         var out = HTML(capacity: capacity)
-        var stack: [Frame] = [.dictionary(context)]
+        var stack: [TemplateValue] = [.object(context)]
+        stack.reserveCapacity(8)
         render(nodes, &stack, blocks: [:], into: &out)
         return out
     }
 
     // MARK: Rendering
 
-    private func render(_ nodes: [Node], _ stack: inout [Frame], blocks: [String: [Node]], into out: inout HTML) {
+    private func render(_ nodes: [Node], _ stack: inout [TemplateValue], blocks: [String: [Node]], into out: inout HTML) {
         for node in nodes {
             switch node {
             case .text(let text):
                 out += text
             case .variable(let name, let escaped):
                 guard let value = Self.lookup(name, in: stack) else { continue }
-                if let s = value as? String {
-                    if escaped { out.appendEscaped(s) } else { out += s }
-                } else if let html = value as? HTML, !escaped {
-                    out.append(html)
-                } else {
-                    let text = Self.describe(value)
-                    if escaped { out.appendEscaped(text) } else { out += text }
-                }
+                Self.write(value, escaped: escaped, into: &out)
             case .section(let name, let body):
-                guard let value = Self.lookup(name, in: stack) else { continue }
-                if let b = value as? Bool {
+                switch Self.lookup(name, in: stack) {
+                case nil: continue
+                case .bool(let b)?:
                     if b { render(body, &stack, blocks: blocks, into: &out) }
-                } else if let items = Self.items(value) {
+                case .list(let items)?:
                     for item in items {
-                        stack.append(Frame(item))
+                        stack.append(item)
                         render(body, &stack, blocks: blocks, into: &out)
                         stack.removeLast()
                     }
-                } else {
-                    stack.append(Frame(value))
+                case let value?:
+                    stack.append(value)
                     render(body, &stack, blocks: blocks, into: &out)
                     stack.removeLast()
                 }
             case .inverted(let name, let body):
-                guard let value = Self.lookup(name, in: stack) else {
-                    render(body, &stack, blocks: blocks, into: &out)
-                    continue
-                }
-                if let b = value as? Bool {
+                switch Self.lookup(name, in: stack) {
+                case nil: render(body, &stack, blocks: blocks, into: &out)
+                case .bool(let b)?:
                     if !b { render(body, &stack, blocks: blocks, into: &out) }
-                } else if let items = Self.items(value), items.isEmpty {
-                    stack.append(Frame(value))
+                case .list(let items)? where items.isEmpty:
+                    stack.append(.list(items))
                     render(body, &stack, blocks: blocks, into: &out)
                     stack.removeLast()
+                default: continue
                 }
             case .block(let name, let fallback):
                 render(blocks[name] ?? fallback, &stack, blocks: blocks, into: &out)
             case .parent(let name, let overrides):
                 guard let nodes = templates[name] else { continue }
                 // Blocks given further out win, as in swift-mustache.
-                let merged = blocks.merging(overrides) { outer, _ in outer }
+                let merged = blocks.isEmpty ? overrides : blocks.merging(overrides) { outer, _ in outer }
                 render(nodes, &stack, blocks: merged, into: &out)
             }
         }
     }
 
-    /// A context on the stack, its kind found once when pushed rather than at every lookup (a
-    /// cast of `Any` to a dictionary per lookup was a tenth of a level page's instructions).
-    enum Frame {
-        case dictionary([String: Any])
-        case strings([String: String])
-        case value(Any)
-
-        init(_ value: Any) {
-            let type = type(of: value)
-            if type == [String: Any].self {
-                self = .dictionary(value as! [String: Any])
-            } else if type == [String: String].self {
-                self = .strings(value as! [String: String])
-            } else if let dictionary = value as? [String: Any] {
-                self = .dictionary(dictionary)
-            } else {
-                self = .value(value)
-            }
-        }
-
-        /// The entry `name`, unwrapped (see ``PageTemplates/child(_:of:)``).
-        func child(_ name: String) -> Any? {
-            switch self {
-            case .dictionary(let d): d[name].flatMap(PageTemplates.unwrap)
-            case .strings(let d): d[name]
-            case .value(let v): PageTemplates.child(name, of: v)
-            }
-        }
-
-        var value: Any {
-            switch self {
-            case .dictionary(let d): d
-            case .strings(let d): d
-            case .value(let v): v
-            }
+    /// `{{value}}` (escaped) or `{{{value}}}`; other values print as `String(describing:)` does.
+    static func write(_ value: TemplateValue, escaped: Bool, into out: inout HTML) {
+        switch value {
+        case .text(let s):
+            if escaped { out.appendEscaped(s) } else { out += s }
+        case .html(let html):
+            if escaped { out.appendEscaped(html.description) } else { out.append(html) }
+        case .writer(let write):
+            if escaped { out.appendEscaped(TemplateValue.written(write).description) } else { write(&out) }
+        case .int(let n): out.append(n)
+        case .bool(let b): out.write(b ? "true" : "false")
+        case .object, .list:
+            let text = String(describing: value.any)
+            if escaped { out.appendEscaped(text) } else { out += text }
         }
     }
 
-    /// The value of a (dotted) name: the first object up the stack that has the first part.
-    static func lookup(_ name: [String], in stack: [Frame]) -> Any? {
+    /// The value of a (dotted) name: the first context up the stack that has the first part.
+    static func lookup(_ name: [TemplateName], in stack: [TemplateValue]) -> TemplateValue? {
         guard let first = name.first else { return nil }
-        if first == "." { return stack.last.flatMap { unwrap($0.value) } }
-        var found: Any?
+        if first == .dot { return stack.last }
+        var found: TemplateValue?
         var level = stack.count - 1
         while level >= 0 {
-            if let value = stack[level].child(first) {
+            if case .object(let context) = stack[level], let value = context.value(of: first.id) {
                 found = value
                 break
             }
             level -= 1
         }
-        // By index: `dropFirst()` made a slice per lookup, a few percent of a page's instructions.
         var k = 1
         while k < name.count {
-            guard let object = found else { return nil }
-            found = child(name[k], of: object)
+            guard case .object(let context)? = found else { return nil }
+            found = context.value(of: name[k].id)
             k += 1
         }
         return found
-    }
-
-    /// A dictionary's entry, or (as swift-mustache does for other values) a stored property read by reflection.
-    static func child(_ name: String, of object: Any) -> Any? {
-        // The pages' own context types first, by type identity: a cast of `[String: String]` to
-        // `[String: Any]` builds a new dictionary, and `unwrap` asked a `Mirror` about each value.
-        let objectType = type(of: object)
-        if objectType == [String: Any].self { return (object as! [String: Any])[name].flatMap(unwrap) }
-        if objectType == [String: String].self { return (object as! [String: String])[name] }
-        if let dictionary = object as? [String: Any] { return dictionary[name].flatMap(unwrap) }
-        if object is String || object is Int || object is Bool || object is Double || object is HTML { return nil }
-        if let parent = object as? MustacheParent { return parent.child(named: name).flatMap(unwrap) }
-        guard let match = Mirror(reflecting: object).children.first(where: { $0.label == name }) else { return nil }
-        return unwrap(match.value)
-    }
-
-    /// `value` without an `Optional` wrapper; `nil` for `Optional.none`.
-    static func unwrap(_ value: Any) -> Any? {
-        let type = type(of: value)
-        if isPlain(type) || type == [[String: Any]].self || type == [String].self || type == [Any].self { return value }
-        // A conformance check, not a `Mirror` (which cost a page's lookups a tenth of its instructions).
-        guard let optional = value as? any AnyOptional else { return value }
-        return optional.wrappedValue.flatMap(unwrap)
-    }
-
-    /// Whether values of `type` are never `Optional` nor a list: strings, numbers, flags, HTML and
-    /// the dictionaries pages build (a metadata comparison each, no dynamic cast).
-    @inline(__always)
-    static func isPlain(_ type: Any.Type) -> Bool {
-        type == String.self || type == Int.self || type == Bool.self || type == [String: Any].self
-            || type == [String: String].self || type == HTML.self
-    }
-
-    /// The elements of an array value (a section repeats for each), or `nil` when it is not one.
-    static func items(_ value: Any) -> [Any]? {
-        if isPlain(type(of: value)) { return nil }
-        if let rows = value as? [[String: Any]] { return rows }
-        if value is String || value is Int || value is [String: Any] || value is HTML { return nil }
-        if let list = value as? [Any] { return list }
-        let mirror = Mirror(reflecting: value)
-        guard mirror.displayStyle == .collection || mirror.displayStyle == .set else { return nil }
-        return mirror.children.map(\.value)
-    }
-
-    /// How a non-string value prints, as `String(describing:)` does.
-    static func describe(_ value: Any) -> String {
-        if let n = value as? Int { return String(n) }
-        if let b = value as? Bool { return b ? "true" : "false" }
-        return String(describing: value)
     }
 
     /// Every parent a template names must be one of the compiled templates.
@@ -231,13 +158,4 @@ struct PageTemplates: Sendable {
             }
         }
     }
-}
-
-/// An `Optional` of any type, so ``PageTemplates/unwrap(_:)`` can look inside one held as `Any`.
-private protocol AnyOptional {
-    var wrappedValue: Any? { get }
-}
-
-extension Optional: AnyOptional {
-    fileprivate var wrappedValue: Any? { map { $0 as Any } }
 }

@@ -89,7 +89,7 @@ enum TemplateParser {
                 inner.parentTop = false
                 if !standalone { inner.newLine = false }
                 let body = try level(&r, inner)
-                let path = name.split(separator: ".").map(String.init)
+                let path = name.split(separator: ".").map { TemplateName(String($0)) }
                 nodes.append(inverted ? .inverted(path, body) : .section(path, body))
             case UInt8(ascii: "/"):
                 r.skip()
@@ -155,7 +155,7 @@ enum TemplateParser {
         return nodes
     }
 
-    static func path(_ name: String) -> [String] { name == "." ? ["."] : name.split(separator: ".").map(String.init) }
+    static func path(_ name: String) -> [TemplateName] { name == "." ? [.dot] : name.split(separator: ".").map { TemplateName(String($0)) } }
 
     /// A position in a template's bytes.
     struct Reader {

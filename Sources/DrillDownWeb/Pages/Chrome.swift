@@ -15,52 +15,62 @@ struct Chrome {
     /// The search text shown in the field.
     var query = ""
 
-    func context(site: Site, extra: [String: Any]) -> [String: Any] {
+    /// The page's context: `extra` (the screen's own names) and the chrome's.
+    func context(site: Site, extra: [String: Any]) -> TemplateContext {
+        context(site: site, extra: TemplateContext(extra))
+    }
+
+    /// The page's context: `extra` (the screen's own names) and the chrome's.
+    func context(site: Site, extra: TemplateContext) -> TemplateContext {
         var c = extra
-        c["screen"] = screen
-        c["title"] = title
+        c[.screen] = .text(screen)
+        c[.title] = .text(title)
         // A request from no one on a server with accounts (an error page) is not told the data set's title.
-        c["siteTitle"] = site.accounts != nil && RequestState.current?.user == nil ? "DrillDown" : site.presenter.rootTitle
-        c["version"] = site.assets.version
-        c["query"] = query
-        c["searchScreen"] = screen == "search"
-        if site.isEditable, let state = RequestState.current {
-            c["csrf"] = state.csrf
-            c["editable"] = ["csrf": state.csrf, "revision": state.revision]
-        } else if site.isLive, let state = RequestState.current {
-            c["live"] = ["revision": state.revision]
+        c[.siteTitle] = .text(site.accounts != nil && RequestState.current?.user == nil ? "DrillDown" : site.presenter.rootTitle)
+        c[.version] = .text(site.assets.version)
+        c[.query] = .text(query)
+        c[.searchScreen] = .bool(screen == "search")
+        let state = RequestState.current
+        if site.isEditable, let state {
+            c[.csrf] = .text(state.csrf)
+            c[.editable] = .object([.csrf: .text(state.csrf), .revision: .int(state.revision)])
+        } else if site.isLive, let state {
+            c[.live] = .object([.revision: .int(state.revision)])
         }
-        if let back { c["back"] = ["label": back.label, "href": back.href] }
-        if let state = RequestState.current, let user = state.user, case .session = user.means {
-            c["account"] = ["name": user.name, "csrf": state.csrf]
+        if let back { c[.back] = .object([.label: .text(back.label), .href: .text(back.href)]) }
+        if let state, let user = state.user, case .session = user.means {
+            c[.account] = .object([.name: .text(user.name), .csrf: .text(state.csrf)])
         }
         Self.addFieldBars(to: &c, site: site)
         addPresence(to: &c, site: site)
-        if site.isEditable, let state = RequestState.current {
-            if var bar = c["undoBar"] as? [String: Any] {
-                bar["history"] = Self.history(state.history)
-                c["undoBar"] = bar
+        if site.isEditable, let state {
+            if case .object(var bar)? = c[.undoBar] {
+                bar[.history] = .object(Self.history(state.history))
+                c[.undoBar] = .object(bar)
             }
-            if let notice = state.notice { c["notice"] = notice.context(here: Self.here(screen: screen, node: node, in: site.source)) }
+            if let notice = state.notice {
+                c[.notice] = .object(TemplateContext(notice.context(here: Self.here(screen: screen, node: node, in: site.source))))
+            }
         }
         if let node {
             let source = site.source
             let path = source.path(of: node)
             let level = source.childCount(of: node) > 0 ? path : path.parent
-            c["pathbar"] = [
-                "treePath": path.description, "titlePath": source.titlePath(of: node),
-                "titles": source.lineage(of: node).dropFirst().map { ["title": source.title(of: $0)] },
-                "csvHref": Links.export("csv", level), "opmlHref": Links.export("opml", path),
-            ]
-            if site.keepsHistory { c["historyLink"] = path.isRoot ? "/history" : "/history/\(path)" }
-            c["goExample"] = site.presenter.access?.hidesRows == true
-                ? Self.goExample(in: site.presenter)
-                : site.goExamples.example(revision: RequestState.current?.revision ?? 0) { Self.goExample(in: site.presenter) }
-            c["modes"] = [
-                "list": Links.level(level), "outline": Links.outline(revealing: path), "columns": Links.columns(path),
-                "isList": screen == "level" || screen == "detail", "isOutline": screen == "outline",
-                "isColumns": screen == "columns",
-            ]
+            c[.pathbar] = .object([
+                .treePath: .text(path.description), .titlePath: .text(source.titlePath(of: node)),
+                .titles: .list(source.lineage(of: node).dropFirst().map { .object([.title: .text(source.title(of: $0))]) }),
+                .csvHref: .text(Links.export("csv", level)), .opmlHref: .text(Links.export("opml", path)),
+            ])
+            if site.keepsHistory { c[.historyLink] = .text(path.isRoot ? "/history" : "/history/\(path)") }
+            let presenter = site.presenter
+            c[.goExample] = .text(presenter.access?.hidesRows == true
+                ? Self.goExample(in: presenter)
+                : site.goExamples.example(revision: state?.revision ?? 0) { Self.goExample(in: presenter) })
+            c[.modes] = .object([
+                .list: .text(Links.level(level)), .outline: .text(Links.outline(revealing: path)), .columns: .text(Links.columns(path)),
+                .isList: .bool(screen == "level" || screen == "detail"), .isOutline: .bool(screen == "outline"),
+                .isColumns: .bool(screen == "columns"),
+            ])
             Self.addSearchOrigin(to: &c, screen: screen, node: node, path: path, site: site)
         }
         return c
@@ -71,44 +81,46 @@ extension Chrome {
     /// On a live server with accounts, a signed-in reader's level or detail page names the level
     /// it is present on (a detail: its row's level, and the row while in Edit mode), for the
     /// script to follow `/events?presence=LEVEL` (see ``Site/joinPresence(_:lines:)``).
-    func addPresence(to c: inout [String: Any], site: Site) {
+    func addPresence(to c: inout TemplateContext, site: Site) {
         guard site.presence != nil, RequestState.current?.user != nil, let node, screen == "level" || screen == "detail" else { return }
         let path = site.source.path(of: node)
         guard screen == "detail" else {
-            c["presence"] = ["level": path.description]
+            c[.presence] = .object([.level: .text(path.description)])
             return
         }
-        let editing = (c["fieldsBar"] as? [String: Any])?["isEditing"] as? Bool == true
-        c["presence"] = ["level": path.parent.description, "editing": editing ? path.description : ""]
+        var editing = false
+        if case .object(let bar)? = c[.fieldsBar], case .bool(true)? = bar[.isEditing] { editing = true }
+        c[.presence] = .object([.level: .text(path.parent.description), .editing: .text(editing ? path.description : "")])
     }
 
     /// The Undo/Redo bar of a page with edit tools (the level, outline and columns pages'
     /// `editBar`, or a detail's `fieldsBar` outside its Edit mode), and the Add dialog's fields:
     /// those of a new child of the node the `+` button adds to (``FieldForm``).
-    static func addFieldBars(to c: inout [String: Any], site: Site) {
-        if var bar = c["editBar"] as? [String: Any] {
-            if let action = bar["addAction"] as? String, action.hasPrefix("/edit/add/"),
+    static func addFieldBars(to c: inout TemplateContext, site: Site) {
+        if case .object(var bar)? = c[.editBar] {
+            if case .text(let action)? = bar[.addAction], action.hasPrefix("/edit/add/"),
                 let parent = try? NodeLookup.node(action.dropFirst(10), in: site.source).id
             {
                 let form = FieldForm(source: site.source, schema: site.presenter.schema, newChildOf: parent)
-                bar["addFieldsHTML"] = FieldInputs(form: form, editing: false, idPrefix: "add", titleID: "add-dialog-title-input").html()
+                bar[.addFieldsHTML] = .text(FieldInputs(form: form, editing: false, idPrefix: "add", titleID: "add-dialog-title-input").html())
             }
-            c["editBar"] = bar
-            c["undoBar"] = bar
-        } else if let bar = c["fieldsBar"] as? [String: Any], bar["isEditing"] as? Bool != true {
-            c["undoBar"] = bar
+            c[.editBar] = .object(bar)
+            c[.undoBar] = .object(bar)
+        } else if case .object(let bar)? = c[.fieldsBar] {
+            if case .bool(true)? = bar[.isEditing] { return }
+            c[.undoBar] = .object(bar)
         }
     }
 
     /// The Undo and Redo buttons' state: disabled when they cannot act, else labelled with what
     /// they would do ("Undo Rename of Ringtone").
-    static func history(_ state: HistoryState) -> [String: Any] {
-        func button(_ verb: String, _ can: Bool, _ what: String?) -> [String: Any] {
-            var b: [String: Any] = ["label": can ? [verb, what].compactMap { $0 }.joined(separator: " ") : "Nothing to \(verb.lowercased())"]
-            if !can { b["disabled"] = true }
-            return b
+    static func history(_ state: HistoryState) -> TemplateContext {
+        func button(_ verb: String, _ can: Bool, _ what: String?) -> TemplateValue {
+            var b: TemplateContext = [.label: .text(can ? [verb, what].compactMap { $0 }.joined(separator: " ") : "Nothing to \(verb.lowercased())")]
+            if !can { b[.disabled] = .bool(true) }
+            return .object(b)
         }
-        return ["undo": button("Undo", state.canUndo, state.undo), "redo": button("Redo", state.canRedo, state.redo)]
+        return [.undo: button("Undo", state.canUndo, state.undo), .redo: button("Redo", state.canRedo, state.redo)]
     }
 
     /// The level link of the page showing `node`, as a ``StepNotice``'s `href` is written, so a
@@ -121,16 +133,16 @@ extension Chrome {
 
     /// The search bar's origin: this page's URL (`from`, so the search page's back button returns
     /// here) and the level a search can be narrowed to (`searchScope`: its TreePath and title).
-    static func addSearchOrigin(to c: inout [String: Any], screen: String, node: NodeID, path: TreePath, site: Site) {
+    static func addSearchOrigin(to c: inout TemplateContext, screen: String, node: NodeID, path: TreePath, site: Site) {
         let href = switch screen {
         case "detail": Links.detail(path)
         case "columns": Links.columns(path)
         case "outline": Links.outline(revealing: path)
         default: Links.level(path)
         }
-        c["searchFrom"] = ["href": href]
+        c[.searchFrom] = .object([.href: .text(href)])
         if let level = SearchOrigin.level(of: node, in: site.source) {
-            c["searchScope"] = ["path": site.source.path(of: level).description, "title": site.presenter.screenTitle(of: level)]
+            c[.searchScope] = .object([.path: .text(site.source.path(of: level).description), .title: .text(site.presenter.screenTitle(of: level))])
         }
     }
 
@@ -164,8 +176,7 @@ struct ErrorPage {
 
     func render() -> String {
         let chrome = Chrome(screen: "error", title: error.status.reasonPhrase, back: ("Home", "/"))
-        return site.assets.render("error", chrome.context(site: site, extra: [
-            "status": error.status.code, "reason": error.status.reasonPhrase, "message": error.message,
-        ]))
+        let extra: [String: Any] = ["status": error.status.code, "reason": error.status.reasonPhrase, "message": error.message]
+        return site.assets.render("error", chrome.context(site: site, extra: extra))
     }
 }

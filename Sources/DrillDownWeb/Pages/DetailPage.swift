@@ -55,11 +55,11 @@ struct DetailPage {
         let chrome = Chrome(screen: "detail", title: nav.title, back: back, node: id)
         var context = chrome.context(site: site, extra: extra)
         // Opened from the outline, the mode switch shows the outline as the current mode (and leads back to it).
-        if let fromOutline, var modes = context["modes"] as? [String: Any] {
-            modes["isList"] = false
-            modes["isOutline"] = true
-            modes["outline"] = fromOutline
-            context["modes"] = modes
+        if let fromOutline, case .object(var modes)? = context[.modes] {
+            modes[.isList] = .bool(false)
+            modes[.isOutline] = .bool(true)
+            modes[.outline] = .text(fromOutline)
+            context[.modes] = .object(modes)
         }
         return site.assets.render("detail", context)
     }

@@ -60,8 +60,9 @@ struct FilterBar {
 
     /// The chips (each links to the page without it) and the field to add a filter, posting to
     /// `here` with `keep` (the sort, the facet) kept.
-    func html(here: String, keep: [(name: String, value: String)]) -> String {
-        var html = "<div class=\"filter-bar\" id=\"filter-bar\">"
+    func html(here: String, keep: [(name: String, value: String)]) -> HTML {
+        var html = HTML(capacity: 1024)
+        html += "<div class=\"filter-bar\" id=\"filter-bar\">"
         if !expressions.isEmpty {
             html += "<ul class=\"filter-chips\" id=\"filter-chips\" aria-label=\"Filters\">"
             for (i, expression) in expressions.enumerated() {
@@ -69,21 +70,22 @@ struct FilterBar {
                 others.remove(at: i)
                 let href = Self.link(here, FilterBar(expressions: others).queryItems + keep.map { "\($0.name)=" + Query.encode($0.value) })
                 html += "<li class=\"filter-chip\"><span>"
-                RowHTML.escape(expression, into: &html)
+                html.appendEscaped(expression)
                 html += "</span><a class=\"chip-remove\" href=\""
-                RowHTML.escape(href, into: &html)
+                html.appendEscaped(href)
                 html += "\" aria-label=\"Remove filter "
-                RowHTML.escape(expression, into: &html)
+                html.appendEscaped(expression)
                 html += "\">×</a></li>"
             }
             html += "</ul>"
         }
         html += "<form class=\"filter-form\" id=\"filter-form\" method=\"get\" action=\""
-        RowHTML.escape(here, into: &html)
-        html += "\">" + hiddenInputs
+        html.appendEscaped(here)
+        html += "\">"
+        html += hiddenInputs
         for (name, value) in keep {
             html += "<input type=\"hidden\" name=\"\(name)\" value=\""
-            RowHTML.escape(value, into: &html)
+            html.appendEscaped(value)
             html += "\">"
         }
         html += "<label for=\"filter-input\">Filter</label><input type=\"text\" name=\"where\" id=\"filter-input\" "
@@ -95,36 +97,38 @@ struct FilterBar {
     /// The facet panel: a GET form choosing the field among `fields`, then `facet`'s values, each a
     /// link that adds `field=value` to the filters. A `<details>` (open; the script closes it on
     /// phones), laid out beside the list on wide screens.
-    func facetHTML(_ facet: Facet?, fields: [Field], chosen: String?, here: String, keep: [(name: String, value: String)]) -> String {
-        var html = "<details class=\"facets\" id=\"facets\" open><summary>Facets</summary>"
+    func facetHTML(_ facet: Facet?, fields: [Field], chosen: String?, here: String, keep: [(name: String, value: String)]) -> HTML {
+        var html = HTML(capacity: 4096)
+        html += "<details class=\"facets\" id=\"facets\" open><summary>Facets</summary>"
         html += "<form class=\"facet-form\" method=\"get\" action=\""
-        RowHTML.escape(here, into: &html)
-        html += "\">" + hiddenInputs
+        html.appendEscaped(here)
+        html += "\">"
+        html += hiddenInputs
         for (name, value) in keep where name != "facet" {
             html += "<input type=\"hidden\" name=\"\(name)\" value=\""
-            RowHTML.escape(value, into: &html)
+            html.appendEscaped(value)
             html += "\">"
         }
         html += "<label for=\"facet-select\">Field</label><select name=\"facet\" id=\"facet-select\">"
         for field in fields {
             html += "<option value=\""
-            RowHTML.escape(field.key, into: &html)
+            html.appendEscaped(field.key)
             html += field.key.lowercased() == chosen?.lowercased() ? "\" selected>" : "\">"
-            RowHTML.escape(field.label, into: &html)
+            html.appendEscaped(field.label)
             html += "</option>"
         }
         html += "</select><button type=\"submit\" class=\"button\">Show</button></form>"
         if let facet {
             html += "<ul class=\"facet-values\" id=\"facet-values\" aria-label=\"Values of "
-            RowHTML.escape(facet.field, into: &html)
+            html.appendEscaped(facet.field)
             html += "\">"
             for value in facet.values {
                 let added = FilterBar(expressions: expressions + [facet.filter(for: value).description])
                 let href = Self.link(here, added.queryItems + keep.map { "\($0.name)=" + Query.encode($0.value) })
                 html += "<li><a href=\""
-                RowHTML.escape(href, into: &html)
+                html.appendEscaped(href)
                 html += "\"><span class=\"facet-value\">"
-                RowHTML.escape(value.label.isEmpty ? "(empty)" : value.label, into: &html)
+                html.appendEscaped(value.label.isEmpty ? "(empty)" : value.label)
                 html += "</span> <span class=\"facet-count\">\(value.count)</span></a></li>"
             }
             html += "</ul>"

@@ -59,57 +59,60 @@ struct LevelPage {
         let sections = site.sections.sections(of: id, presenter: presenter, revision: RequestState.current?.revision ?? 0)
         // A virtualized level gets no header rows (its rows are placed by index); it shows the
         // current section above the list instead.
-        let rowsHTML = RowHTML.list(rows, editing: rowEditing, sections: paged ? nil : sections, offset: start)
-        var extra: [String: Any] = [
-            "rowsHTML": rowsHTML,
-            "total": total, "path": path.description,
-            "api": FilterBar.link(path.isRoot ? "/api/level" : "/api/level/\(path)", ([sortItem].compactMap { $0 }) + filters.queryItems), "offset": start,
+        // The rows are written straight into the page where `{{{rowsHTML}}}` stands.
+        let rowSections = paged ? nil : sections
+        var extra: TemplateContext = [
+            .rowsHTML: .writer { RowHTML.list(rows, editing: rowEditing, sections: rowSections, offset: start, to: &$0) },
+            .total: .int(total), .path: .text(path.description),
+            .api: .text(FilterBar.link(path.isRoot ? "/api/level" : "/api/level/\(path)", ([sortItem].compactMap { $0 }) + filters.queryItems)),
+            .offset: .int(start),
         ]
         var keep: [(name: String, value: String)] = []
         if let sort { keep.append(("sort", sort?.description ?? "none")) }
+        let revision = RequestState.current?.revision ?? 0
         if total > 1, !editing {
-            extra["sortHTML"] = site.sortFields.menu(
+            extra[.sortHTML] = .text(site.sortFields.menu(
                 of: id, current: presenter.sortRule(of: id), here: here, hidden: filters.hiddenInputs, presenter: presenter,
-                revision: RequestState.current?.revision ?? 0)
+                revision: revision))
         }
         if !editing, source.childCount(of: id) > 1 || !filters.expressions.isEmpty {
             if let facet { keep.append(("facet", facet)) }
-            extra["filterHTML"] = filters.html(here: here, keep: keep)
-            let fields = site.sortFields.filterFields(of: id, presenter: presenter, revision: RequestState.current?.revision ?? 0)
+            extra[.filterHTML] = .html(filters.html(here: here, keep: keep))
+            let fields = site.sortFields.filterFields(of: id, presenter: presenter, revision: revision)
             let chosen = facet ?? (source.childCount(of: id) <= Self.defaultFacetRows ? fields.first(where: { !$0.isTitle && $0.editable })?.key : nil)
             let counted = chosen.flatMap { try? presenter.facet(of: id, field: $0) }
             if !fields.isEmpty {
-                extra["facetHTML"] = filters.facetHTML(counted, fields: fields, chosen: chosen, here: here, keep: keep)
+                extra[.facetHTML] = .html(filters.facetHTML(counted, fields: fields, chosen: chosen, here: here, keep: keep))
             }
         }
-        if total == 0 { extra["empty"] = true }
-        if editing, rowEditing?.reorderable == true { extra["reorderHelp"] = true }
-        if let sections { extra.merge(sectionContext(sections, paged: paged, start: start, link: link)) { $1 } }
+        if total == 0 { extra[.empty] = .bool(true) }
+        if editing, rowEditing?.reorderable == true { extra[.reorderHelp] = .bool(true) }
+        if let sections { extra.merge(sectionContext(sections, paged: paged, start: start, link: link)) }
         if let rowEditing {
-            extra["editBar"] = [
-                "isEditing": editing, "editHref": "\(here)?edit=1", "doneHref": here, "back": rowEditing.back,
-                "addHref": "\(path.isRoot ? "/add" : "/add/\(path)")?back=\(RowHTML.percentEncoded(rowEditing.back))", "addAction": "/edit/add/\(path)",
-                "csrf": rowEditing.csrf,
-            ]
+            extra[.editBar] = .object([
+                .isEditing: .bool(editing), .editHref: .text("\(here)?edit=1"), .doneHref: .text(here), .back: .text(rowEditing.back),
+                .addHref: .text("\(path.isRoot ? "/add" : "/add/\(path)")?back=\(RowHTML.percentEncoded(rowEditing.back))"),
+                .addAction: .text("/edit/add/\(path)"), .csrf: .text(rowEditing.csrf),
+            ])
         }
         if paged {
             let end = start + rows.count
-            var pager: [String: Any] = ["from": start + 1, "to": end, "total": total]
-            if start > 0 { pager["prev"] = link("offset=\(max(0, start - site.options.pageSize))") }
-            if end < total { pager["next"] = link("offset=\(end)") }
-            extra["pager"] = pager
-            extra["virtual"] = true
-            extra["rowTemplateHTML"] = RowHTML.template
+            var pager: TemplateContext = [.from: .int(start + 1), .to: .int(end), .total: .int(total)]
+            if start > 0 { pager[.prev] = .text(link("offset=\(max(0, start - site.options.pageSize))")) }
+            if end < total { pager[.next] = .text(link("offset=\(end)")) }
+            extra[.pager] = .object(pager)
+            extra[.virtual] = .bool(true)
+            extra[.rowTemplateHTML] = .text(RowHTML.template)
         }
         let back = nav.backLabel.map { ($0, Links.level(path.parent)) }
         let chrome = Chrome(screen: "level", title: nav.title, back: back, node: id)
         var context = chrome.context(site: site, extra: extra)
         // Download CSV of a filtered level holds what the page lists: the link carries the filters.
-        if !filters.expressions.isEmpty, var pathbar = context["pathbar"] as? [String: Any], let csv = pathbar["csvHref"] as? String {
-            pathbar["csvHref"] = FilterBar.link(csv, filters.queryItems)
-            context["pathbar"] = pathbar
+        if !filters.expressions.isEmpty, case .object(var pathbar)? = context[.pathbar], case .text(let csv)? = pathbar[.csvHref] {
+            pathbar[.csvHref] = .text(FilterBar.link(csv, filters.queryItems))
+            context[.pathbar] = .object(pathbar)
         }
-        return site.assets.renderHTML("level", context, capacity: rowsHTML.count + 8192)
+        return site.assets.renderHTML("level", context, capacity: rows.count * 320 + 12288)
     }
 
     /// At most this many sections travel in a virtualized level's page for the script (their
@@ -122,16 +125,16 @@ struct LevelPage {
     /// level, `?offset=ROW` on a paged one, which the script turns into a scroll) and, on a
     /// paged level, the section of its first row and the sections for the script. The jump bar
     /// and the JSON are the same on every page of a level: rendered once per level and revision.
-    func sectionContext(_ sections: Sections, paged: Bool, start: Int, link: (String?) -> String) -> [String: Any] {
-        var c: [String: Any] = ["sectioned": true]
+    func sectionContext(_ sections: Sections, paged: Bool, start: Int, link: (String?) -> String) -> TemplateContext {
+        var c: TemplateContext = [.sectioned: .bool(true)]
         let key = SectionCache.Key(level: id, presenter: presenter)
         let decoration = site.sections.decoration(of: key, revision: RequestState.current?.revision ?? 0) {
             Self.decoration(sections, paged: paged, link: link)
         }
-        if !decoration.jumpHTML.isEmpty { c["jumpHTML"] = decoration.jumpHTML }
+        if !decoration.jumpHTML.isEmpty { c[.jumpHTML] = .text(decoration.jumpHTML) }
         if paged {
-            if let k = sections.section(containing: start) { c["currentSection"] = sections.sections[k].title }
-            if let json = decoration.sectionsJSON { c["sectionsJSON"] = json }
+            if let k = sections.section(containing: start) { c[.currentSection] = .text(sections.sections[k].title) }
+            if let json = decoration.sectionsJSON { c[.sectionsJSON] = .text(json) }
         }
         return c
     }

@@ -218,15 +218,9 @@ enum RowHTML {
     static let subtitleStart: StaticString = "</span><span class=\"row-subtitle\">"
     static let textEnd: StaticString = "</span></span>"
 
-    /// The rows of one page; with `sections`, each section's header (`<li class="section-header">`
-    /// holding an `<h2>`) before its first row. `offset` is the first row's index in the level.
-    static func list(_ rows: [Row], editing: RowEditing? = nil, sections: Sections? = nil, offset: Int = 0) -> HTML {
-        var out = HTML(capacity: rows.count * 256)
-        list(rows, editing: editing, sections: sections, offset: offset, to: &out)
-        return out
-    }
-
-    /// ``list(_:editing:sections:offset:)`` appended to `out`.
+    /// The rows of one page appended to `out`; with `sections`, each section's header (`<li
+    /// class="section-header">` holding an `<h2>`) before its first row. `offset` is the first
+    /// row's index in the level.
     static func list(_ rows: [Row], editing: RowEditing? = nil, sections: Sections? = nil, offset: Int = 0, to out: inout HTML) {
         guard let sections else {
             for row in rows { append(row, editing: editing, to: &out) }

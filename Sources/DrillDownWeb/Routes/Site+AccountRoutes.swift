@@ -73,7 +73,7 @@ extension Site {
     func signInPage(back: String?, user: String, message: String?, status: HTTPResponse.Status) -> Response {
         var context: [String: Any] = ["version": assets.version, "back": Self.localBack(back), "user": user]
         if let message { context["message"] = message }
-        var response = Responses.html(assets.renderHTML("signin", context), status: status)
+        var response = Responses.html(assets.renderHTML("signin", TemplateContext(context)), status: status)
         response.headers[.cacheControl] = "no-store"
         return response
     }
