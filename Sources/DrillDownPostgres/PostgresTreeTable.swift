@@ -161,6 +161,9 @@ public struct PostgresTreeTable: Sendable {
         }
     }
 
+    /// The longest a ``write(_:documentFormat:progress:)`` may take.
+    static let writeTimeout: Duration = .seconds(3600)
+
     /// Replaces the table (and its meta and sequence) with `tree` in one transaction: the rows
     /// streamed with `COPY` (``TreeCopy``), then the index. Others see the old
     /// table until the commit, and the new one announced by NOTIFY after it. `progress`, when
@@ -169,7 +172,9 @@ public struct PostgresTreeTable: Sendable {
         let logger = session.logger
         let table = table
         let channel = location.channel
-        try session.transaction { connection in
+        // A whole document's COPY and index are one call: bounded by an hour, not by the
+        // per-call deadline meant for a request (5 s by default), which a 1M-row copy outlasts.
+        try session.transaction(timeout: Self.writeTimeout) { connection in
             for drop in ["TABLE IF EXISTS \(table)", "TABLE IF EXISTS \(table)_meta", "SEQUENCE IF EXISTS \(table)_ids", "FUNCTION IF EXISTS \(table)_count()"] {
                 try connection.execute(PostgresQuery(unsafeSQL: "DROP \(drop)"), logger)
             }
