@@ -89,9 +89,10 @@ public struct HistoryDraft: Sendable, Equatable {
     /// paths are known. The summary, and the inverse when it must read the data as it was
     /// (``ChangeInverse/readsBefore(_:)``: old titles, values, a deleted subtree), are read from
     /// `before` now, since a database store's snapshot reads the rows through the step's own
-    /// connection and would see them written.
-    public func recorder(for changes: [Change], before: any Source) -> ([TreePath]) -> HistoryRecord {
-        let summary = StepSummary.describe(changes, in: before)
+    /// connection and would see them written. A store that described the step already passes
+    /// its `summary` rather than have it made twice.
+    public func recorder(for changes: [Change], before: any Source, summary given: String? = nil) -> ([TreePath]) -> HistoryRecord {
+        let summary = given ?? StepSummary.describe(changes, in: before)
         let early = ChangeInverse.readsBefore(changes) ? ChangeInverse.of(changes, paths: changes.map(\.path), in: before) : nil
         return { paths in record(changes, paths: paths, summary: summary, inverse: early ?? ChangeInverse.of(changes, paths: paths, in: before)) }
     }

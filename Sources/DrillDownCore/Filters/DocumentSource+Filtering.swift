@@ -75,11 +75,8 @@ extension DocumentSource {
 
     /// What ``attribute(_:of:)`` reads for the already lowered key `key` (`nil` for a null).
     func memberText(_ key: [UInt8], of id: NodeID) -> String? {
-        guard tree.kind(of: id) == .object else { return nil }
-        for member in tree.children(of: id) where tree.keyEquals(member, lowercased: key) {
-            let value = summary(of: member)
-            return value.kind == .null ? nil : value.text
-        }
-        return nil
+        guard let member = member(key, of: id) else { return nil }
+        let value = summary(of: member)
+        return value.kind == .null ? nil : value.text
     }
 }

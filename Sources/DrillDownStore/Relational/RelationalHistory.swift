@@ -9,9 +9,10 @@ import GRDB
 enum RelationalHistory {
     /// What writes the record of `changes` once their paths are known, inside the step's
     /// transaction on `db`, and returns the record's number (`nil` on a database that keeps no
-    /// history). The summary and the inverse read `before`, the rows as they are before the step.
+    /// history). `summary` is the store's description of the step; the inverse reads `before`, the
+    /// rows as they are before the step.
     static func recording(
-        _ changes: [Change], _ draft: HistoryDraft, before: any Source, db: any RelationalConnection, tableReady: Bool, file: String
+        _ changes: [Change], _ draft: HistoryDraft, before: any Source, summary: String, db: any RelationalConnection, tableReady: Bool, file: String
     ) throws(EditError) -> (([TreePath]) throws(EditError) -> Int64)? {
         guard db.dialect == .sqlite, !changes.isEmpty else { return nil }
         if !tableReady {
@@ -21,7 +22,7 @@ enum RelationalHistory {
                 throw EditError("\(file): could not create the history table drilldown_history: \(error)")
             }
         }
-        let recorder = draft.recorder(for: changes, before: before)
+        let recorder = draft.recorder(for: changes, before: before, summary: summary)
         return { paths throws(EditError) in
             do {
                 try db.execute(SQLiteHistoryLog.insertRecord, try SQLiteHistoryLog.values(of: recorder(paths)))

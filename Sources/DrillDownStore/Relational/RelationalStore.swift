@@ -114,7 +114,7 @@ public struct RelationalStore: EditingStore {
                 if checked, fresh { try writer.check(changes, shown: shown) }
                 let summary = StepSummary.describe(changes, in: writer.source)
                 let history = try draft.flatMap { d throws(EditError) in
-                    try RelationalHistory.recording(changes, d, before: writer.source, db: db, tableReady: tableReady, file: source.file)
+                    try RelationalHistory.recording(changes, d, before: writer.source, summary: summary, db: db, tableReady: tableReady, file: source.file)
                 }
                 var paths: [TreePath] = []
                 var written: (writes: [RowWrite], layout: [LayoutChange])
