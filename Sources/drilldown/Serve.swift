@@ -230,16 +230,10 @@ struct Serve: AsyncParsableCommand {
     }
 
     /// Whether the database answers, asked off Swift's cooperative threads (the ping blocks, up to
-    /// 1 s). A queue of its own: the global queue's threads are as few as the cores, and a ping
-    /// blocking one of them would leave fewer for everything else.
+    /// 1 s; see `BlockingWork`).
     static func ping(_ ping: @escaping @Sendable () -> String?) async -> String? {
-        await withCheckedContinuation { continuation in
-            pings.async { continuation.resume(returning: ping()) }
-        }
+        await BlockingWork.run(label: "drilldown.readiness", ping)
     }
-
-    /// Where readiness pings run: a concurrent queue, which gets threads of its own while they block.
-    static let pings = DispatchQueue(label: "drilldown.readiness", attributes: .concurrent)
 
     /// The user's copy of the bundled example (made on first use, never overwritten), so the
     /// bundle itself is never edited.

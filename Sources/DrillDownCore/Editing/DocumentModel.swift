@@ -452,11 +452,12 @@ public actor DocumentModel {
             return
         }
         let started = ContinuousClock.now
-        let (after, outcome) = await Task.detached { () -> (any DocumentStorage, Result<TreeStore?, any Error>) in
+        // Off the model's queue and off Swift's cooperative threads: a slow disk holds neither.
+        let (after, outcome) = await BlockingWork.run(label: "drilldown.document-write") { () -> (any DocumentStorage, Result<TreeStore?, any Error>) in
             var next = current
             let outcome = Result { try next.store(tree) }
             return (next, outcome)
-        }.value
+        }
         lastWrite = (ContinuousClock.now - started, batch.count)
         storage = after
         if case .success(nil) = outcome {} else { try? historyLog?.finish(begun.map(\.id), written: false) }
