@@ -84,9 +84,6 @@ final class TreeTableCache: @unchecked Sendable {
         var levelOf: [Int32: Int32] = [:]
         /// Pages of rows, keyed by level index and page number.
         var pages: [Int64: [LevelRow]] = [:]
-        var failure: String?
-        /// How many reads failed.
-        var failures = 0
 
         /// The level `id` belongs to (binary search over the levels' id blocks).
         func levelIndex(containing id: Int32) -> Int? {
@@ -112,6 +109,26 @@ final class TreeTableCache: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         return try body(&state)
+    }
+
+    /// The reads that failed: how many, and the last one's message. Under a lock of its own, so a
+    /// request asking whether its reads failed never waits behind another's read of the database
+    /// (which holds the state's lock up to `--db-timeout`).
+    private let failureLock = NSLock()
+    private var failed: (count: Int, last: String?) = (0, nil)
+
+    /// The reads that failed so far: how many, and the last one's message.
+    var failures: (count: Int, last: String?) {
+        failureLock.lock()
+        defer { failureLock.unlock() }
+        return failed
+    }
+
+    /// Counts a failed read.
+    func noteFailure(_ message: String) {
+        failureLock.lock()
+        defer { failureLock.unlock() }
+        failed = (failed.count + 1, message)
     }
 
     /// A copy of the state (for a new snapshot that keeps what is still valid).

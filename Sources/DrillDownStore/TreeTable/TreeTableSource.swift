@@ -186,9 +186,9 @@ public struct TreeTableSource: FallibleSource, IndexedSearch {
     public var capacity: Int { cache.withState { Int($0.next) } }
 
     /// The last error met while reading lazily, if any.
-    public var lastError: String? { cache.withState { $0.failure } }
+    public var lastError: String? { cache.failures.last }
 
-    public var readFailures: (count: Int, last: String?) { cache.withState { ($0.failures, $0.failure) } }
+    public var readFailures: (count: Int, last: String?) { cache.failures }
 
     public var rootTitle: String {
         if isOutline, let t = load(nil, { s, db in try member(of: s.root, keys.title, db) }), !t.kind.isContainer {
@@ -285,10 +285,7 @@ public struct TreeTableSource: FallibleSource, IndexedSearch {
             }
         } catch {
             let message = StoreError(file: file, message: (error as? StoreError)?.message ?? reader.describe(error)).description
-            cache.withState {
-                $0.failure = message
-                $0.failures += 1
-            }
+            cache.noteFailure(message)
             return fallback
         }
     }
