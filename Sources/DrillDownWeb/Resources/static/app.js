@@ -1199,6 +1199,7 @@
     if (!presence) return;
     try { presence.page = JSON.parse(e.data).page || null; } catch (error) { presence.page = null; }
     if (presence.renaming) sendPresence({ editing: presence.renaming });
+    presenceMoved();
   }
   function sendPresence(fields) {
     if (!presence || !presence.page || !csrfMeta) return;
@@ -1217,7 +1218,7 @@
   }
   // An outline or columns page shows other levels now: it says so (posted, or by following again).
   function presenceMoved() {
-    if (!presence || !presence.many || !presence.joined) return;
+    if (!presence || !presence.many || !presence.joined || !presence.page) return;
     var levels = presenceLevels();
     if (levels.join("\n") === presence.joined.join("\n")) return;
     presence.joined = levels;
