@@ -56,6 +56,13 @@ def marker(page, path):
     return row(page, path).locator(":scope > .editing-marker")
 
 
+def delete(server, cookie, token, path):
+    """Deletes the row at `path` through the API, as the user of `cookie` (the other user's edit)."""
+    r = requests.post(server.url + f"api/edit/delete/{path}", data="{}",
+                      headers={"Cookie": cookie, "X-CSRF-Token": token, "Content-Type": "application/json"}, timeout=30)
+    assert r.status_code == 200, r.text
+
+
 def open_rename_dialog(page):
     """Opens the edit tools' Rename… dialog of the selected row (the outline's or the columns')."""
     page.click("#rename-link")
@@ -138,9 +145,7 @@ def test_a_marker_follows_its_row_when_the_other_user_deletes_a_row_above_it(ser
         expect(marker(b, "0.2")).to_have_count(1)
         expect(row(b, "0.2").locator(".row-title")).to_have_text("Blur")
         # B deletes Queen, above Blur: Blur is 0.1 now, and the marker is still on Blur.
-        r = requests.post(server.url + "api/edit/delete/0.0", data="{}",
-                          headers={"Cookie": bo, "X-CSRF-Token": bo_token, "Content-Type": "application/json"}, timeout=30)
-        assert r.status_code == 200, r.text
+        delete(server, bo, bo_token, "0.0")
         expect(row(b, "0.1").locator(".row-title")).to_have_text("Blur")
         expect(marker(b, "0.1")).to_have_text("ALana.lima is editing this row")
         expect(marker(b, "0.2")).to_have_count(0)
@@ -154,9 +159,7 @@ def test_a_marker_follows_its_row_when_the_other_user_deletes_a_row_above_it(ser
         visit(a, server.url + "l/0?edit=1")
         a.click('#rows li[data-path="0.1"] .rename-cell')
         expect(b.locator('#rows li[data-path="0.1"] .editing-marker')).to_have_count(1)
-        r = requests.post(server.url + "api/edit/delete/0.0", data="{}",
-                          headers={"Cookie": bo, "X-CSRF-Token": bo_token, "Content-Type": "application/json"}, timeout=30)
-        assert r.status_code == 200, r.text
+        delete(server, bo, bo_token, "0.0")
         expect(b.locator('#rows li[data-path="0.0"] .row-title')).to_have_text("Blur")
         expect(b.locator('#rows li[data-path="0.0"] .editing-marker')).to_have_count(1)
         expect(b.locator('#rows li[data-path="0.1"] .row-title')).to_have_text("Oasis")

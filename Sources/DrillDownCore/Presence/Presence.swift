@@ -1,12 +1,14 @@
 /// Who is on which levels right now, and which rows they are editing: the rule behind the
-/// initials a level's page shows in its navigation bar and the marker on a row another user is
-/// editing.
+/// initials a page (a level, the outline, the columns) shows in its navigation bar and the
+/// marker on a row another user is editing.
 ///
 /// Each open page is announced by ``PresenceBeat``s. A page counts from its first beat until a
 /// beat says it is ``PresenceBeat/gone`` or until ``expiry`` passes without one (its instance
-/// stopped, or its connection died unnoticed). A reader is shown the *other* users on the level
-/// they look at (one entry per user however many pages they have open there), and only where
-/// they may read: nothing on a level they may not read, no marker on a row hidden from them.
+/// stopped, or its connection died unnoticed). A reader is shown the *other* users whose pages
+/// show rows of a level the reader's page shows (one entry per user however many pages they have
+/// open there), and only where they may read: nothing on a level they may not read, no marker on
+/// a row hidden from them. ``follow(_:produced:)`` keeps every page's paths on the same rows as
+/// rows above them come and go.
 ///
 /// ```swift
 /// var presence = Presence()

@@ -1135,7 +1135,6 @@
     function open() {
       timer = null;
       events = new EventSource("/events" + presenceQuery());
-      if (presence) presence.joined = presenceLevels();
       events.addEventListener("change", function (e) { refresh(); announceEvent("change", e); });
       events.addEventListener("presence", showPresence);
       // Marks the page as following changes (tests wait for it instead of sleeping).
@@ -1177,7 +1176,7 @@
   var presenceMeta = document.querySelector('meta[name="presence"]');
   var presence = presenceMeta ? {
     level: presenceMeta.content, many: presenceMeta.hasAttribute("data-levels"), editing: presenceMeta.dataset.editing || "",
-    page: null, renaming: "", here: [], joined: null, reopen: null
+    page: null, renaming: "", here: [], asked: null, joined: null, reopen: null
   } : null;
   function parentPath(path) { var i = path.lastIndexOf("."); return i < 0 ? "" : path.slice(0, i); }
   // The levels whose rows this page shows: a level page's one; the outline's rows' parents; the columns.
@@ -1190,15 +1189,18 @@
     if (!levels.length) add("");
     return levels.slice(0, 500);
   }
+  // The stream's query: the levels it asks for (kept: a stream that reconnects by itself asks for them again).
   function presenceQuery() {
     if (!presence) return "";
-    return "?" + presenceLevels().map(function (l) { return "presence=" + encodeURIComponent(l); }).join("&") +
+    presence.asked = presenceLevels();
+    return "?" + presence.asked.map(function (l) { return "presence=" + encodeURIComponent(l); }).join("&") +
       (presence.editing ? "&editing=" + encodeURIComponent(presence.editing) : "");
   }
   function presenceHello(e) {
     if (!presence) return;
     try { presence.page = JSON.parse(e.data).page || null; } catch (error) { presence.page = null; }
     if (presence.renaming) sendPresence({ editing: presence.renaming });
+    presence.joined = presence.asked;
     presenceMoved();
   }
   function sendPresence(fields) {
