@@ -90,4 +90,51 @@ struct PresenceTests {
             try JSONDecoder().decode(PresenceBeat.self, from: Data(#"{"page":"p","user":"u","level":"0.x"}"#.utf8))
         }
     }
+
+    @Test("an outline or columns page is on every level it shows: it sees and is seen by the pages on any of them")
+    func manyLevels() {
+        var presence = Presence()
+        presence.record(PresenceBeat(page: "a1", user: "ana", levels: [.root, [0], [0, 2]], editing: [0, 1]), at: start)
+        presence.record(PresenceBeat(page: "b1", user: "bo", level: [0]), at: start)
+        presence.record(PresenceBeat(page: "c1", user: "cy", levels: [[1], [1, 0]]), at: start)
+        let all: (TreePath) -> Bool = { _ in true }
+        // bo's level page on 0 sees ana's outline (editing 0.1 there), not cy's columns elsewhere.
+        #expect(presence.visitors(of: [0], for: "bo", mayRead: all) == [PresenceVisitor(user: "ana", editing: [[0, 1]])])
+        // ana's outline sees bo on one of its levels; cy's columns on 1 and 1.0 see no one.
+        #expect(presence.visitors(showing: [.root, [0], [0, 2]], for: "ana", mayRead: all) == [PresenceVisitor(user: "bo")])
+        #expect(presence.visitors(showing: [[1], [1, 0]], for: "cy", mayRead: all).isEmpty)
+        // A reader showing only the root sees ana, without the marker of a row on level 0.
+        #expect(presence.visitors(showing: [.root], for: "cy", mayRead: all) == [PresenceVisitor(user: "ana")])
+        // Levels the reader may not read do not count.
+        #expect(presence.visitors(showing: [[0]], for: "cy") { !$0.hasPrefix([0]) }.isEmpty)
+    }
+
+    @Test("a page's levels and edited row follow the rows when rows above them are deleted, added or moved")
+    func follow() {
+        var presence = Presence()
+        presence.record(PresenceBeat(page: "a1", user: "ana", levels: [[0], [0, 3]], editing: [0, 3, 1]), at: start)
+        presence.record(PresenceBeat(page: "b1", user: "bo", level: [2]), at: start)
+        let moved = presence.follow([.delete([0, 0])], produced: [[0, 0]])
+        #expect(moved)
+        #expect(presence.visitors(of: [0, 2], for: "bo") { _ in true } == [PresenceVisitor(user: "ana", editing: [[0, 2, 1]])])
+        presence.follow([.insert(NewNode(title: "x"), parent: [0, 2], index: 0)], produced: [[0, 2, 0]])
+        #expect(presence.visitors(of: [0, 2], for: "bo") { _ in true } == [PresenceVisitor(user: "ana", editing: [[0, 2, 2]])])
+        // The edited row moved to the front of level 1; a deleted row is edited no more, and a deleted level is left.
+        presence.follow([.move([0, 2], parent: [1], index: 0)], produced: [[1, 0]])
+        #expect(presence.visitors(of: [1, 0], for: "bo") { _ in true } == [PresenceVisitor(user: "ana", editing: [[1, 0, 2]])])
+        let renamed = presence.follow([.updateTitle([1, 0, 2], title: "y")], produced: [[1, 0, 2]])
+        #expect(!renamed)
+        presence.follow([.delete([1, 0])], produced: [[1, 0]])
+        #expect(presence.beats.first { $0.page == "a1" } == PresenceBeat(page: "a1", user: "ana", levels: [[0]]))
+        #expect(presence.beats.first { $0.page == "b1" }?.levels == [[2]])
+    }
+
+    @Test("a beat of several levels lists them in its JSON; one of a single level keeps the old form")
+    func levelsJSON() throws {
+        let beat = PresenceBeat(page: "i.2", user: "ana", levels: [.root, [0]])
+        let json = String(decoding: try JSONEncoder().encode(beat), as: UTF8.self)
+        #expect(json.contains(#""levels":["","0"]"#) && json.contains(#""level":"""#))
+        #expect(try JSONDecoder().decode(PresenceBeat.self, from: Data(json.utf8)) == beat)
+        #expect(try JSONDecoder().decode(PresenceBeat.self, from: Data(#"{"page":"p","user":"u","level":"3"}"#.utf8)).levels == [[3]])
+    }
 }

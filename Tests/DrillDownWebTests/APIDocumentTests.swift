@@ -153,8 +153,11 @@ struct APIDocumentTests {
     static func operations(_ document: JSONValue) throws -> [(method: String, path: String)] {
         guard case .object(let paths)? = document["paths"] else { throw SchemaViolation("the document has no paths") }
         return paths.flatMap { path, item in
-            // The sign-in pages exist on servers with accounts only; schemathesis covers them (e2e/web/test_api_fuzz.py).
-            guard case .object(let methods) = item, methods["x-drilldown-accounts"] == nil else { return [(method: String, path: String)]() }
+            // The sign-in pages and presence exist on servers with accounts only; schemathesis covers them (e2e/web/test_api_fuzz.py).
+            // `/events` is a stream that stays open: e2e/web tests follow it.
+            guard case .object(let methods) = item, methods["x-drilldown-accounts"] == nil, methods["x-drilldown-stream"] == nil else {
+                return [(method: String, path: String)]()
+            }
             return methods.keys.filter { ["get", "post", "put", "delete", "patch"].contains($0) }.map { (method: $0.uppercased(), path: path) }
         }
     }

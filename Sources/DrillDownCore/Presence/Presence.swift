@@ -1,12 +1,14 @@
-/// Who is on which level right now, and which rows they are editing: the rule behind the
-/// initials a level's page shows in its navigation bar and the marker on a row another user is
-/// editing.
+/// Who is on which levels right now, and which rows they are editing: the rule behind the
+/// initials a page (a level, the outline, the columns) shows in its navigation bar and the
+/// marker on a row another user is editing.
 ///
 /// Each open page is announced by ``PresenceBeat``s. A page counts from its first beat until a
 /// beat says it is ``PresenceBeat/gone`` or until ``expiry`` passes without one (its instance
-/// stopped, or its connection died unnoticed). A reader is shown the *other* users on the level
-/// they look at (one entry per user however many pages they have open there), and only where
-/// they may read: nothing on a level they may not read, no marker on a row hidden from them.
+/// stopped, or its connection died unnoticed). A reader is shown the *other* users whose pages
+/// show rows of a level the reader's page shows (one entry per user however many pages they have
+/// open there), and only where they may read: nothing on a level they may not read, no marker on
+/// a row hidden from them. ``follow(_:produced:)`` keeps every page's paths on the same rows as
+/// rows above them come and go.
 ///
 /// ```swift
 /// var presence = Presence()
@@ -56,13 +58,38 @@ public struct Presence: Sendable {
     /// edit there; empty when `mayRead` refuses the level. Rows `mayRead` refuses carry no marker.
     /// - Complexity: O(pages present).
     public func visitors(of level: TreePath, for viewer: String, mayRead: (TreePath) -> Bool) -> [PresenceVisitor] {
-        guard mayRead(level) else { return [] }
+        visitors(showing: [level], for: viewer, mayRead: mayRead)
+    }
+
+    /// The users other than `viewer` with a page showing rows of any of `levels` (whatever the
+    /// view: a level, an outline, columns), by name, each with the rows they edit among those
+    /// levels' rows. Levels `mayRead` refuses are left out, and rows it refuses carry no marker.
+    /// - Complexity: O(pages present × their levels).
+    public func visitors(showing levels: [TreePath], for viewer: String, mayRead: (TreePath) -> Bool) -> [PresenceVisitor] {
+        let readable = Set(levels.filter(mayRead))
+        guard !readable.isEmpty else { return [] }
         var byUser: [String: Set<TreePath>] = [:]
-        for entry in entries.values where entry.beat.level == level && entry.beat.user != viewer {
+        for entry in entries.values where entry.beat.user != viewer && entry.beat.levels.contains(where: readable.contains) {
             var rows = byUser[entry.beat.user] ?? []
-            if let row = entry.beat.editing, mayRead(row) { rows.insert(row) }
+            if let row = entry.beat.editing, readable.contains(row.parent), mayRead(row) { rows.insert(row) }
             byUser[entry.beat.user] = rows
         }
         return byUser.map { PresenceVisitor(user: $0.key, editing: $0.value.sorted()) }.sorted { $0.user < $1.user }
+    }
+
+    /// Moves every page's levels and edited row along with `changes` (see
+    /// ``PresenceBeat/following(_:produced:)``), so a marker stays on the row a user edits when
+    /// rows above it come and go. Returns whether any page's paths changed.
+    @discardableResult
+    public mutating func follow(_ changes: [Change], produced: [TreePath]) -> Bool {
+        var changed = false
+        for (page, entry) in entries {
+            let moved = entry.beat.following(changes, produced: produced)
+            if moved != entry.beat {
+                entries[page]?.beat = moved
+                changed = true
+            }
+        }
+        return changed
     }
 }

@@ -1,47 +1,75 @@
-/// One open page's presence, as the instance serving it announces it: who, on which level,
+/// One open page's presence, as the instance serving it announces it: who, on which levels,
 /// editing which row. An instance sends one for each of its pages every few seconds (a
-/// heartbeat), at once when the page starts or stops editing a row, and one that is ``gone``
-/// when the page closes.
+/// heartbeat), at once when the page starts or stops editing a row or shows other levels, and
+/// one that is ``gone`` when the page closes.
 ///
-/// Its JSON (the form other instances receive) names paths as text:
-/// `{"page": "i1.7", "user": "ana", "level": "0.1", "editing": "0.1.2"}`.
+/// A level's page is on one level; an outline or columns page is on every level whose rows it
+/// shows (an outline: the levels of the rows in view; columns: one level per column).
+///
+/// Its JSON (the form other instances receive) names paths as text, `levels` only when there
+/// are several: `{"page": "i1.7", "user": "ana", "level": "0.1", "levels": ["0.1", "0.2"], "editing": "0.1.2"}`.
 public struct PresenceBeat: Sendable, Equatable, Codable {
     /// The page view, unique across instances (for example the instance's id and a counter).
     public var page: String
     /// The signed-in user viewing it.
     public var user: String
-    /// The level the page shows (for a row's detail: the level the row is listed in).
-    public var level: TreePath
+    /// The levels whose rows the page shows, in the page's order (a level page or a row's
+    /// detail: the one level the rows are listed in).
+    public var levels: [TreePath]
     /// The row the user is editing there (its title in place, or its detail in Edit mode), if any.
     public var editing: TreePath?
     /// Whether the page was closed: its entry is removed instead of refreshed.
     public var gone: Bool
 
+    /// A page on the one level `level` (a level page, a row's detail).
     public init(page: String, user: String, level: TreePath, editing: TreePath? = nil, gone: Bool = false) {
+        self.init(page: page, user: user, levels: [level], editing: editing, gone: gone)
+    }
+
+    /// A page showing the rows of `levels` (an outline, columns).
+    public init(page: String, user: String, levels: [TreePath], editing: TreePath? = nil, gone: Bool = false) {
         self.page = page
         self.user = user
-        self.level = level
+        self.levels = levels
         self.editing = editing
         self.gone = gone
     }
 
-    private enum CodingKeys: String, CodingKey { case page, user, level, editing, gone }
+    /// The page's first level (a level page's only one; the root when it shows none).
+    public var level: TreePath { levels.first ?? .root }
+
+    /// This beat with its paths as they are after `changes` were applied (`produced`: the path
+    /// each change affected, ``ChangeEvent/paths``), so it stays with the same rows when rows
+    /// above them are added, removed or moved: a level that was removed is left out, and a row
+    /// being edited that was removed is edited no more.
+    public func following(_ changes: [Change], produced: [TreePath]) -> PresenceBeat {
+        var beat = self
+        for (k, change) in changes.enumerated() {
+            let made = k < produced.count ? produced[k] : change.path
+            beat.levels = beat.levels.compactMap { PathShift.forward($0, through: change, produced: made) }
+            beat.editing = beat.editing.flatMap { PathShift.forward($0, through: change, produced: made) }
+        }
+        return beat
+    }
+
+    private enum CodingKeys: String, CodingKey { case page, user, level, levels, editing, gone }
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         page = try c.decode(String.self, forKey: .page)
         user = try c.decode(String.self, forKey: .user)
-        let levelText = try c.decode(String.self, forKey: .level)
-        guard let level = TreePath(levelText) else {
-            throw DecodingError.dataCorruptedError(forKey: .level, in: c, debugDescription: "'\(levelText)' is not a TreePath")
-        }
-        self.level = level
-        if let text = try c.decodeIfPresent(String.self, forKey: .editing) {
-            guard let editing = TreePath(text) else {
-                throw DecodingError.dataCorruptedError(forKey: .editing, in: c, debugDescription: "'\(text)' is not a TreePath")
+        func path(_ text: String, _ key: CodingKeys) throws -> TreePath {
+            guard let path = TreePath(text) else {
+                throw DecodingError.dataCorruptedError(forKey: key, in: c, debugDescription: "'\(text)' is not a TreePath")
             }
-            self.editing = editing
+            return path
         }
+        if let texts = try c.decodeIfPresent([String].self, forKey: .levels) {
+            levels = try texts.map { try path($0, .levels) }
+        } else {
+            levels = [try path(try c.decode(String.self, forKey: .level), .level)]
+        }
+        editing = try c.decodeIfPresent(String.self, forKey: .editing).map { try path($0, .editing) }
         gone = try c.decodeIfPresent(Bool.self, forKey: .gone) ?? false
     }
 
@@ -50,6 +78,7 @@ public struct PresenceBeat: Sendable, Equatable, Codable {
         try c.encode(page, forKey: .page)
         try c.encode(user, forKey: .user)
         try c.encode(level.description, forKey: .level)
+        if levels.count != 1 { try c.encode(levels.map(\.description), forKey: .levels) }
         try c.encodeIfPresent(editing?.description, forKey: .editing)
         if gone { try c.encode(true, forKey: .gone) }
     }

@@ -9,7 +9,7 @@ import Foundation
 /// A page joins when its stream opens, beats with the stream's keep-alive (every 5 s), and is
 /// gone when the stream ends (the page closed or navigated away); a page of another instance
 /// whose beats stop expires after ``Presence/expiry``. Streams ``subscribe()`` to hear of each
-/// change and compute what their reader may see (``visitors(of:for:mayRead:)``).
+/// change and compute what their reader may see (``visitors(on:mayRead:)``).
 final class PresenceHub: @unchecked Sendable {
     /// This instance's id: the prefix of its pages' ids, so its own beats echoed back by the relay are ignored.
     let instance: String
@@ -21,6 +21,7 @@ final class PresenceHub: @unchecked Sendable {
     private var subscribers: [Int: AsyncStream<Void>.Continuation] = [:]
     private var counter = 0
     private var listening: Task<Void, Never>?
+    private var following: Task<Void, Never>?
     /// The beats waiting to be sent, in order, by one task: a request never waits for the relay
     /// (a database that is away would hold it for its connect timeout).
     private let outbox: AsyncStream<PresenceBeat>.Continuation?
@@ -50,6 +51,7 @@ final class PresenceHub: @unchecked Sendable {
 
     deinit {
         listening?.cancel()
+        following?.cancel()
         outbox?.finish()
     }
 
@@ -71,12 +73,13 @@ final class PresenceHub: @unchecked Sendable {
         publish(beat)
     }
 
-    /// Sets the row `user`'s page `page` edits (`nil`: none). `false` when the page is not theirs
-    /// or not open on this instance.
-    func setEditing(_ editing: TreePath?, page: String, user: String) -> Bool {
+    /// Sets the row `user`'s page `page` edits (`.some(nil)`: none) and the levels it shows,
+    /// leaving what is `nil` as it was. `false` when the page is not theirs or not open on this instance.
+    func update(page: String, user: String, editing: TreePath??, levels: [TreePath]?) -> Bool {
         let beat: PresenceBeat? = lock.withLock {
             guard var beat = local[page], beat.user == user else { return nil }
-            beat.editing = editing
+            if let editing { beat.editing = editing }
+            if let levels { beat.levels = levels }
             local[page] = beat
             return beat
         }
@@ -84,6 +87,38 @@ final class PresenceHub: @unchecked Sendable {
         record(beat)
         publish(beat)
         return true
+    }
+
+    /// The data changed: every page's levels and edited row move with the rows (see
+    /// ``Presence/follow(_:produced:)``). The pages of this instance are announced again, so the
+    /// other instances move them too. Steps whose paths cannot be followed (an undo, a change
+    /// by another writer) leave the paths as they are until the pages say otherwise.
+    func follow(_ event: ChangeEvent) {
+        guard event.origin == .apply || event.origin == .redo, !event.changes.isEmpty else { return }
+        let (changed, moved): (Bool, [PresenceBeat]) = lock.withLock {
+            let changed = board.follow(event.changes, produced: event.paths)
+            var moved: [PresenceBeat] = []
+            for (page, beat) in local {
+                let after = beat.following(event.changes, produced: event.paths)
+                if after != beat {
+                    local[page] = after
+                    moved.append(after)
+                }
+            }
+            return (changed, moved)
+        }
+        if changed { notify() }
+        moved.forEach(publish)
+    }
+
+    /// Follows the changes of `model` (see ``follow(_:)``) until it ends.
+    func follow(_ model: DocumentModel) {
+        following = Task { [weak self] in
+            for await event in await model.changes() {
+                guard let self else { return }
+                self.follow(event)
+            }
+        }
     }
 
     /// The keep-alive of a page of this instance: it is still open. Also forgets the pages whose
@@ -107,9 +142,14 @@ final class PresenceHub: @unchecked Sendable {
         publish(beat)
     }
 
-    /// The users other than `user` on `level`, with the rows they edit, as `mayRead` lets the reader see them.
-    func visitors(of level: TreePath, for user: String, mayRead: (TreePath) -> Bool) -> [PresenceVisitor] {
-        lock.withLock { board.visitors(of: level, for: user, mayRead: mayRead) }
+    /// The levels page `page` of this instance shows now, and the users other than its user
+    /// showing rows of them, with the rows they edit there, as `mayRead` lets the reader see them;
+    /// `nil` when the page is not open here.
+    func visitors(on page: String, mayRead: (TreePath) -> Bool) -> (levels: [TreePath], here: [PresenceVisitor])? {
+        lock.withLock {
+            guard let beat = local[page] else { return nil }
+            return (beat.levels, board.visitors(showing: beat.levels, for: beat.user, mayRead: mayRead))
+        }
     }
 
     /// An element at each change of who is where (coalesced while unread), and the id to ``unsubscribe(_:)`` with.

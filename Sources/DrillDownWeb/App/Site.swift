@@ -75,6 +75,7 @@ struct Site: Sendable {
         searches = SearchPool(width: options.searchWidth)
         accounts = try options.accounts.map { try AccountStore(url: $0.usersFile) }
         presence = accounts != nil && model != nil ? PresenceHub(relay: options.presenceRelay) : nil
+        if let presence, let model { presence.follow(model) }
     }
 
     /// The router with every route; middleware order is outermost first. `hosts` are the

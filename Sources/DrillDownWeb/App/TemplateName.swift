@@ -86,6 +86,7 @@ extension TemplateName {
     static let jumpHTML: TemplateName = "jumpHTML"
     static let label: TemplateName = "label"
     static let level: TemplateName = "level"
+    static let levels: TemplateName = "levels"
     static let list: TemplateName = "list"
     static let live: TemplateName = "live"
     static let modes: TemplateName = "modes"

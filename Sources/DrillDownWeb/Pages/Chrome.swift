@@ -80,17 +80,20 @@ struct Chrome {
 extension Chrome {
     /// On a live server with accounts, a signed-in reader's level or detail page names the level
     /// it is present on (a detail: its row's level, and the row while in Edit mode), for the
-    /// script to follow `/events?presence=LEVEL` (see ``Site/joinPresence(_:lines:)``).
+    /// script to follow `/events?presence=LEVEL` (see ``Site/joinPresence(_:lines:)``). An outline
+    /// or columns page is marked `data-levels`: the script names the levels of the rows it shows.
     func addPresence(to c: inout TemplateContext, site: Site) {
-        guard site.presence != nil, RequestState.current?.user != nil, let node, screen == "level" || screen == "detail" else { return }
+        guard site.presence != nil, RequestState.current?.user != nil, let node else { return }
         let path = site.source.path(of: node)
-        guard screen == "detail" else {
-            c[.presence] = .object([.level: .text(path.description)])
-            return
+        switch screen {
+        case "level": c[.presence] = .object([.level: .text(path.description)])
+        case "outline", "columns": c[.presence] = .object([.level: .text(""), .levels: .bool(true)])
+        case "detail":
+            var editing = false
+            if case .object(let bar)? = c[.fieldsBar], case .bool(true)? = bar[.isEditing] { editing = true }
+            c[.presence] = .object([.level: .text(path.parent.description), .editing: .text(editing ? path.description : "")])
+        default: return
         }
-        var editing = false
-        if case .object(let bar)? = c[.fieldsBar], case .bool(true)? = bar[.isEditing] { editing = true }
-        c[.presence] = .object([.level: .text(path.parent.description), .editing: .text(editing ? path.description : "")])
     }
 
     /// The Undo/Redo bar of a page with edit tools (the level, outline and columns pages'

@@ -20,11 +20,17 @@ struct EditRequest {
     var items: [BatchItem] = []
     /// Every `paths` value of a form (its ticked checkboxes), for a batch posted by a form.
     var formPaths: [String] = []
+    /// The lists of strings a JSON body sent (`"levels": ["", "0"]`), and every value of a key a
+    /// form repeats, by key: see ``list(_:)``.
+    var lists: [String: [String]] = [:]
     /// Whether the answer is JSON (the `/api/` routes, or a script asking with `Accept: application/json`)
     /// rather than a redirect back to the page (Post/Redirect/Get).
     var wantsJSON: Bool
 
     subscript(_ key: String) -> String? { fields[key] }
+
+    /// The list sent as `key` (a JSON list of strings, or a form's values of `key`); `nil` when absent.
+    func list(_ key: String) -> [String]? { lists[key] ?? fields[key].map { [$0] } }
 
     /// Reads the body (already limited in size by ``WriteGuardMiddleware``) and checks that the
     /// `X-CSRF-Token` header or the `csrf` field is the token `tokens` issued for the session cookie.
@@ -46,8 +52,12 @@ struct EditRequest {
                 items = try list.enumerated().map { k, item throws(WebError) in try BatchItem(json: item, at: k) }
             }
             var inputs: [String: FieldForm.Input] = [:]
+            var lists: [String: [String]] = [:]
             for (key, value) in object where key != "changes" {
                 switch (key, value) {
+                case ("levels", let list as [Any]):
+                    guard let texts = list as? [String] else { throw WebError.badRequest("'levels' must be a list of TreePaths (strings).") }
+                    lists[key] = texts
                 case ("attributes", let members as [String: Any]):
                     for (name, member) in members { inputs[name] = try Self.input(member, name: "attributes.\(name)") }
                 case ("unset", let names as [Any]):
@@ -66,7 +76,7 @@ struct EditRequest {
                 if key == "value" { inputs[FieldForm.valueKey] = try Self.input(value, name: key) }
             }
             let accept = request.headers[.accept] ?? ""
-            let edit = EditRequest(fields: fields, inputs: inputs, items: items, wantsJSON: api || accept.contains("application/json"))
+            let edit = EditRequest(fields: fields, inputs: inputs, items: items, lists: lists, wantsJSON: api || accept.contains("application/json"))
             return try checked(edit, request, tokens)
         }
         guard let text = String(data: bytes, encoding: .utf8) else { throw WebError.badRequest("The form is not UTF-8.") }
@@ -79,7 +89,10 @@ struct EditRequest {
         }
         let paths = query.all("paths").flatMap { $0.split(separator: ",").map(String.init) }
         let accept = request.headers[.accept] ?? ""
-        return try checked(EditRequest(fields: fields, inputs: inputs, formPaths: paths, wantsJSON: api || accept.contains("application/json")), request, tokens)
+        let lists = query.all("levels").isEmpty ? [:] : ["levels": query.all("levels")]
+        return try checked(
+            EditRequest(fields: fields, inputs: inputs, formPaths: paths, lists: lists, wantsJSON: api || accept.contains("application/json")), request,
+            tokens)
     }
 
     /// A field's value from JSON: a string is text as people type it, a number, boolean or null a

@@ -15,8 +15,8 @@ import ServiceLifecycle
 /// past either), ``WebServer/Options/maxEventStreams`` in all (503); both with `Retry-After`.
 /// A stream's slot is freed as soon as its client closes the connection.
 ///
-/// On a server with accounts, `?presence=LEVEL` also makes the page present on that level and
-/// adds `presence` events (see ``Site/joinPresence(_:lines:)``).
+/// On a server with accounts, `?presence=LEVEL` (repeated for each level a page shows) also makes
+/// the page present there and adds `presence` events (see ``Site/joinPresence(_:lines:)``).
 extension Site {
     func addEventRoutes(to router: Router<SiteContext>) {
         router.get("/events") { request, _ in
@@ -56,7 +56,12 @@ extension Site {
                 }
                 continuation.finish()
             }
-            let here = joinPresence(request, lines: continuation)
+            let here: PresencePage?
+            do { here = try joinPresence(request, lines: continuation) } catch {
+                forward.cancel()
+                slot.release()
+                throw error
+            }
             let heartbeat = Task {
                 while !Task.isCancelled {
                     try? await Task.sleep(for: .seconds(5))

@@ -1159,39 +1159,73 @@
       if (timer) { clearTimeout(timer); timer = null; }
     }
     open();
+    // A page without a CSRF token (a read-only server) cannot post the levels it shows: it follows again, naming them.
+    if (presence) presence.reopen = function () { close(); open(); };
     window.addEventListener("pagehide", close);
     window.addEventListener("pageshow", function (e) { if (e.persisted && !events && !timer) { missed = true; open(); } });
   }
 
-  // ---- Presence (servers with accounts): who else is on this level, and the rows they edit ----
+  // ---- Presence (servers with accounts): who else shows these rows, and the rows they edit ----
   // The page follows /events?presence=LEVEL (the level of the meta tag; a detail's row while in
-  // Edit mode as &editing=ROW); `presence` events list the other users there. Their initials
-  // show in the navigation bar (at most three, then +N), and a row another user edits carries
-  // their initials. A row this page starts or stops editing in place is posted to /api/presence.
+  // Edit mode as &editing=ROW); an outline or columns page (meta data-levels) names every level
+  // whose rows it shows (presence=L1&presence=L2…), and posts the new list when it changes
+  // (expanding, collapsing, scrolling, another column). `presence` events list the other users
+  // there. Their initials show in the navigation bar (at most three, then +N), and a row another
+  // user edits carries their initials. A row this page starts or stops editing in place (or in
+  // the Rename dialog) is posted to /api/presence.
   var presenceMeta = document.querySelector('meta[name="presence"]');
-  var presence = presenceMeta ? { level: presenceMeta.content, editing: presenceMeta.dataset.editing || "", page: null, renaming: "", here: [] } : null;
+  var presence = presenceMeta ? {
+    level: presenceMeta.content, many: presenceMeta.hasAttribute("data-levels"), editing: presenceMeta.dataset.editing || "",
+    page: null, renaming: "", here: [], asked: null, joined: null, reopen: null
+  } : null;
+  function parentPath(path) { var i = path.lastIndexOf("."); return i < 0 ? "" : path.slice(0, i); }
+  // The levels whose rows this page shows: a level page's one; the outline's rows' parents; the columns.
+  function presenceLevels() {
+    if (!presence.many) return [presence.level];
+    var seen = {}, levels = [];
+    function add(level) { if (!seen.hasOwnProperty(level)) { seen[level] = true; levels.push(level); } }
+    Array.prototype.forEach.call(document.querySelectorAll("#main section.column[data-path]"), function (c) { add(c.dataset.path); });
+    Array.prototype.forEach.call(document.querySelectorAll("#main li.treeitem[data-path]"), function (li) { add(parentPath(li.dataset.path)); });
+    if (!levels.length) add("");
+    return levels.slice(0, 500);
+  }
+  // The stream's query: the levels it asks for (kept: a stream that reconnects by itself asks for them again).
   function presenceQuery() {
     if (!presence) return "";
-    return "?presence=" + encodeURIComponent(presence.level) + (presence.editing ? "&editing=" + encodeURIComponent(presence.editing) : "");
+    presence.asked = presenceLevels();
+    return "?" + presence.asked.map(function (l) { return "presence=" + encodeURIComponent(l); }).join("&") +
+      (presence.editing ? "&editing=" + encodeURIComponent(presence.editing) : "");
   }
   function presenceHello(e) {
     if (!presence) return;
     try { presence.page = JSON.parse(e.data).page || null; } catch (error) { presence.page = null; }
-    if (presence.renaming) sendPresence();
+    if (presence.renaming) sendPresence({ editing: presence.renaming });
+    presence.joined = presence.asked;
+    presenceMoved();
   }
-  function sendPresence() {
+  function sendPresence(fields) {
     if (!presence || !presence.page || !csrfMeta) return;
+    fields.page = presence.page;
     fetch("/api/presence", {
       method: "POST", credentials: "same-origin",
       headers: { "Content-Type": "application/json", Accept: "application/json", "X-CSRF-Token": csrfMeta.content },
-      body: JSON.stringify({ page: presence.page, editing: presence.renaming })
+      body: JSON.stringify(fields)
     }).catch(function () {});
   }
   // This page starts (a path) or stops ("") editing a row in place.
   function presenceEditing(path) {
     if (!presence || presence.renaming === path) return;
     presence.renaming = path;
-    sendPresence();
+    sendPresence({ editing: path });
+  }
+  // An outline or columns page shows other levels now: it says so (posted, or by following again).
+  function presenceMoved() {
+    if (!presence || !presence.many || !presence.joined || !presence.page) return;
+    var levels = presenceLevels();
+    if (levels.join("\n") === presence.joined.join("\n")) return;
+    presence.joined = levels;
+    if (csrfMeta) sendPresence({ levels: levels });
+    else if (presence.reopen) presence.reopen();
   }
   // A hue per user, the same on every page, so a user's circle and row marker match.
   function presenceHue(name) {
@@ -1217,7 +1251,7 @@
   function showPresence(e) {
     var data = null;
     try { data = JSON.parse(e.data); } catch (error) { return; }
-    if (!presence || data.level !== presence.level) return;
+    if (!presence || (!presence.many && data.level !== presence.level)) return;
     presence.here = data.here || [];
     var bar = document.getElementById("presence");
     if (!bar) {
@@ -1272,9 +1306,9 @@
     var presenceMain = document.getElementById("main");
     var marking = false;
     if (presenceMain && window.MutationObserver) new MutationObserver(function () {
-      if (marking || !presence.here.length) return;
+      if (marking || (!presence.here.length && !presence.many)) return;
       marking = true;
-      requestAnimationFrame(function () { markEditedRows(); marking = false; });
+      requestAnimationFrame(function () { markEditedRows(); presenceMoved(); marking = false; });
     }).observe(presenceMain, { childList: true, subtree: true });
   }
 
@@ -1442,8 +1476,10 @@
         renameOpener = link;
         renameDialog.showModal();
         renameInput.select();
+        presenceEditing((document.getElementById("edit-selected-path") || {}).textContent || "");
       });
       renameDialog.addEventListener("close", function () {
+        presenceEditing("");
         if (renameOpener && document.contains(renameOpener)) renameOpener.focus();
         renameOpener = null;
       });
