@@ -9,7 +9,9 @@ import HummingbirdAuth
 ///    header is ignored);
 /// 2. `Authorization: Bearer TOKEN` with an API token of the users file (a wrong, revoked or expired
 ///    token is 401, not a fall back to the cookie);
-/// 3. the signed `dd_auth` session cookie of a sign-in (``SessionCookie``).
+/// 3. the signed `dd_auth` session cookie of a sign-in (``SessionCookie``), recognised once per
+///    session and users file generation (``SessionCache``), whose entry the request then carries
+///    (``SiteContext/session``).
 ///
 /// A token in the URL's query (`access_token=`, `token=`) is refused with 400: URLs end up in logs
 /// and browser histories. Requests no one is recognised in are left to ``SignInGateMiddleware``.
@@ -18,18 +20,32 @@ struct AccountsAuthenticator: AuthenticatorMiddleware {
     let accounts: AccountStore
     let options: AccountsOptions
     let signer: CSRFTokens
+    let sessions: SessionCache
 
-    func authenticate(request: Request, context: SiteContext) async throws -> SignedInUser? {
-        let query = Query(request.uri.query)
-        for name in ["access_token", "token", "bearer", "api_key", "auth"] where query[name] != nil {
-            throw WebError.badRequest("Tokens are not accepted in a URL ('\(name)='): send them as 'Authorization: Bearer TOKEN'.")
+    func handle(_ request: Request, context: SiteContext, next: (Request, SiteContext) async throws -> Response) async throws -> Response {
+        guard let (user, session) = try recognise(request) else { return try await next(request, context) }
+        var context = context
+        context.identity = user
+        context.session = session
+        return try await next(request, context)
+    }
+
+    func authenticate(request: Request, context: SiteContext) async throws -> SignedInUser? { try recognise(request)?.user }
+
+    /// The request's user and, when a session cookie says who it is, that session's entry.
+    func recognise(_ request: Request) throws -> (user: SignedInUser, session: SessionCache.Entry?)? {
+        if let raw = request.uri.query, !raw.isEmpty {
+            let query = Query(raw)
+            for name in ["access_token", "token", "bearer", "api_key", "auth"] where query[name] != nil {
+                throw WebError.badRequest("Tokens are not accepted in a URL ('\(name)='): send them as 'Authorization: Bearer TOKEN'.")
+            }
         }
-        let file = accounts.current
+        let (file, generation) = accounts.snapshot
         if let header = options.authHeader, let name = request.headers[HTTPField.Name(header) ?? .authorization],
             options.trustedProxies.contains(request.headers[.peerAddress] ?? "")
         {
             guard file.user(name) != nil else { throw WebError(status: .forbidden, message: "The proxy signed in '\(name)', who has no account here.") }
-            return SignedInUser(name: name, means: .proxy)
+            return (SignedInUser(name: name, means: .proxy), nil)
         }
         if request.headers[.authorization] != nil {
             guard let bearer = request.headers.bearer, let user = file.user(forToken: bearer.token) else {
@@ -37,10 +53,32 @@ struct AccountsAuthenticator: AuthenticatorMiddleware {
                     status: .unauthorized, message: "The bearer token is not valid: it was revoked, has expired or is mistyped.",
                     headers: [.wwwAuthenticate: "Bearer"])
             }
-            return SignedInUser(name: user.name, means: .bearer)
+            return (SignedInUser(name: user.name, means: .bearer), nil)
         }
-        if let session = SessionCookie.read(request.headers[values: .cookie], signer: signer), file.user(session.user) != nil {
-            return SignedInUser(name: session.user, means: .session(id: session.id))
+        return session(in: request.headers, file: file, generation: generation).map { ($0.user, $0) }
+    }
+
+    /// The entry of the first `dd_auth` cookie in `headers` that holds a session signed by
+    /// ``signer``, not expired, of a user in `file`: from ``sessions`` when it was recognised
+    /// before in `generation`, else checked now and kept. The cookie is read as bytes where the
+    /// header holds it (no string is made on a hit).
+    func session(in headers: HTTPFields, file: UsersFile, generation: Int) -> SessionCache.Entry? {
+        let now = Int(Date().timeIntervalSince1970)
+        for field in headers where field.name == .cookie {
+            let found = field.withUnsafeBytesOfValue { header in
+                SessionCookie.firstValue(in: header) { value in
+                    if let hit = sessions.entry(value, generation: generation, now: now) { return hit }
+                    let text = String(decoding: value, as: UTF8.self)
+                    guard let session = SessionCookie.check(text, signer: signer), Int(session.expires.timeIntervalSince1970) > now,
+                        file.user(session.user) != nil
+                    else { return nil }
+                    return sessions.keep(
+                        value, generation: generation, expires: Int(session.expires.timeIntervalSince1970),
+                        user: SignedInUser(name: session.user, means: .session(id: session.id)),
+                        token: signer.sign(SessionCookie.csrfMessage(user: session.user, session: session.id)))
+                }
+            }
+            if let found { return found }
         }
         return nil
     }

@@ -38,17 +38,27 @@ struct SessionCookie: Sendable, Equatable {
             header.makeContiguousUTF8()
             guard let values = header.utf8.withContiguousStorageIfAvailable(values(in:)) else { continue }
             for value in values {
-                if let session = parse(value, signer: signer, now: now) { return session }
+                if let session = check(value, signer: signer), session.expires > now { return session }
             }
         }
         return nil
     }
 
-    /// The values of the `dd_auth` cookie-pairs in one `Cookie` header, spaces and tabs around a pair
-    /// trimmed (RFC 6265 §5.2). Read as bytes: walking the header as Characters (`split`, `drop`,
-    /// `hasPrefix` on a String) was a sixth of a signed-in cached page's instructions.
+    /// The values of the `dd_auth` cookie-pairs in one `Cookie` header (see ``firstValue(in:where:)``).
     static func values(in header: UnsafeBufferPointer<UInt8>) -> [String] {
         var found: [String] = []
+        _ = firstValue(in: header) { value -> Bool? in
+            found.append(String(decoding: value, as: UTF8.self))
+            return nil
+        }
+        return found
+    }
+
+    /// The first non-`nil` result of `body` for the values of the `dd_auth` cookie-pairs in one
+    /// `Cookie` header, in order, spaces and tabs around a pair trimmed (RFC 6265 §5.2). Read as
+    /// bytes: walking the header as Characters (`split`, `drop`, `hasPrefix` on a String) was a
+    /// sixth of a signed-in cached page's instructions.
+    static func firstValue<T>(in header: UnsafeBufferPointer<UInt8>, where body: (UnsafeBufferPointer<UInt8>) -> T?) -> T? {
         var start = 0
         while start < header.count {
             var end = start
@@ -56,23 +66,21 @@ struct SessionCookie: Sendable, Equatable {
             var low = start, high = end
             while low < high, header[low] == 0x20 || header[low] == 0x09 { low += 1 }
             while high > low, header[high - 1] == 0x20 || header[high - 1] == 0x09 { high -= 1 }
-            if high - low >= pairPrefixBytes.count, pairPrefixBytes.indices.allSatisfy({ header[low + $0] == pairPrefixBytes[$0] }) {
-                found.append(String(decoding: UnsafeBufferPointer(rebasing: header[(low + pairPrefixBytes.count) ..< high]), as: UTF8.self))
+            if high - low >= pairPrefixBytes.count, pairPrefixBytes.indices.allSatisfy({ header[low + $0] == pairPrefixBytes[$0] }),
+                let found = body(UnsafeBufferPointer(rebasing: header[(low + pairPrefixBytes.count) ..< high]))
+            {
+                return found
             }
             start = end + 1
         }
-        return found
+        return nil
     }
 
     /// ``pairPrefix`` as bytes.
     private static let pairPrefixBytes = Array(pairPrefix.utf8)
 
-    /// The session `value` holds, when `signer` signed it and it has not expired; a value checked
-    /// before is not checked again (``CSRFTokens/sessions``).
-    static func parse(_ value: String, signer: CSRFTokens, now: Date) -> SessionCookie? {
-        guard let session = signer.sessions.value(value, make: { check(value, signer: signer) }), session.expires > now else { return nil }
-        return session
-    }
+    /// What the CSRF token of `user`'s session `session` signs: the token is bound to both.
+    static func csrfMessage(user: String, session: String) -> String { "csrf|\(user)|\(session)" }
 
     /// The session `value` holds, when its MAC is `signer`'s (whatever its expiry).
     static func check(_ value: String, signer: CSRFTokens) -> SessionCookie? {

@@ -18,6 +18,9 @@ struct RequestState: Sendable {
     var user: SignedInUser? = nil
     /// What ``user`` may do; `nil` without accounts.
     var access: AccessView? = nil
+    /// The signed-in session's cache entry, whose ``SessionCache/Entry/serial`` cached pages joined
+    /// with ``csrf`` are kept under (see ``PageCache``); `nil` without a session cookie.
+    var session: SessionCache.Entry? = nil
 
     /// The state of the request being answered; `nil` outside a request (tests building pages directly).
     @TaskLocal static var current: RequestState?

@@ -63,6 +63,14 @@ extension Site {
         router.post("/signout") { request, context in
             guard context.identity != nil else { return Responses.redirect("/signin") }
             _ = try await EditRequest.read(request, api: false, maxBytes: self.options.maxBodyBytes, tokens: csrf)
+            for field in request.headers where field.name == .cookie {
+                field.withUnsafeBytesOfValue { header in
+                    _ = SessionCookie.firstValue(in: header) { value -> Bool? in
+                        sessions.remove(value)
+                        return nil
+                    }
+                }
+            }
             return Response(
                 status: .seeOther,
                 headers: [.location: "/signin", .cacheControl: "no-store", .setCookie: SessionCookie.setCookie(nil, secure: options.secureCookies)])
