@@ -14,16 +14,40 @@ import HummingbirdAuth
 ///    (``SiteContext/session``).
 ///
 /// A token in the URL's query (`access_token=`, `token=`) is refused with 400: URLs end up in logs
-/// and browser histories. Requests no one is recognised in are left to ``SignInGateMiddleware``.
+/// and browser histories. Requests no one is recognised in are answered by ``SignInGate`` (here,
+/// not in a middleware of its own: each middleware is a few asynchronous steps more per request).
 struct AccountsAuthenticator: AuthenticatorMiddleware {
     typealias Context = SiteContext
-    let accounts: AccountStore
-    let options: AccountsOptions
-    let signer: CSRFTokens
-    let sessions: SessionCache
+    /// What the authenticator works with, in one object: the middleware is copied at each step of
+    /// a request, and a copy is then one retain.
+    final class Parts: Sendable {
+        let accounts: AccountStore
+        let options: AccountsOptions
+        let signer: CSRFTokens
+        let sessions: SessionCache
+        init(accounts: AccountStore, options: AccountsOptions, signer: CSRFTokens, sessions: SessionCache) {
+            self.accounts = accounts
+            self.options = options
+            self.signer = signer
+            self.sessions = sessions
+        }
+    }
+
+    let parts: Parts
+    var accounts: AccountStore { parts.accounts }
+    var options: AccountsOptions { parts.options }
+    var signer: CSRFTokens { parts.signer }
+    var sessions: SessionCache { parts.sessions }
+
+    init(accounts: AccountStore, options: AccountsOptions, signer: CSRFTokens, sessions: SessionCache) {
+        parts = Parts(accounts: accounts, options: options, signer: signer, sessions: sessions)
+    }
 
     func handle(_ request: Request, context: SiteContext, next: (Request, SiteContext) async throws -> Response) async throws -> Response {
-        guard let (user, session) = try recognise(request) else { return try await next(request, context) }
+        guard let (user, session) = try recognise(request) else {
+            if SignInGate.isOpen(request.uri.path) { return try await next(request, context) }
+            return try SignInGate.refusal(request)
+        }
         var context = context
         context.identity = user
         context.session = session
@@ -87,13 +111,11 @@ struct AccountsAuthenticator: AuthenticatorMiddleware {
 /// On a server with accounts, sends requests from no one to sign in: pages get a redirect to
 /// `/signin`, the JSON API, `/events` and writes 401 (with `WWW-Authenticate: Bearer`), and neither
 /// carries any data. The sign-in page, the stylesheet, the probes and the API's OpenAPI document
-/// are open to all.
-struct SignInGateMiddleware: RouterMiddleware {
-    typealias Context = SiteContext
-
-    func handle(_ request: Request, context: SiteContext, next: (Request, SiteContext) async throws -> Response) async throws -> Response {
+/// are open to all (``isOpen(_:)``). Applied by ``AccountsAuthenticator``.
+enum SignInGate {
+    /// The answer to a request from no one for a path that is not open.
+    static func refusal(_ request: Request) throws -> Response {
         let path = request.uri.path
-        if context.identity != nil || Self.isOpen(path) { return try await next(request, context) }
         let wantsPage = (request.method == .get || request.method == .head) && !path.hasPrefix("/api/") && path != "/events"
             && !(request.headers[.accept] ?? "").contains("application/json")
         if wantsPage {

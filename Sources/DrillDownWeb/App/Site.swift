@@ -90,7 +90,6 @@ struct Site: Sendable {
         router.add(middleware: WriteGuardMiddleware(editable: isEditable, accounts: accounts != nil, maxBodyBytes: options.maxBodyBytes, hosts: hosts))
         if let accounts, let settings = options.accounts {
             router.add(middleware: AccountsAuthenticator(accounts: accounts, options: settings, signer: csrf, sessions: sessions))
-            router.add(middleware: SignInGateMiddleware())
         }
         router.add(middleware: SnapshotMiddleware(site: self))
         addPageRoutes(to: router)
