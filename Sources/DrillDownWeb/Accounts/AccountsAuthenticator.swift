@@ -88,23 +88,17 @@ struct AccountsAuthenticator: AuthenticatorMiddleware {
     /// header holds it (no string is made on a hit).
     func session(in headers: HTTPFields, file: UsersFile, generation: Int) -> SessionCache.Entry? {
         let now = Int(Date().timeIntervalSince1970)
-        for field in headers where field.name == .cookie {
-            let found = field.withUnsafeBytesOfValue { header in
-                SessionCookie.firstValue(in: header) { value in
-                    if let hit = sessions.entry(value, generation: generation, now: now) { return hit }
-                    let text = String(decoding: value, as: UTF8.self)
-                    guard let session = SessionCookie.check(text, signer: signer), Int(session.expires.timeIntervalSince1970) > now,
-                        file.user(session.user) != nil
-                    else { return nil }
-                    return sessions.keep(
-                        value, generation: generation, expires: Int(session.expires.timeIntervalSince1970),
-                        user: SignedInUser(name: session.user, means: .session(id: session.id)),
-                        token: signer.sign(SessionCookie.csrfMessage(user: session.user, session: session.id)))
-                }
-            }
-            if let found { return found }
+        return SessionCookie.firstValue(in: headers) { value in
+            if let hit = sessions.entry(value, generation: generation, now: now) { return hit }
+            let text = String(decoding: value, as: UTF8.self)
+            guard let session = SessionCookie.check(text, signer: signer), Int(session.expires.timeIntervalSince1970) > now,
+                file.user(session.user) != nil
+            else { return nil }
+            return sessions.keep(
+                value, generation: generation, expires: Int(session.expires.timeIntervalSince1970),
+                user: SignedInUser(name: session.user, means: .session(id: session.id)),
+                token: signer.sign(SessionCookie.csrfMessage(user: session.user, session: session.id)))
         }
-        return nil
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 
 /// A signed-in session, kept in the `dd_auth` cookie and signed (HMAC-SHA256) with the secret
 /// every instance shares (`--secret-file`), so a session made on one instance is accepted by all
@@ -72,6 +73,14 @@ struct SessionCookie: Sendable, Equatable {
                 return found
             }
             start = end + 1
+        }
+        return nil
+    }
+
+    /// ``firstValue(in:where:)`` over every `Cookie` field of `headers`, read where they are held.
+    static func firstValue<T>(in headers: HTTPFields, where body: (UnsafeBufferPointer<UInt8>) -> T?) -> T? {
+        for field in headers where field.name == .cookie {
+            if let found = field.withUnsafeBytesOfValue({ firstValue(in: $0, where: body) }) { return found }
         }
         return nil
     }

@@ -87,7 +87,7 @@ struct SnapshotMiddleware: RouterMiddleware {
 
     /// `response` with the `dd_session` cookie to set and the `X-CSRF-Token` field (the session
     /// entry's, made once, when the token is its own).
-    static func finish(_ response: inout Response, token: String, cookie: String?, session: SessionCache.Entry? = nil) -> Response {
+    static func finish(_ response: inout Response, token: String, cookie: String?, session: SessionCache.Entry?) -> Response {
         if let cookie { response.headers.append(HTTPField(name: .setCookie, value: cookie)) }
         if let session, session.token == token {
             response.headers.append(session.tokenField)

@@ -63,13 +63,10 @@ extension Site {
         router.post("/signout") { request, context in
             guard context.identity != nil else { return Responses.redirect("/signin") }
             _ = try await EditRequest.read(request, api: false, maxBytes: self.options.maxBodyBytes, tokens: csrf)
-            for field in request.headers where field.name == .cookie {
-                field.withUnsafeBytesOfValue { header in
-                    _ = SessionCookie.firstValue(in: header) { value -> Bool? in
-                        sessions.remove(value)
-                        return nil
-                    }
-                }
+            // Signing out forgets the session's cache entry (see ``SessionCache``).
+            _ = SessionCookie.firstValue(in: request.headers) { value -> Bool? in
+                sessions.remove(value)
+                return nil
             }
             return Response(
                 status: .seeOther,
