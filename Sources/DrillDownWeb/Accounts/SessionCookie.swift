@@ -33,28 +33,6 @@ struct SessionCookie: Sendable, Equatable {
         return body + "." + signer.sign("session|" + body)
     }
 
-    /// The session in a request's `Cookie` headers, when its value was signed by `signer` and has not expired.
-    static func read(_ cookies: [String], signer: CSRFTokens, now: Date = Date()) -> SessionCookie? {
-        for var header in cookies {
-            header.makeContiguousUTF8()
-            guard let values = header.utf8.withContiguousStorageIfAvailable(values(in:)) else { continue }
-            for value in values {
-                if let session = check(value, signer: signer), session.expires > now { return session }
-            }
-        }
-        return nil
-    }
-
-    /// The values of the `dd_auth` cookie-pairs in one `Cookie` header (see ``firstValue(in:where:)``).
-    static func values(in header: UnsafeBufferPointer<UInt8>) -> [String] {
-        var found: [String] = []
-        _ = firstValue(in: header) { value -> Bool? in
-            found.append(String(decoding: value, as: UTF8.self))
-            return nil
-        }
-        return found
-    }
-
     /// The first non-`nil` result of `body` for the values of the `dd_auth` cookie-pairs in one
     /// `Cookie` header, in order, spaces and tabs around a pair trimmed (RFC 6265 §5.2). Read as
     /// bytes: walking the header as Characters (`split`, `drop`, `hasPrefix` on a String) was a
