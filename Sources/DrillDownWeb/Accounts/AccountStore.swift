@@ -40,14 +40,18 @@ final class AccountStore: @unchecked Sendable {
     }
 
     /// The users file as it is now. A file that became malformed keeps the last good one (and says so on standard error).
-    var current: UsersFile {
+    var current: UsersFile { snapshot.file }
+
+    /// The users file as it is now, and its generation: a number that grows each time the file is
+    /// read again (what ``SessionCache`` entries are valid for).
+    var snapshot: (file: UsersFile, generation: Int) {
         lock.withLock {
             let second = Self.seconds()
-            guard changed || second >= nextCheck else { return file }
+            guard changed || second >= nextCheck else { return (file, generation) }
             changed = false
             nextCheck = second + 1
             let now = FileStamp(path)
-            guard now != stamp else { return file }
+            guard now != stamp else { return (file, generation) }
             stamp = now
             do {
                 file = try UsersFile.load(url)
@@ -55,7 +59,7 @@ final class AccountStore: @unchecked Sendable {
             } catch {
                 FileHandle.standardError.write(Data("drilldown: \(error); keeping the accounts read before\n".utf8))
             }
-            return file
+            return (file, generation)
         }
     }
 

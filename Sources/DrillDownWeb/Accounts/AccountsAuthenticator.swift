@@ -9,27 +9,67 @@ import HummingbirdAuth
 ///    header is ignored);
 /// 2. `Authorization: Bearer TOKEN` with an API token of the users file (a wrong, revoked or expired
 ///    token is 401, not a fall back to the cookie);
-/// 3. the signed `dd_auth` session cookie of a sign-in (``SessionCookie``).
+/// 3. the signed `dd_auth` session cookie of a sign-in (``SessionCookie``), recognised once per
+///    session and users file generation (``SessionCache``), whose entry the request then carries
+///    (``SiteContext/session``).
 ///
 /// A token in the URL's query (`access_token=`, `token=`) is refused with 400: URLs end up in logs
-/// and browser histories. Requests no one is recognised in are left to ``SignInGateMiddleware``.
+/// and browser histories. Requests no one is recognised in are answered by ``SignInGate`` (here,
+/// not in a middleware of its own: each middleware is a few asynchronous steps more per request).
 struct AccountsAuthenticator: AuthenticatorMiddleware {
     typealias Context = SiteContext
-    let accounts: AccountStore
-    let options: AccountsOptions
-    let signer: CSRFTokens
-
-    func authenticate(request: Request, context: SiteContext) async throws -> SignedInUser? {
-        let query = Query(request.uri.query)
-        for name in ["access_token", "token", "bearer", "api_key", "auth"] where query[name] != nil {
-            throw WebError.badRequest("Tokens are not accepted in a URL ('\(name)='): send them as 'Authorization: Bearer TOKEN'.")
+    /// What the authenticator works with, in one object: the middleware is copied at each step of
+    /// a request, and a copy is then one retain.
+    final class Parts: Sendable {
+        let accounts: AccountStore
+        let options: AccountsOptions
+        let signer: CSRFTokens
+        let sessions: SessionCache
+        init(accounts: AccountStore, options: AccountsOptions, signer: CSRFTokens, sessions: SessionCache) {
+            self.accounts = accounts
+            self.options = options
+            self.signer = signer
+            self.sessions = sessions
         }
-        let file = accounts.current
+    }
+
+    let parts: Parts
+    var accounts: AccountStore { parts.accounts }
+    var options: AccountsOptions { parts.options }
+    var signer: CSRFTokens { parts.signer }
+    var sessions: SessionCache { parts.sessions }
+
+    init(accounts: AccountStore, options: AccountsOptions, signer: CSRFTokens, sessions: SessionCache) {
+        parts = Parts(accounts: accounts, options: options, signer: signer, sessions: sessions)
+    }
+
+    func handle(_ request: Request, context: SiteContext, next: (Request, SiteContext) async throws -> Response) async throws -> Response {
+        guard let (user, session) = try recognise(request) else {
+            if SignInGate.isOpen(request.uri.path) { return try await next(request, context) }
+            return try SignInGate.refusal(request)
+        }
+        var context = context
+        context.identity = user
+        context.session = session
+        return try await next(request, context)
+    }
+
+    func authenticate(request: Request, context: SiteContext) async throws -> SignedInUser? { try recognise(request)?.user }
+
+    /// The request's user and, when a session cookie says who it is, that session's entry.
+    func recognise(_ request: Request) throws -> (user: SignedInUser, session: SessionCache.Entry?)? {
+        if let raw = request.uri.query, !raw.isEmpty {
+            let query = Query(raw)
+            for name in ["access_token", "token", "bearer", "api_key", "auth"] where query[name] != nil {
+                throw WebError.badRequest("Tokens are not accepted in a URL ('\(name)='): send them as 'Authorization: Bearer TOKEN'.")
+            }
+        }
+        let (file, generation) = accounts.snapshot
         if let header = options.authHeader, let name = request.headers[HTTPField.Name(header) ?? .authorization],
             options.trustedProxies.contains(request.headers[.peerAddress] ?? "")
         {
             guard file.user(name) != nil else { throw WebError(status: .forbidden, message: "The proxy signed in '\(name)', who has no account here.") }
-            return SignedInUser(name: name, means: .proxy)
+            return (SignedInUser(name: name, means: .proxy), nil)
         }
         if request.headers[.authorization] != nil {
             guard let bearer = request.headers.bearer, let user = file.user(forToken: bearer.token) else {
@@ -37,25 +77,39 @@ struct AccountsAuthenticator: AuthenticatorMiddleware {
                     status: .unauthorized, message: "The bearer token is not valid: it was revoked, has expired or is mistyped.",
                     headers: [.wwwAuthenticate: "Bearer"])
             }
-            return SignedInUser(name: user.name, means: .bearer)
+            return (SignedInUser(name: user.name, means: .bearer), nil)
         }
-        if let session = SessionCookie.read(request.headers[values: .cookie], signer: signer), file.user(session.user) != nil {
-            return SignedInUser(name: session.user, means: .session(id: session.id))
+        return session(in: request.headers, file: file, generation: generation).map { ($0.user, $0) }
+    }
+
+    /// The entry of the first `dd_auth` cookie in `headers` that holds a session signed by
+    /// ``signer``, not expired, of a user in `file`: from ``sessions`` when it was recognised
+    /// before in `generation`, else checked now and kept. The cookie is read as bytes where the
+    /// header holds it (no string is made on a hit).
+    func session(in headers: HTTPFields, file: UsersFile, generation: Int) -> SessionCache.Entry? {
+        let now = Int(Date().timeIntervalSince1970)
+        return SessionCookie.firstValue(in: headers) { value in
+            if let hit = sessions.entry(value, generation: generation, now: now) { return hit }
+            let text = String(decoding: value, as: UTF8.self)
+            guard let session = SessionCookie.check(text, signer: signer), Int(session.expires.timeIntervalSince1970) > now,
+                file.user(session.user) != nil
+            else { return nil }
+            return sessions.keep(
+                value, generation: generation, expires: Int(session.expires.timeIntervalSince1970),
+                user: SignedInUser(name: session.user, means: .session(id: session.id)),
+                token: signer.sign(SessionCookie.csrfMessage(user: session.user, session: session.id)))
         }
-        return nil
     }
 }
 
 /// On a server with accounts, sends requests from no one to sign in: pages get a redirect to
 /// `/signin`, the JSON API, `/events` and writes 401 (with `WWW-Authenticate: Bearer`), and neither
 /// carries any data. The sign-in page, the stylesheet, the probes and the API's OpenAPI document
-/// are open to all.
-struct SignInGateMiddleware: RouterMiddleware {
-    typealias Context = SiteContext
-
-    func handle(_ request: Request, context: SiteContext, next: (Request, SiteContext) async throws -> Response) async throws -> Response {
+/// are open to all (``isOpen(_:)``). Applied by ``AccountsAuthenticator``.
+enum SignInGate {
+    /// The answer to a request from no one for a path that is not open.
+    static func refusal(_ request: Request) throws -> Response {
         let path = request.uri.path
-        if context.identity != nil || Self.isOpen(path) { return try await next(request, context) }
         let wantsPage = (request.method == .get || request.method == .head) && !path.hasPrefix("/api/") && path != "/events"
             && !(request.headers[.accept] ?? "").contains("application/json")
         if wantsPage {

@@ -1,9 +1,8 @@
 import Foundation
 
 /// The last few thousand results of a pure, costly function of a string: the HMAC of a message
-/// (``CSRFTokens``), a session cookie's value checked and parsed (``SessionCookie``). A signed-in
-/// page view checks its session cookie and signs its CSRF token, the same work on every request
-/// of a session, so each is done once. Bounded: emptied when it holds ``capacity`` entries.
+/// (``CSRFTokens``): a session's writes verify the same CSRF token each time, so its HMAC is
+/// computed once. Bounded: emptied when it holds ``capacity`` entries.
 /// Failures (`nil`) are not kept, so made-up values cannot fill it.
 final class Memo<Value>: @unchecked Sendable {
     /// The most entries kept.

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 
 /// A signed-in session, kept in the `dd_auth` cookie and signed (HMAC-SHA256) with the secret
 /// every instance shares (`--secret-file`), so a session made on one instance is accepted by all
@@ -32,23 +33,11 @@ struct SessionCookie: Sendable, Equatable {
         return body + "." + signer.sign("session|" + body)
     }
 
-    /// The session in a request's `Cookie` headers, when its value was signed by `signer` and has not expired.
-    static func read(_ cookies: [String], signer: CSRFTokens, now: Date = Date()) -> SessionCookie? {
-        for var header in cookies {
-            header.makeContiguousUTF8()
-            guard let values = header.utf8.withContiguousStorageIfAvailable(values(in:)) else { continue }
-            for value in values {
-                if let session = parse(value, signer: signer, now: now) { return session }
-            }
-        }
-        return nil
-    }
-
-    /// The values of the `dd_auth` cookie-pairs in one `Cookie` header, spaces and tabs around a pair
-    /// trimmed (RFC 6265 §5.2). Read as bytes: walking the header as Characters (`split`, `drop`,
-    /// `hasPrefix` on a String) was a sixth of a signed-in cached page's instructions.
-    static func values(in header: UnsafeBufferPointer<UInt8>) -> [String] {
-        var found: [String] = []
+    /// The first non-`nil` result of `body` for the values of the `dd_auth` cookie-pairs in one
+    /// `Cookie` header, in order, spaces and tabs around a pair trimmed (RFC 6265 §5.2). Read as
+    /// bytes: walking the header as Characters (`split`, `drop`, `hasPrefix` on a String) was a
+    /// sixth of a signed-in cached page's instructions.
+    static func firstValue<T>(in header: UnsafeBufferPointer<UInt8>, where body: (UnsafeBufferPointer<UInt8>) -> T?) -> T? {
         var start = 0
         while start < header.count {
             var end = start
@@ -56,23 +45,29 @@ struct SessionCookie: Sendable, Equatable {
             var low = start, high = end
             while low < high, header[low] == 0x20 || header[low] == 0x09 { low += 1 }
             while high > low, header[high - 1] == 0x20 || header[high - 1] == 0x09 { high -= 1 }
-            if high - low >= pairPrefixBytes.count, pairPrefixBytes.indices.allSatisfy({ header[low + $0] == pairPrefixBytes[$0] }) {
-                found.append(String(decoding: UnsafeBufferPointer(rebasing: header[(low + pairPrefixBytes.count) ..< high]), as: UTF8.self))
+            if high - low >= pairPrefixBytes.count, pairPrefixBytes.indices.allSatisfy({ header[low + $0] == pairPrefixBytes[$0] }),
+                let found = body(UnsafeBufferPointer(rebasing: header[(low + pairPrefixBytes.count) ..< high]))
+            {
+                return found
             }
             start = end + 1
         }
-        return found
+        return nil
+    }
+
+    /// ``firstValue(in:where:)`` over every `Cookie` field of `headers`, read where they are held.
+    static func firstValue<T>(in headers: HTTPFields, where body: (UnsafeBufferPointer<UInt8>) -> T?) -> T? {
+        for field in headers where field.name == .cookie {
+            if let found = field.withUnsafeBytesOfValue({ firstValue(in: $0, where: body) }) { return found }
+        }
+        return nil
     }
 
     /// ``pairPrefix`` as bytes.
     private static let pairPrefixBytes = Array(pairPrefix.utf8)
 
-    /// The session `value` holds, when `signer` signed it and it has not expired; a value checked
-    /// before is not checked again (``CSRFTokens/sessions``).
-    static func parse(_ value: String, signer: CSRFTokens, now: Date) -> SessionCookie? {
-        guard let session = signer.sessions.value(value, make: { check(value, signer: signer) }), session.expires > now else { return nil }
-        return session
-    }
+    /// What the CSRF token of `user`'s session `session` signs: the token is bound to both.
+    static func csrfMessage(user: String, session: String) -> String { "csrf|\(user)|\(session)" }
 
     /// The session `value` holds, when its MAC is `signer`'s (whatever its expiry).
     static func check(_ value: String, signer: CSRFTokens) -> SessionCookie? {

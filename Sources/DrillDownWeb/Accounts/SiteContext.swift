@@ -7,10 +7,14 @@ public struct SiteContext: AuthRequestContext, RequestContext {
     public var coreContext: CoreRequestContextStorage
     /// The signed-in user; `nil` on a server without accounts, or before signing in.
     public var identity: SignedInUser?
+    /// The signed-in session's cache entry (its CSRF token made once), when the user came with a
+    /// session cookie (see ``SessionCache``).
+    var session: SessionCache.Entry?
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
         identity = nil
+        session = nil
     }
 }
 

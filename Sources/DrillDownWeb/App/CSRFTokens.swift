@@ -16,10 +16,8 @@ struct CSRFTokens: Sendable {
     static let cookieName = "dd_session"
 
     private let key: SymmetricKey
-    /// The HMACs of recent messages (a session's cookie and CSRF token, on each of its requests).
+    /// The HMACs of recent messages (a session's CSRF token, on each of its writes).
     private let codes = Memo<(code: HashedAuthenticationCode<SHA256>, hex: String)>()
-    /// Session cookies' values recently checked under this secret, parsed (see ``SessionCookie``).
-    let sessions = Memo<SessionCookie>()
 
     /// Tokens under a fresh per-process secret (256 bits from the system RNG).
     init() { key = SymmetricKey(size: .bits256) }

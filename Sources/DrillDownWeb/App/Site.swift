@@ -37,6 +37,8 @@ struct Site: Sendable {
     let accounts: AccountStore?
     /// Who is on which level: on a live server with accounts only (see ``PresenceHub``).
     let presence: PresenceHub?
+    /// Signed-in sessions recently recognised, with their CSRF tokens (see ``SessionCache``).
+    let sessions = SessionCache()
     /// Failed sign-ins, to slow down guessing.
     let throttle = SignInThrottle()
     /// Where sign-ins' bcrypt runs: off the request threads, bounded.
@@ -88,8 +90,7 @@ struct Site: Sendable {
         router.add(middleware: ErrorPageMiddleware(site: self))
         router.add(middleware: WriteGuardMiddleware(editable: isEditable, accounts: accounts != nil, maxBodyBytes: options.maxBodyBytes, hosts: hosts))
         if let accounts, let settings = options.accounts {
-            router.add(middleware: AccountsAuthenticator(accounts: accounts, options: settings, signer: csrf))
-            router.add(middleware: SignInGateMiddleware())
+            router.add(middleware: AccountsAuthenticator(accounts: accounts, options: settings, signer: csrf, sessions: sessions))
         }
         router.add(middleware: SnapshotMiddleware(site: self))
         addPageRoutes(to: router)

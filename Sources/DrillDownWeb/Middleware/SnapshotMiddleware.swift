@@ -28,12 +28,13 @@ struct SnapshotMiddleware: RouterMiddleware {
             // A read-only server with accounts: the reader's view of the data, and a token for signing out.
             var presenter = site.basePresenter
             presenter.access = accounts.view(for: user.name, in: presenter.source, revision: 0)
-            let (token, cookie) = csrfToken(for: user, request)
-            let state = RequestState(presenter: presenter, revision: 0, csrf: token, user: user, access: presenter.access)
+            let (token, cookie) = csrfToken(for: user, session: context.session, request)
+            let state = RequestState(
+                presenter: presenter, revision: 0, csrf: token, user: user, access: presenter.access, session: context.session)
             var response = try await RequestState.$current.withValue(state) {
                 try await Self.answer(from: presenter.source) { try await next(request, context) }
             }
-            return Self.finish(&response, token: token, cookie: cookie)
+            return Self.finish(&response, token: token, cookie: cookie, session: context.session)
         }
         // The data and its revision, read together without entering the model.
         var (source, revision, history) = model.versionedState
@@ -52,40 +53,47 @@ struct SnapshotMiddleware: RouterMiddleware {
             && cookies.contains { $0.contains(StepNotice.cookieName + "=") } ? StepNotice.find(in: cookies) : nil
         var presenter = Presenter(source: source, schema: site.basePresenter.schema, orders: site.orders.orders(at: revision))
         if let accounts = site.accounts, let user { presenter.access = accounts.view(for: user.name, in: source, revision: revision) }
-        let (token, cookie) = csrfToken(for: user, request)
+        let (token, cookie) = csrfToken(for: user, session: context.session, request)
         let state = RequestState(
-            presenter: presenter, revision: revision, csrf: token, history: history, notice: notice, user: user, access: presenter.access)
+            presenter: presenter, revision: revision, csrf: token, history: history, notice: notice, user: user, access: presenter.access,
+            session: context.session)
         var response = try await RequestState.$current.withValue(state) {
             try await HistoryAuthor.$current.withValue(author) {
                 try await Self.answer(from: source) { try await next(request, context) }
             }
         }
         if notice != nil { response.headers.append(HTTPField(name: .setCookie, value: StepNotice.clearingCookie)) }
-        return Self.finish(&response, token: token, cookie: cookie)
+        return Self.finish(&response, token: token, cookie: cookie, session: context.session)
     }
 
     /// The CSRF token of the request's session, and the `dd_session` cookie to set when one is
     /// issued now. Without accounts: the token of the `dd_session` cookie's id. With accounts:
     /// bound to the user and the signed session's id (a bearer request needs none), so a token
-    /// of another user or session is refused.
-    func csrfToken(for user: SignedInUser?, _ request: Request) -> (token: String, cookie: String?) {
+    /// of another user or session is refused; made once per session (`session`, see ``SessionCache``).
+    func csrfToken(for user: SignedInUser?, session entry: SessionCache.Entry?, _ request: Request) -> (token: String, cookie: String?) {
         if site.accounts != nil {
             switch user?.means {
-            case .session(let id): return (site.csrf.sign("csrf|\(user!.name)|\(id)"), nil)
+            case .session(let id): return (entry?.token ?? site.csrf.sign(SessionCookie.csrfMessage(user: user!.name, session: id)), nil)
             case .bearer, nil: return ("", nil)
             case .proxy: break
             }
         }
         let existing = CSRFTokens.sessionID(in: request.headers[values: .cookie])
         let session = existing ?? CSRFTokens.newSessionID()
-        let token = user.map { site.csrf.sign("csrf|\($0.name)|\(session)") } ?? site.csrf.token(for: session)
+        let token = user.map { site.csrf.sign(SessionCookie.csrfMessage(user: $0.name, session: session)) } ?? site.csrf.token(for: session)
         let cookie = existing == nil ? "\(CSRFTokens.cookieName)=\(session); Path=/; SameSite=Strict; HttpOnly" : nil
         return (token, cookie)
     }
 
-    static func finish(_ response: inout Response, token: String, cookie: String?) -> Response {
+    /// `response` with the `dd_session` cookie to set and the `X-CSRF-Token` field (the session
+    /// entry's, made once, when the token is its own).
+    static func finish(_ response: inout Response, token: String, cookie: String?, session: SessionCache.Entry?) -> Response {
         if let cookie { response.headers.append(HTTPField(name: .setCookie, value: cookie)) }
-        if !token.isEmpty { response.headers[.csrfToken] = token }
+        if let session, session.token == token {
+            response.headers.append(session.tokenField)
+        } else if !token.isEmpty {
+            response.headers[.csrfToken] = token
+        }
         return response
     }
 }

@@ -8,7 +8,10 @@ import NIOCore
 /// (``placeholder``: 64 random hex digits drawn when the process starts, never sent) and kept
 /// split where the token goes; a later request for the same page gets the parts joined around
 /// its own session's token, which costs a copy of the page's bytes instead of its rendering
-/// (and no copy at all on a read-only server, whose pages carry no token).
+/// (and no copy at all on a read-only server, whose pages carry no token). With accounts, the
+/// page last joined for a signed-in session is kept too, under its session entry's serial number
+/// (``SessionCache/Entry/serial``, which no other session has), so that session's next request
+/// for it is answered without a copy.
 ///
 /// A new revision empties the cache, so an edit shows on the next page; at most `maxPages`
 /// pages holding `maxBytes` bytes of memory are kept, older ones being dropped first.
@@ -36,6 +39,9 @@ final class PageCache: @unchecked Sendable {
         var bytes: Int
         /// The memory its buffer holds (its capacity: a page is written into room to spare).
         var retained = 0
+        /// The page last joined for a signed-in session: that session entry's serial and the page
+        /// with its token (counted in ``retained``).
+        var sessionCopy: (serial: Int, page: ByteBuffer)?
 
         /// The page with `token` between its parts (without a copy when it has no token).
         func joined(with token: String) -> ByteBuffer {
@@ -68,9 +74,25 @@ final class PageCache: @unchecked Sendable {
         placeholder = CSRFTokens.hex((0 ..< 32).map { _ in UInt8.random(in: 0 ... 255, using: &generator) })
     }
 
-    /// The page `key` of `revision` with `token` in it, when it was rendered before.
-    func page(_ key: Key, revision: Int, token: String) -> ByteBuffer? {
-        lock.withLock { revision == self.revision ? pages[key] : nil }?.joined(with: token)
+    /// The page `key` of `revision` with `token` in it, when it was rendered before. `serial`
+    /// (of the session entry whose token `token` is) finds the page joined for that session before,
+    /// and keeps this one for it.
+    func page(_ key: Key, revision: Int, token: String, serial: Int? = nil) -> ByteBuffer? {
+        guard let page = lock.withLock({ revision == self.revision ? pages[key] : nil }) else { return nil }
+        guard let serial, page.parts.count > 1 else { return page.joined(with: token) }
+        if let copy = page.sessionCopy, copy.serial == serial { return copy.page }
+        let made = page.joined(with: token)
+        lock.withLock {
+            // Kept only while the page is, and the memory bound allows.
+            guard revision == self.revision, var kept = pages[key] else { return }
+            let extra = kept.sessionCopy == nil ? made.capacity : 0
+            guard bytes + extra <= maxBytes else { return }
+            kept.sessionCopy = (serial, made)
+            kept.retained += extra
+            bytes += extra
+            pages[key] = kept
+        }
+        return made
     }
 
     /// Keeps `html`, rendered with ``placeholder`` as its token, as the page `key` of `revision`;

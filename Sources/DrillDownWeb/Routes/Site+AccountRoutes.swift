@@ -63,6 +63,11 @@ extension Site {
         router.post("/signout") { request, context in
             guard context.identity != nil else { return Responses.redirect("/signin") }
             _ = try await EditRequest.read(request, api: false, maxBytes: self.options.maxBodyBytes, tokens: csrf)
+            // Signing out forgets the session's cache entry (see ``SessionCache``).
+            _ = SessionCookie.firstValue(in: request.headers) { value -> Bool? in
+                sessions.remove(value)
+                return nil
+            }
             return Response(
                 status: .seeOther,
                 headers: [.location: "/signin", .cacheControl: "no-store", .setCookie: SessionCookie.setCookie(nil, secure: options.secureCookies)])

@@ -114,16 +114,20 @@ extension Site {
     /// The level page `key` of this request's snapshot with its session's token, when it was
     /// rendered before (see ``PageCache``).
     func cachedPage(_ key: PageCache.Key) -> ByteBuffer? {
+        // (The task-local state read once: each read copies it.)
+        guard let state = RequestState.current else { return pages.page(key, revision: 0, token: "") }
         // A page showing an undo's notice (see ``StepNotice``) is this request's alone.
-        guard RequestState.current?.notice == nil else { return nil }
-        return pages.page(Self.userKey(key), revision: RequestState.current?.revision ?? 0, token: RequestState.current?.csrf ?? "")
+        guard state.notice == nil else { return nil }
+        // A signed-in session's own copy of the page, when its token is the one the page needs.
+        let serial = state.session.flatMap { $0.token == state.csrf ? $0.serial : nil }
+        return pages.page(Self.userKey(key, state), revision: state.revision, token: state.csrf, serial: serial)
     }
 
     /// `key` of the request's user: with accounts, what a page shows (rows, Edit buttons, the
     /// Sign out button's name) depends on who asks. (A field of its own, not joined to the path:
     /// no new string per request.)
-    static func userKey(_ key: PageCache.Key) -> PageCache.Key {
-        guard let user = RequestState.current?.user else { return key }
+    static func userKey(_ key: PageCache.Key, _ state: RequestState) -> PageCache.Key {
+        guard let user = state.user else { return key }
         var key = key
         key.user = user.name
         return key
@@ -145,6 +149,6 @@ extension Site {
         standIn.csrf = pages.placeholder
         let html = RequestState.$current.withValue(standIn) { page.render() }
         guard fallible?.readFailures.count == failures else { return PageCache.cut(html.buffer, at: pages.placeholder).joined(with: state.csrf) }
-        return pages.keep(html, Self.userKey(key), revision: state.revision, token: state.csrf)
+        return pages.keep(html, Self.userKey(key, state), revision: state.revision, token: state.csrf)
     }
 }
