@@ -36,7 +36,8 @@ def test_postgres_levels_history_is_shared_by_instances_and_undo_restores_keys(m
         status, body = session.post("/api/edit/undo")
         assert status == 200, body
         assert run_psql(music_url, "-c", songs) == before
-        assert [(e["kind"], e["target"]) for e in entries(b.url)][0] == ("undo", first[0]["id"])
+        newest = entries(b.url)[0]
+        assert (newest["kind"], newest["target"]) == ("undo", first[0]["id"])
         wait_until(lambda: "Blue Train" in level(b.url, "1"), 30, "B does not show the album back")
         # A rename through B, and its Revert from the History screen's API on A.
         other = Session(b.url)

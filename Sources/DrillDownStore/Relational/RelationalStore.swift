@@ -105,7 +105,7 @@ public struct RelationalStore: EditingStore {
     mutating func step(checked: Bool, _ derive: (any Source) throws(EditError) -> [Change]) throws(EditError) -> (changes: [Change], paths: [TreePath]) {
         let shown = source
         let draft = historyDraft, tableReady = historyTableReady
-        let result: ((RelationalStep, recorded: (() throws(EditError) -> Int64)?), RelationalCache.State, Int64)
+        let result: ((RelationalStep, (() throws(EditError) -> Int64)?), RelationalCache.State, Int64)
         do {
             result = try transaction { (db, state, fresh) throws(EditError) in
                 var writer = RelationalWriter(db: db, source: source.with(access: .init(open: db), state: state))
