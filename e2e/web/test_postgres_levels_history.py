@@ -5,10 +5,11 @@ album's songs back with their keys; `--no-history` records nothing."""
 import json
 import urllib.request
 
+import pytest
+
 from conftest import Server, wait_until
 from test_postgres_levels import PG_URL, SCHEMA, level, music_url, run_psql  # noqa: F401  (the fixture)
 from webclient import Session
-import pytest
 
 pytestmark = pytest.mark.skipif(not PG_URL, reason="DRILLDOWN_TEST_PG_URL is unset: no PostgreSQL server (Scripts/test.sh starts one)")
 
@@ -32,6 +33,8 @@ def test_postgres_levels_history_is_shared_by_instances_and_undo_restores_keys(m
         # Instance B, which made no change, lists A's step from the shared table.
         first = entries(b.url)
         assert [(e["kind"], e["summary"]) for e in first] == [("change", "Delete of Blue Train")]
+        with urllib.request.urlopen(b.url + "history", timeout=30) as response:
+            assert "Delete of Blue Train" in response.read().decode()
         # The session's Undo on A, which deleted them: the songs come back with their keys.
         status, body = session.post("/api/edit/undo")
         assert status == 200, body
