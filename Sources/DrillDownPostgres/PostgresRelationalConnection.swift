@@ -19,6 +19,8 @@ struct PostgresRelationalConnection: RelationalConnection {
     /// Why a statement sent without waiting for its answer (``sendHistory(_:)``) failed, set on
     /// the connection's event loop before any later answer comes (shared by copies).
     let unanswered = NIOLockedValueBox<(any Error)?>(nil)
+    /// The mapped tables whose steps' history records it writes (``PostgresHistoryLog/scope``).
+    var scope = ""
 
     init(_ connection: PostgresConnection, of session: PostgresSession) {
         self.connection = connection

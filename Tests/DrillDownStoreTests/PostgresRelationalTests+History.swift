@@ -8,9 +8,38 @@ import Testing
 extension PostgresRelationalTests {
     /// The audit history of mapped PostgreSQL tables (issue 32): `drilldown_history`, written in
     /// each step's transaction and read by every instance. The tests of one database share the
-    /// table, so each test's authors have names of their own, and they run one at a time (an Undo
-    /// reads every later record of the table, whatever tables it changed).
-    @Suite(.serialized) struct History {
+    /// table (each reads the records of its own tables), and each test's authors have names of
+    /// their own.
+    @Suite struct History {
+        @Test("mappings of other tables in one database keep histories of their own in drilldown_history: neither lists nor undoes from the other's records")
+        func mappingsKeepTheirOwnHistories() async throws {
+            let folder = try TempFolder()
+            defer { folder.cleanUp() }
+            let path = folder.path("music.db")
+            try makeMusicDatabase(at: path, artists: 1)
+            let (one, two) = (try PGLevels(copying: path), try PGLevels(copying: path))
+            defer { one.drop(); two.drop() }
+            let ana = HistoryAuthor(user: "ana" + one.suffix)
+            var models: [DocumentModel] = []
+            for pg in [one, two] {
+                let levels = try pg.levels(editable: true)
+                let model = DocumentModel(store: try levels.store(rootTitle: "Music"))
+                await model.keepHistory(in: PostgresHistoryLog(levels: levels))
+                try await HistoryAuthor.$current.withValue(ana) { try await model.apply(.updateTitle([0], title: "Renamed")) }
+                models.append(model)
+            }
+            let first = PostgresHistoryLog(levels: try one.levels(editable: false))
+            #expect(try first.recent(by: ana, limit: 10).count == 1)
+            #expect(try first.page(touching: .root, offset: 0, limit: 10).total == 1)
+            #expect(try one.rows("SELECT count(*) FROM drilldown_history WHERE username = '\(ana.user!)'")[0][0] == 2.databaseValue)
+            // ana's Undo on the first tables takes back her rename there: the later rename of the other tables is no later change of these.
+            try await HistoryAuthor.$current.withValue(ana) { try await models[0].undo() }
+            let undone = try one.levels(editable: false).source(rootTitle: "Music")
+            #expect(undone.title(of: undone.node(at: [0])!) == "Artist 1")
+            let other = try two.levels(editable: false).source(rootTitle: "Music")
+            #expect(other.title(of: other.node(at: [0])!) == "Renamed")
+        }
+
         @Test("a step's record is written in drilldown_history with its author; Undo of the server's own delete puts the rows back with their keys; another instance reads the records and undoes from them")
         func historyOfMappedTables() async throws {
             let folder = try TempFolder()

@@ -94,9 +94,9 @@ def test_postgres_edits_of_mapped_tables_are_recorded_in_the_database_and_revert
         ("ana", "Rename of So What to So What (take 2)"),
     ]
     assert entries[1]["differences"] == [{"path": "0.0.1", "field": "length", "old": "586", "new": "590"}]
-    # The records are in the database itself, beside the revision table, with the tree tables' history schema.
-    assert psql(url, "-c", "SELECT username || ' ' || kind FROM drilldown_history ORDER BY id").splitlines() == [
-        "ana change", "bo change", "ana change"]
+    # The records are in the database itself, beside the revision table, scoped to the mapped tables.
+    assert psql(url, "-c", "SELECT username || ' ' || kind || ' ' || scope FROM drilldown_history ORDER BY id").splitlines() == [
+        "ana change albums,artists,songs", "bo change albums,artists,songs", "ana change albums,artists,songs"]
     # Revert the delete: the song is back with its length; then the rename.
     rename, delete = entries[2]["id"], entries[0]["id"]
     drilldown("revert", url, str(delete), "--schema", schema, "--user", "bo", check=0)

@@ -6,11 +6,12 @@ import DrillDownCore
 /// record commit together or not at all:
 ///
 /// - SQLite: the table a tree table keeps in its file (read by ``SQLiteHistoryLog``).
-/// - PostgreSQL: the schema of a tree table's `<table>_history` (read by `PostgresHistoryLog` in
-///   DrillDownPostgres), beside `drilldown_revisions`. The record's INSERT is sent without waiting
-///   for its answer, so the step still waits once for the statements that end it; the mapped
-///   tables' triggers announce the step (`NOTIFY drilldown_levels`), and every instance on the
-///   database reads the same records.
+/// - PostgreSQL: beside `drilldown_revisions`, with the schema of a tree table's `<table>_history`
+///   and a `scope` column naming the mapped tables, so other mappings of the database keep
+///   histories of their own (read by `PostgresHistoryLog` in DrillDownPostgres). The record's
+///   INSERT is sent without waiting for its answer, so the step still waits once for the
+///   statements that end it; the mapped tables' triggers announce the step (`NOTIFY
+///   drilldown_levels`), and every instance on the database reads the same records.
 enum RelationalHistory {
     /// What writes the record of `changes` once their paths are known, inside the step's
     /// transaction on `db`, and returns what reads the record's number once the transaction has
