@@ -7,8 +7,8 @@ extension OpenedData {
     /// Where the data set's audit history is kept: a document file's sidecar journal
     /// (`FILE.drilldown-history`: see ``DocumentJournal``), an SQLite tree table's
     /// `drilldown_history` table (also kept for SQLite tables read through `levels:`), a PostgreSQL
-    /// tree table's `<table>_history`; `nil` for data that keeps none (standard input, PostgreSQL
-    /// tables read through `levels:`).
+    /// tree table's `<table>_history`, the `drilldown_history` table of PostgreSQL tables read
+    /// through `levels:`; `nil` for data that keeps none (standard input).
     ///
     /// ```swift
     /// let model = try data.model()
@@ -26,8 +26,9 @@ extension OpenedData {
             do { return try SQLiteHistoryLog(path: file) } catch { throw OpenError(file, error.description) }
         case .postgres(let table):
             do { return try PostgresHistoryLog(table.location) } catch { throw OpenError(file, error.description) }
-        default:
-            return nil
+        case .postgresLevels(let levels):
+            // The mapped tables' history, in the same database (RelationalStore writes it).
+            return PostgresHistoryLog(levels: levels)
         }
     }
 }

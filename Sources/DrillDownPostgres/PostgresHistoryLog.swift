@@ -3,42 +3,72 @@ import Foundation
 import NIOCore
 import PostgresNIO
 
-/// The audit history of a PostgreSQL tree table, kept in `<table>_history` beside it and written
-/// by ``PostgresTreeStore`` in each step's own transaction (the step and its record commit
-/// together), so every instance serving the table reads the same history; this log reads it.
+/// The audit history of data in PostgreSQL, written by its store in each step's own transaction
+/// (the step and its record commit together), so every instance serving the data reads the same
+/// history; this log reads it. A tree table's is `<table>_history` beside it (written by
+/// ``PostgresTreeStore``); tables read through a `levels:` mapping keep theirs in
+/// `drilldown_history`, beside `drilldown_revisions` (written by their
+/// ``DrillDownStore/RelationalStore``), with one more column, `scope`: the mapped tables, so
+/// mappings of other tables in the database keep histories of their own there.
 ///
 /// ```sql
 /// CREATE TABLE <table>_history (id bigserial PRIMARY KEY, at timestamptz NOT NULL DEFAULT now(),
 ///     username text, session text, instance text NOT NULL, kind text NOT NULL, target bigint, record text NOT NULL);
+/// CREATE TABLE drilldown_history (… the same columns …, scope text NOT NULL);   -- scope: 'albums,artists,songs'
 /// ```
 public struct PostgresHistoryLog: HistoryLog {
-    /// The table whose history this is.
-    public let table: PostgresTreeTable
+    /// The history table's name: `<table>_history` or `drilldown_history`.
+    public let name: String
+    /// The mapped tables whose records a `drilldown_history` log reads (``scope(of:)``); `nil` for
+    /// a tree table's.
+    public let scope: String?
+    /// Where the log reads.
+    let session: PostgresSession
+
+    /// The history table of tables read through a `levels:` mapping.
+    public static let levelsTable = "drilldown_history"
 
     /// The history of `table`.
-    public init(table: PostgresTreeTable) { self.table = table }
+    public init(table: PostgresTreeTable) {
+        name = table.location.table + "_history"
+        scope = nil
+        session = table.session
+    }
 
     /// The history of the table at `location` (connecting when first read).
-    public init(_ location: PostgresLocation) throws(PostgresStoreError) { self.table = try PostgresTreeTable(location) }
+    public init(_ location: PostgresLocation) throws(PostgresStoreError) { self.init(table: try PostgresTreeTable(location)) }
+
+    /// The history of the tables `levels` reads (`drilldown_history`).
+    public init(levels: PostgresLevels) {
+        name = Self.levelsTable
+        scope = Self.scope(of: levels.database.tables)
+        session = levels.database.reads
+    }
+
+    /// The `scope` of the steps of a mapping of `tables` (sorted, without repeats).
+    static func scope(of tables: [String]) -> String { tables.joined(separator: ",") }
+
+    /// The condition that picks this log's records.
+    var mine: String { scope.map { "scope = '" + $0.replacingOccurrences(of: "'", with: "''") + "'" } ?? "TRUE" }
 
     public var writtenByStore: Bool { true }
 
     public func begin(_ records: [HistoryRecord]) throws -> [HistoryRecord] {
-        throw EditError("\(table.location.table)_history is written with each step by its store")
+        throw EditError("\(name) is written with each step by its store")
     }
 
     public func finish(_ ids: [Int64], written: Bool) throws {}
 
     /// Records of `where`-clause `sql` (nothing when the table is not there yet).
     func fetch(_ sql: PostgresQuery) throws -> [HistoryRecord] {
-        let logger = table.session.logger
-        let name = table.location.table + "_history"
-        return try table.session.run { connection in
+        let logger = session.logger
+        let name = name
+        return try session.run { connection in
             let rows: [PostgresRow]
             do {
                 rows = try connection.rows(sql, logger)
             } catch {
-                // A table no editable store has opened yet has no history.
+                // Data no editable store has written yet has no history.
                 let exists = try connection.rows("SELECT to_regclass(\(name)) IS NOT NULL", logger).first?.decode(Bool.self) ?? false
                 if exists { throw error }
                 return []
@@ -54,60 +84,81 @@ public struct PostgresHistoryLog: HistoryLog {
     }
 
     public func page(touching path: TreePath, offset: Int, limit: Int) throws -> HistoryPage {
-        let t = table.location.table
         if path.isRoot {
-            let records = try fetch("SELECT id, record FROM \(unescaped: t)_history ORDER BY id DESC LIMIT \(min(limit, Int(Int32.max))) OFFSET \(offset)")
-            let logger = table.session.logger
-            let total = records.isEmpty && offset == 0 ? 0 : try table.session.run { connection in
-                try connection.rows("SELECT count(*) FROM \(unescaped: t)_history", logger).first?.decode(Int.self) ?? 0
+            let records = try fetch("SELECT id, record FROM \(unescaped: name) WHERE \(unescaped: mine) ORDER BY id DESC LIMIT \(min(limit, Int(Int32.max))) OFFSET \(offset)")
+            let logger = session.logger
+            let name = name, mine = mine
+            let total = records.isEmpty && offset == 0 ? 0 : try session.run { connection in
+                try connection.rows("SELECT count(*) FROM \(unescaped: name) WHERE \(unescaped: mine)", logger).first?.decode(Int.self) ?? 0
             }
             return HistoryPage(records: records, total: total)
         }
-        return HistoryPage(try fetch("SELECT id, record FROM \(unescaped: t)_history ORDER BY id DESC").filter { $0.touches(path) }, offset: offset, limit: limit)
+        return HistoryPage(try fetch("SELECT id, record FROM \(unescaped: name) WHERE \(unescaped: mine) ORDER BY id DESC").filter { $0.touches(path) }, offset: offset, limit: limit)
     }
 
     public func record(_ id: Int64) throws -> HistoryRecord? {
-        try fetch("SELECT id, record FROM \(unescaped: table.location.table)_history WHERE id = \(id)").first
+        try fetch("SELECT id, record FROM \(unescaped: name) WHERE \(unescaped: mine) AND id = \(id)").first
     }
 
     public func records(after id: Int64) throws -> [HistoryRecord] {
-        try fetch("SELECT id, record FROM \(unescaped: table.location.table)_history WHERE id > \(id) ORDER BY id")
+        try fetch("SELECT id, record FROM \(unescaped: name) WHERE \(unescaped: mine) AND id > \(id) ORDER BY id")
     }
 
     public func recent(by author: HistoryAuthor, limit: Int) throws -> [HistoryRecord] {
-        let t = table.location.table
-        if let user = author.user { return try fetch("SELECT id, record FROM \(unescaped: t)_history WHERE username = \(user) ORDER BY id DESC LIMIT \(limit)") }
+        if let user = author.user { return try fetch("SELECT id, record FROM \(unescaped: name) WHERE \(unescaped: mine) AND username = \(user) ORDER BY id DESC LIMIT \(limit)") }
         guard let session = author.session else { return [] }
-        return try fetch("SELECT id, record FROM \(unescaped: t)_history WHERE username IS NULL AND session = \(session) ORDER BY id DESC LIMIT \(limit)")
+        return try fetch("SELECT id, record FROM \(unescaped: name) WHERE \(unescaped: mine) AND username IS NULL AND session = \(session) ORDER BY id DESC LIMIT \(limit)")
+    }
+
+    /// The statements that create the history table `name` and its indexes when missing; with
+    /// `scoped`, the `scope` column too, first in each index.
+    static func creating(_ name: String, scoped: Bool = false) -> [PostgresQuery] {
+        let (column, key) = scoped ? (", scope text NOT NULL", "scope, ") : ("", "")
+        var statements = [
+            PostgresQuery(unsafeSQL: """
+                CREATE TABLE IF NOT EXISTS \(name) (
+                    id bigserial PRIMARY KEY, at timestamptz NOT NULL DEFAULT now(), username text, session text,
+                    instance text NOT NULL, kind text NOT NULL, target bigint, record text NOT NULL\(column))
+                """),
+            // A reader's Undo reads their newest records: by user, or by anonymous session.
+            PostgresQuery(unsafeSQL: "CREATE INDEX IF NOT EXISTS \(name)_user ON \(name)(\(key)username, id)"),
+            PostgresQuery(unsafeSQL: "CREATE INDEX IF NOT EXISTS \(name)_session ON \(name)(\(key)session, id)"),
+        ]
+        if scoped { statements.append(PostgresQuery(unsafeSQL: "CREATE INDEX IF NOT EXISTS \(name)_scope ON \(name)(scope, id)")) }
+        return statements
+    }
+
+    /// The INSERT of `record` into the history table `name` (with its `scope`, into
+    /// `drilldown_history`), answering the record's number.
+    static func inserting(_ record: HistoryRecord, into name: String, scope: String? = nil) throws -> PostgresQuery {
+        let json = String(decoding: try HistoryCoding.encoder.encode(record), as: UTF8.self)
+        guard let scope else {
+            return """
+                INSERT INTO \(unescaped: name)(username, session, instance, kind, target, record)
+                VALUES (\(record.user), \(record.session), \(record.instance), \(record.kind.rawValue), \(record.target), \(json)) RETURNING id
+                """
+        }
+        return """
+            INSERT INTO \(unescaped: name)(username, session, instance, kind, target, record, scope)
+            VALUES (\(record.user), \(record.session), \(record.instance), \(record.kind.rawValue), \(record.target), \(json), \(scope)) RETURNING id
+            """
     }
 }
 
 extension PostgresTreeTable {
     /// Creates `<table>_history` when missing.
     func prepareHistory() throws(PostgresStoreError) {
-        let table = location.table
         let logger = session.logger
+        let name = location.table + "_history"
         try session.run { connection in
-            try connection.execute(PostgresQuery(unsafeSQL: """
-                CREATE TABLE IF NOT EXISTS \(table)_history (
-                    id bigserial PRIMARY KEY, at timestamptz NOT NULL DEFAULT now(), username text, session text,
-                    instance text NOT NULL, kind text NOT NULL, target bigint, record text NOT NULL)
-                """), logger)
-            // A reader's Undo reads their newest records: by user, or by anonymous session.
-            try connection.execute(PostgresQuery(unsafeSQL: "CREATE INDEX IF NOT EXISTS \(table)_history_user ON \(table)_history(username, id)"), logger)
-            try connection.execute(PostgresQuery(unsafeSQL: "CREATE INDEX IF NOT EXISTS \(table)_history_session ON \(table)_history(session, id)"), logger)
+            for statement in PostgresHistoryLog.creating(name) { try connection.execute(statement, logger) }
         }
     }
 
     /// Sends the INSERT of `record` inside the caller's transaction, without waiting for its
     /// answer (see ``PostgresTreeDatabase/transaction(key:paths:_:)``).
     func sendHistory(_ record: HistoryRecord, _ connection: PostgresConnection) throws -> EventLoopFuture<PostgresQueryResult> {
-        let json = String(decoding: try HistoryCoding.encoder.encode(record), as: UTF8.self)
-        return connection.query(
-            """
-            INSERT INTO \(unescaped: location.table)_history(username, session, instance, kind, target, record)
-            VALUES (\(record.user), \(record.session), \(record.instance), \(record.kind.rawValue), \(record.target), \(json))
-            """, logger: session.logger)
+        connection.query(try PostgresHistoryLog.inserting(record, into: location.table + "_history"), logger: session.logger)
     }
 }
 

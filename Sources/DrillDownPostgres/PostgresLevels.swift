@@ -16,6 +16,8 @@ import PostgresNIO
 /// instance, or by any other program (`psql`), reaches every instance's pages. Each step locks
 /// the mapped tables' revision rows first (writers go one after another, and a step that finds
 /// a revision it has not seen works on the data as it is now), and its own triggers announce it.
+/// With a history (`serve --editable`), each step also writes its record into `drilldown_history`
+/// in its transaction, which every instance reads (``PostgresHistoryLog/init(levels:)``).
 ///
 /// ```swift
 /// let levels = try PostgresLevels(location, mapping: mapping, editable: true)

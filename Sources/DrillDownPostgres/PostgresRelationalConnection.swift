@@ -2,6 +2,7 @@ import DrillDownStore
 import Foundation
 import GRDB
 import Logging
+import NIOConcurrencyHelpers
 import NIOCore
 import PostgresNIO
 
@@ -15,6 +16,11 @@ struct PostgresRelationalConnection: RelationalConnection {
     let logger: Logger
     /// The database, for messages.
     let location: PostgresLocation
+    /// Why a statement sent without waiting for its answer (``sendHistory(_:)``) failed, set on
+    /// the connection's event loop before any later answer comes (shared by copies).
+    let unanswered = NIOLockedValueBox<(any Error)?>(nil)
+    /// The mapped tables whose steps' history records it writes (``PostgresHistoryLog/scope``).
+    var scope = ""
 
     init(_ connection: PostgresConnection, of session: PostgresSession) {
         self.connection = connection
@@ -31,14 +37,21 @@ struct PostgresRelationalConnection: RelationalConnection {
     /// (postgres-nio's own descriptions hide it) and whether it was unreachable.
     func rows(_ sql: String, _ arguments: [DatabaseValue]) throws -> [[DatabaseValue]] {
         do { return try connection.rows(Self.query(sql, arguments), logger).map { row in try row.map(Self.value) } } catch let error as PSQLError {
-            throw Self.violation(error) ?? PostgresStoreError(location, error)
+            throw failure(error)
         }
     }
 
     func execute(_ sql: String, _ arguments: [DatabaseValue]) throws {
         do { try connection.execute(Self.query(sql, arguments), logger) } catch let error as PSQLError {
-            throw Self.violation(error) ?? PostgresStoreError(location, error)
+            throw failure(error)
         }
+    }
+
+    /// The error to report for the server's `error`. A statement after a failed one sent without
+    /// waiting fails as "current transaction is aborted": the earlier one's error says why.
+    func failure(_ error: PSQLError) -> any Error {
+        if let earlier = unanswered.withLockedValue({ $0 }) { return earlier }
+        return Self.violation(error) ?? PostgresStoreError(location, error)
     }
 
     /// The server's refusal of a write that breaks a NOT NULL, CHECK, UNIQUE or FOREIGN KEY

@@ -113,7 +113,8 @@ struct PostgresRelationalDatabase: RelationalWritableDatabase {
         let logger = writes.logger
         let tables = tables
         return try writes.transaction { connection in
-            let db = PostgresRelationalConnection(connection, of: writes)
+            var db = PostgresRelationalConnection(connection, of: writes)
+            db.scope = PostgresHistoryLog.scope(of: tables)
             guard !tables.isEmpty else { throw EditError("the mapping names no table that can be written") }
             // Writers queue here, on the mapped tables' revision rows, in one order.
             let marks = tables.map { _ in "?" }.joined(separator: ", ")

@@ -1,3 +1,4 @@
+import DrillDownCore
 import GRDB
 
 /// What a ``RelationalMapping`` needs from a database, on one open connection: queries with `?`
@@ -23,6 +24,13 @@ package protocol RelationalConnection {
     /// `relation` (whose columns are `columns`). A write that breaks one throws a
     /// ``ConstraintViolation``.
     func constraints(of relation: String, columns: [RelationalColumn]) throws -> TableConstraints
+    /// Creates the history table `drilldown_history` and its indexes when missing, in the open
+    /// write transaction (see ``RelationalHistory``).
+    func prepareHistory() throws
+    /// Writes `record` into `drilldown_history` in the open write transaction, and returns what
+    /// reads its number once the transaction has committed (PostgreSQL sends the INSERT without
+    /// waiting for its answer, so it travels with the statements that end the step).
+    func sendHistory(_ record: HistoryRecord) throws -> () throws -> Int64
 }
 
 extension RelationalConnection {

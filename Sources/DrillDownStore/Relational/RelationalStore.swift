@@ -105,7 +105,7 @@ public struct RelationalStore: EditingStore {
     mutating func step(checked: Bool, _ derive: (any Source) throws(EditError) -> [Change]) throws(EditError) -> (changes: [Change], paths: [TreePath]) {
         let shown = source
         let draft = historyDraft, tableReady = historyTableReady
-        let result: (RelationalStep, RelationalCache.State, Int64)
+        let result: ((RelationalStep, (() throws(EditError) -> Int64)?), RelationalCache.State, Int64)
         do {
             result = try transaction { (db, state, fresh) throws(EditError) in
                 var writer = RelationalWriter(db: db, source: source.with(access: .init(open: db), state: state))
@@ -129,17 +129,18 @@ public struct RelationalStore: EditingStore {
                     for change in changes { paths.append(try writer.apply(change)) }
                     written = (writer.writes, writer.layout)
                 }
-                let historyID = try history?(paths)
-                var step = RelationalStep(changes: changes, paths: paths, writes: written.writes, layout: written.layout, summary: summary)
-                step.historyID = historyID
-                return (step, writer.state)
+                let recorded = try history?(paths)
+                return ((RelationalStep(changes: changes, paths: paths, writes: written.writes, layout: written.layout, summary: summary), recorded), writer.state)
             }
         } catch {
             // The page that reloads on the conflict shows the data as it is now.
             if error.reason == .conflict { renew() }
             throw error
         }
-        let (step, state, version) = result
+        let ((done, recorded), state, version) = result
+        var step = done
+        // The record's number, answered before the commit (the step knows it for an Undo of its delete).
+        step.historyID = try recorded?()
         if draft != nil { historyTableReady = true }
         undoStack.append(step)
         if undoStack.count > Self.undoLimit { undoStack.removeFirst() }

@@ -48,4 +48,13 @@ struct SQLiteRelationalConnection: RelationalConnection {
         constraints.references = try db.foreignKeys(on: relation).map { .init(columns: $0.originColumns, table: $0.destinationTable) }
         return constraints
     }
+
+    /// The table a tree table keeps (``SQLiteHistoryLog``).
+    func prepareHistory() throws { try db.execute(sql: SQLiteHistoryLog.createTable) }
+
+    func sendHistory(_ record: HistoryRecord) throws -> () throws -> Int64 {
+        try SQLiteHistoryLog.insert(record, into: db)
+        let id = db.lastInsertedRowID
+        return { id }
+    }
 }
