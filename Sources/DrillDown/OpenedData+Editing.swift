@@ -36,13 +36,17 @@ extension OpenedData {
             }
         case .postgresLevels(let levels):
             do {
-                return try PostgresLevels(levels.location, mapping: levels.mapping, editable: !readOnly, listen: listen).store()
+                var store = try PostgresLevels(levels.location, mapping: levels.mapping, editable: !readOnly, listen: listen).store()
+                store.openJSON(.formats)
+                return store
             } catch {
                 throw OpenError(file, "\(error)")
             }
         case .relational(let source):
             do {
-                return try RelationalStore(path: file, mapping: source.mapping, rootTitle: source.rootTitle)
+                var store = try RelationalStore(path: file, mapping: source.mapping, rootTitle: source.rootTitle)
+                store.openJSON(.formats)
+                return store
             } catch {
                 throw OpenError(file, "\(error)")
             }

@@ -31,7 +31,7 @@ struct Stats: ParsableCommand {
         var rowCount = 0, widest = 0, deepest = 0
         if case .postgres(let table) = loaded.database, let lazy = source as? TreeTableSource {
             do { rowCount = try table.rowCount(outline: lazy.mode) } catch { throw BadInput(error.description) }
-        } else if let mapped = source as? RelationalSource {
+        } else if let mapped = ((source as? EmbeddedFieldSource)?.base ?? source) as? RelationalSource {
             // Mapped tables are counted in SQL too (SQLite or PostgreSQL).
             do { (rowCount, widest, deepest) = try mapped.shape() } catch { throw BadInput("\(error)") }
         } else if let document = source.documentSource {
