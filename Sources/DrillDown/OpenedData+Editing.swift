@@ -28,9 +28,11 @@ extension OpenedData {
         switch database {
         case .postgres(let table):
             do {
-                return try PostgresTreeStore(
-                    table.location, mode: (source as? TreeTableSource)?.mode, name: table.location.table, schema: presenter.schema, listen: listen,
+                var store = try PostgresTreeStore(
+                    table.location, mode: (storeSource as? TreeTableSource)?.mode, name: table.location.table, schema: presenter.schema, listen: listen,
                     upgrading: !readOnly)
+                store.openJSON(.formats)
+                return store
             } catch {
                 throw OpenError(file, error.description)
             }
@@ -51,9 +53,11 @@ extension OpenedData {
                 throw OpenError(file, "\(error)")
             }
         case .treeTable(let table):
-            if let source = source as? TreeTableSource {
+            if let source = storeSource as? TreeTableSource {
                 do {
-                    return try TreeTableStore(path: table.path, mode: source.mode, name: source.name, schema: presenter.schema)
+                    var store = try TreeTableStore(path: table.path, mode: source.mode, name: source.name, schema: presenter.schema)
+                    store.openJSON(.formats)
+                    return store
                 } catch {
                     throw OpenError(file, error.description)
                 }

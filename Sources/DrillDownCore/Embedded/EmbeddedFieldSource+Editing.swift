@@ -39,7 +39,14 @@ extension EmbeddedFieldSource {
             guard fields.writable else {
                 throw EditError("the JSON in '\(place.value.key)' is read-only: this store cannot write the field back", at: change.path)
             }
+            let inPlace = fields.opening == .values
             guard let inner else {
+                // A value that opened in place is changed as the node it is.
+                if inPlace {
+                    carriers.append((out.count, nil))
+                    out.append(change)
+                    continue
+                }
                 // The field's own value: set as a whole.
                 guard case .setValue(_, let value) = change else {
                     throw EditError(
@@ -50,8 +57,8 @@ extension EmbeddedFieldSource {
                 out.append(.setAttribute(fieldPath.parent, key: place.value.key, value: value))
                 continue
             }
-            var entry = edited[fieldPath] ?? (out.count, fieldPath.parent, place.value.key, EditableDocument(source: place.value.reading))
-            if entry.slot == out.count { out.append(.setAttribute(fieldPath.parent, key: place.value.key, value: nil)) }
+            var entry = edited[fieldPath] ?? (out.count, inPlace ? fieldPath : fieldPath.parent, place.value.key, EditableDocument(source: place.value.reading))
+            if entry.slot == out.count { out.append(.delete(fieldPath)) }  // replaced below
             let path: TreePath
             do { path = try entry.value.apply(inner) } catch {
                 throw EditError(
@@ -64,7 +71,9 @@ extension EmbeddedFieldSource {
             guard let text = fields.json.write(entry.value.tree) else {
                 throw EditError("the JSON inside '\(entry.key)' cannot be written back as JSON", at: fieldPath)
             }
-            out[entry.slot] = .setAttribute(entry.row, key: entry.key, value: Scalar(.string, text))
+            out[entry.slot] =
+                fields.opening == .values
+                ? .setValue(entry.row, value: Scalar(.string, text)) : .setAttribute(entry.row, key: entry.key, value: Scalar(.string, text))
         }
         return Lowered(changes: out, carriers: carriers)
     }
@@ -102,7 +111,7 @@ extension EmbeddedFieldSource {
             let level = children(of: n)
             guard index >= 0, index < level.count else { return nil }
             n = level[index]
-            if let place = fields.place(of: n), place.local == nil {
+            if let place = opened(n) {
                 return (TreePath(Array(path.indices.prefix(depth + 1))), place, TreePath(Array(path.indices.dropFirst(depth + 1))))
             }
         }

@@ -35,7 +35,21 @@ public struct EmbeddedFieldSource: Source {
     /// The JSON fields of the row `id` (parsed on the first ask); `nil` for the root and for nodes
     /// inside a field.
     func group(of id: NodeID) -> EmbeddedFields.Group? {
-        id == root || fields.place(of: id) != nil ? nil : fields.group(of: id) { base.attributes(of: id) }
+        guard id != root, fields.place(of: id) == nil else { return nil }
+        return fields.group(of: id) {
+            switch fields.opening {
+            case .fields: return base.attributes(of: id)
+            case .values: return base.value(of: id).map { [Attribute(key: base.title(of: id), value: $0)] } ?? []
+            }
+        }
+    }
+
+    /// The opened field `id` stands for: a field's node, or (``EmbeddedFields/Opening/values``) a
+    /// node whose own text value opened.
+    func opened(_ id: NodeID) -> EmbeddedFields.Place? {
+        if let place = fields.place(of: id) { return place.local == nil ? place : nil }
+        guard fields.opening == .values, let group = group(of: id), group.fields.count == 1 else { return nil }
+        return EmbeddedFields.Place(group: group, field: 0, local: nil)
     }
 
     public func children(of id: NodeID) -> NodeRange {
@@ -46,6 +60,10 @@ public struct EmbeddedFieldSource: Source {
         }
         let own = base.children(of: id)
         guard let group = group(of: id) else { return own }
+        if fields.opening == .values, own.isEmpty {
+            let f = group.fields[0], range = f.tree.children(of: f.tree.root)
+            return range.isEmpty ? .empty : NodeRange(range.lowerBound + f.start, range.upperBound + f.start)
+        }
         let ids = group.fields.map(\.id.rawValue)
         return own.isEmpty ? NodeRange(ids[0], ids[0] + Int32(ids.count)) : own.replacing(own.count ..< own.count, with: ids)
     }

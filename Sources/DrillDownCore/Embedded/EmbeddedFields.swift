@@ -1,8 +1,9 @@
 import Foundation
 
 /// The fields of one database snapshot's rows that were opened as JSON (a text or `jsonb` column
-/// holding an object or array), with the node ids their subtrees were given: shared by every copy
-/// of that snapshot, used by any thread (see ``EmbeddedFieldSource``).
+/// holding an object or array), or its text values that were (a tree table's), with the node ids
+/// their subtrees were given: shared by every copy of that snapshot, used by any thread (see
+/// ``EmbeddedFieldSource``).
 ///
 /// A row's fields are looked at the first time its children are asked for, never before, and
 /// once per snapshot. The ids come from the store (`reserve`), which never gives them to a row of
@@ -13,7 +14,17 @@ public final class EmbeddedFields: @unchecked Sendable {
     public let json: EmbeddedJSON
     /// Whether the store writes a changed field back; when not, the subtrees are read-only.
     public let writable: Bool
+    /// What opens: a row's fields (as child nodes) or a node's own text value (as its children).
+    public let opening: Opening
     let reserve: @Sendable (Int) -> Int32?
+
+    /// What opens as JSON.
+    public enum Opening: Sendable {
+        /// A row's text fields (a mapped table's columns): each becomes a child node of the row.
+        case fields
+        /// A node's own text value (a tree table's value node): its members become its children.
+        case values
+    }
 
     /// One field of a row that holds JSON: its node and its parsed value.
     struct Field: Sendable {
@@ -21,7 +32,8 @@ public final class EmbeddedFields: @unchecked Sendable {
         var key: String
         /// The field's text.
         var text: String
-        /// The node standing for the field, a child of the row after the row's own children.
+        /// The node standing for the field, a child of the row after the row's own children (with
+        /// ``Opening/values``, the row itself).
         var id: NodeID
         /// The id of the parsed tree's node 0 (its root, which the field's node stands for).
         var start: Int32
@@ -59,15 +71,16 @@ public final class EmbeddedFields: @unchecked Sendable {
 
     /// A cache for one snapshot: fields read and written with `json`, ids from `reserve` (a block
     /// of that many ids no row gets, or `nil` when none are left).
-    public init(json: EmbeddedJSON, writable: Bool, reserve: @escaping @Sendable (Int) -> Int32?) {
+    public init(json: EmbeddedJSON, writable: Bool, opening: Opening = .fields, reserve: @escaping @Sendable (Int) -> Int32?) {
         self.json = json
         self.writable = writable
+        self.opening = opening
         self.reserve = reserve
     }
 
-    /// The JSON fields of the row `owner`, parsing its text `attributes` that may hold JSON the
-    /// first time; `nil` when none does.
-    func group(of owner: NodeID, attributes: () -> [Attribute]) -> Group? {
+    /// The JSON fields of the row `owner`, parsing its text `candidates` (its fields, or its value
+    /// keyed by its title) that may hold JSON the first time; `nil` when none does.
+    func group(of owner: NodeID, candidates: () -> [Attribute]) -> Group? {
         lock.lock()
         if let known = rows[owner.rawValue] {
             defer { lock.unlock() }
@@ -76,7 +89,7 @@ public final class EmbeddedFields: @unchecked Sendable {
         lock.unlock()
         // Parsed outside the lock: another thread may parse the same row; the first to store wins.
         var parsed: [(key: String, text: String, tree: TreeStore)] = []
-        for attribute in attributes() where attribute.value.kind == .string {
+        for attribute in candidates() where attribute.value.kind == .string {
             let bytes = Array(attribute.value.text.utf8)
             guard json.mayHold(TextBytes(bytes)), let tree = json.read(bytes), tree.kind(of: tree.root).isContainer else { continue }
             parsed.append((attribute.key, attribute.value.text, tree))
@@ -84,15 +97,18 @@ public final class EmbeddedFields: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         if let known = rows[owner.rawValue] { return known < 0 ? nil : groups[Int(known)] }
-        let total = parsed.reduce(parsed.count) { $0 + $1.tree.idCapacity }
+        // A value opens in place: no node of its own.
+        let own = opening == .fields ? parsed.count : 0
+        let total = parsed.reduce(own) { $0 + $1.tree.idCapacity }
         guard !parsed.isEmpty, total < Int(Int32.max) / 4, let start = reserve(total) else {
             rows[owner.rawValue] = -1
             return nil
         }
-        var next = start + Int32(parsed.count)
+        var next = start + Int32(own)
         var fields: [Field] = []
         for (i, p) in parsed.enumerated() {
-            fields.append(Field(key: p.key, text: p.text, id: NodeID(start + Int32(i)), start: next, reading: DocumentSource(tree: p.tree, mode: .generic)))
+            let id = opening == .fields ? NodeID(start + Int32(i)) : owner
+            fields.append(Field(key: p.key, text: p.text, id: id, start: next, reading: DocumentSource(tree: p.tree, mode: .generic)))
             next += Int32(p.tree.idCapacity)
         }
         rows[owner.rawValue] = Int32(groups.count)
