@@ -64,7 +64,7 @@ def test_a_json_column_opens_below_its_row_and_paths_continue_into_it(drilldown,
 def test_set_and_rm_inside_rewrite_the_column_compactly(drilldown, services):
     assert drilldown("set", services, "0.0.0.0", "--value", "9090", check=0).returncode == 0
     assert column(services, "SELECT config FROM services WHERE id = 1") == '{"port":9090,"tags":["a","b"],"inner":{"x":1}}'
-    drilldown("set", services, "core/api/config/inner", "--title", "outer", "--generic", check=0)
+    drilldown("set", services, "core/api/config/inner", "--title", "outer", check=0)
     drilldown("rm", services, "0.0.0.1.0", check=0)
     assert column(services, "SELECT config FROM services WHERE id = 1") == '{"port":9090,"tags":["b"],"outer":{"x":1}}'
     drilldown("set", services, "0.2.0", "--value", "on duty", check=0)
@@ -78,6 +78,17 @@ def test_a_refused_edit_of_the_column_node_names_the_path_and_writes_nothing(dri
     proc = drilldown("set", services, "0.0.0.1", "--value", "1", check=1)
     assert "0.0.0.1" in proc.stderr
     assert column(services, "SELECT config FROM services WHERE id = 1") == CONFIG
+
+
+def test_a_tree_table_opens_a_json_value_in_place_and_writes_it_back(drilldown, tmp_path):
+    doc = tmp_path / "service.json"
+    doc.write_text(json.dumps({"name": "svc", "config": CONFIG, "notes": "[not json"}))
+    db = tmp_path / "service.sqlite"
+    drilldown("convert", doc, db, check=0)
+    assert [r["title"] for r in ls_json(drilldown, db, "config")["rows"]] == ["port", "tags", "inner"]
+    assert ls_json(drilldown, db, "notes")["rows"] == []
+    drilldown("set", db, "1.1.0", "--value", "z", check=0)
+    assert column(db, "SELECT value FROM nodes WHERE key = 'config'") == '{"port":8080,"tags":["z","b"],"inner":{"x":1}}'
 
 
 PG_URL = os.environ.get("DRILLDOWN_TEST_PG_URL", "")

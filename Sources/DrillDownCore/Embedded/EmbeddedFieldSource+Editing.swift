@@ -57,7 +57,9 @@ extension EmbeddedFieldSource {
                 out.append(.setAttribute(fieldPath.parent, key: place.value.key, value: value))
                 continue
             }
-            var entry = edited[fieldPath] ?? (out.count, inPlace ? fieldPath : fieldPath.parent, place.value.key, EditableDocument(source: place.value.reading))
+            var entry =
+                edited[fieldPath]
+                ?? (slot: out.count, row: inPlace ? fieldPath : fieldPath.parent, key: place.value.key, value: EditableDocument(source: place.value.reading))
             if entry.slot == out.count { out.append(.delete(fieldPath)) }  // replaced below
             let path: TreePath
             do { path = try entry.value.apply(inner) } catch {

@@ -132,7 +132,7 @@ public struct TreeTableSource: FallibleSource, IndexedSearch {
         // The values' ids are reserved in this snapshot's id space, which no row of it gets.
         embedded = (json ?? other.embedded?.json).map { json in
             EmbeddedFields(json: json, writable: true, opening: .values) { n in
-                cache.withState { s in
+                cache.withState { (s: inout TreeTableCache.State) -> Int32? in
                     guard n > 0, n <= Int(Int32.max) - Int(s.next) else { return nil }
                     defer { s.next += Int32(n) }
                     return s.next
@@ -228,7 +228,7 @@ public struct TreeTableSource: FallibleSource, IndexedSearch {
     /// - Complexity: O(log levels visited)
     public func parent(of id: NodeID) -> NodeID? {
         guard id != root else { return nil }
-        return cache.withState { s in s.levelIndex(containing: id.rawValue).map { NodeID(s.levels[$0].owner) } }
+        return cache.withState { (s: inout TreeTableCache.State) -> Int32? in s.levelIndex(containing: id.rawValue).map { NodeID(s.levels[$0].owner) } }
     }
 
     /// - Complexity: O(1) when its page is cached; two queries otherwise.
