@@ -228,7 +228,7 @@ public struct TreeTableSource: FallibleSource, IndexedSearch {
     /// - Complexity: O(log levels visited)
     public func parent(of id: NodeID) -> NodeID? {
         guard id != root else { return nil }
-        return cache.withState { (s: inout TreeTableCache.State) -> Int32? in s.levelIndex(containing: id.rawValue).map { NodeID(s.levels[$0].owner) } }
+        return cache.withState { s in s.levelIndex(containing: id.rawValue).map { NodeID(s.levels[$0].owner) } }
     }
 
     /// - Complexity: O(1) when its page is cached; two queries otherwise.
