@@ -57,7 +57,8 @@ def test_a_json_column_opens_below_its_row_and_paths_continue_into_it(drilldown,
     assert [r["title"] for r in ls_json(drilldown, services, "0.0.0.1")["rows"]] == ["0", "1"]
     shown = drilldown("show", services, "0.0.0.1.1", "--json", check=0).stdout
     assert '"b"' in shown
-    assert ls_json(drilldown, services, "0.1")["rows"] == [], "plain text stays a field"
+    drills = {r["title"]: r["drills"] for r in team["rows"]}
+    assert drills == {"api": True, "web": False, "meta": True}, "plain text stays a field: the row does not drill"
     assert "[not json" in drilldown("show", services, "0.0", check=0).stdout
 
 
@@ -86,7 +87,7 @@ def test_a_tree_table_opens_a_json_value_in_place_and_writes_it_back(drilldown, 
     db = tmp_path / "service.sqlite"
     drilldown("convert", doc, db, check=0)
     assert [r["title"] for r in ls_json(drilldown, db, "config")["rows"]] == ["port", "tags", "inner"]
-    assert ls_json(drilldown, db, "notes")["rows"] == []
+    assert {r["title"]: r["drills"] for r in ls_json(drilldown, db, "")["rows"]} == {"name": False, "config": True, "notes": False}
     drilldown("set", db, "1.1.0", "--value", "z", check=0)
     assert column(db, "SELECT value FROM nodes WHERE key = 'config'") == '{"port":8080,"tags":["z","b"],"inner":{"x":1}}'
 
