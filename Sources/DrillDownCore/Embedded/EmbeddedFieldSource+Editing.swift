@@ -8,9 +8,12 @@ extension EmbeddedFieldSource {
         /// field (`nil`: the store's path for it).
         var carriers: [(index: Int, inside: TreePath?)]
 
-        /// The paths of the changes given, from the paths the store returned for `changes`.
+        /// The paths of the changes given, from the paths the store returned for `changes` (as
+        /// they are when no change reached into a field: a store may answer an undo's inserts
+        /// with the deleted rows' paths).
         public func paths(_ stored: [TreePath]) -> [TreePath] {
-            carriers.map { $0.inside ?? stored[$0.index] }
+            guard carriers.contains(where: { $0.inside != nil }) || carriers.count != changes.count else { return stored }
+            return carriers.map { $0.inside ?? (stored.indices.contains($0.index) ? stored[$0.index] : .root) }
         }
     }
 
