@@ -62,7 +62,7 @@ extension EmbeddedFieldSource {
             }
             var entry =
                 edited[fieldPath]
-                ?? (slot: out.count, row: inPlace ? fieldPath : fieldPath.parent, key: place.value.key, value: EditableDocument(source: place.value.reading))
+                ?? (slot: out.count, row: inPlace ? fieldPath : fieldPath.parent, key: place.value.key, value: EditableDocument(source: place.value.block.reading))
             if entry.slot == out.count { out.append(.delete(fieldPath)) }  // replaced below
             let path: TreePath
             do { path = try entry.value.apply(inner) } catch {
@@ -95,18 +95,11 @@ extension EmbeddedFieldSource {
             return nil
         }
         if rest.isRoot && !into { return (fieldPath, place, nil) }
-        switch change {
-        case .insert(let node, _, let index): return (fieldPath, place, .insert(node, parent: rest, index: index))
-        case .updateTitle(_, let title): return (fieldPath, place, .updateTitle(rest, title: title))
-        case .setAttribute(_, let key, let value): return (fieldPath, place, .setAttribute(rest, key: key, value: value))
-        case .setValue(_, let value): return (fieldPath, place, .setValue(rest, value: value))
-        case .delete: return (fieldPath, place, .delete(rest))
-        case .move(_, let parent, let index):
-            guard let (target, _, inside) = field(on: parent), target == fieldPath else {
-                throw EditError("a node cannot move out of the JSON of a field", at: change.path)
-            }
-            return (fieldPath, place, .move(rest, parent: inside, index: index))
+        guard case .move(_, let parent, let index) = change else { return (fieldPath, place, change.addressed(at: rest)) }
+        guard let (target, _, inside) = field(on: parent), target == fieldPath else {
+            throw EditError("a node cannot move out of the JSON of a field", at: change.path)
         }
+        return (fieldPath, place, .move(rest, parent: inside, index: index))
     }
 
     /// The field's node on `path` (its path and place) and the rest of the path inside its value.

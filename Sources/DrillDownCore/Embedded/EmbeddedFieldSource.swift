@@ -54,50 +54,53 @@ public struct EmbeddedFieldSource: Source {
 
     public func children(of id: NodeID) -> NodeRange {
         if let place = fields.place(of: id) {
-            let f = place.value
-            let range = f.tree.children(of: place.local ?? f.tree.root)
-            return range.isEmpty ? .empty : NodeRange(range.lowerBound + f.start, range.upperBound + f.start)
+            return children(place.value, of: place.local)
         }
         let own = base.children(of: id)
         guard let group = group(of: id) else { return own }
         if fields.opening == .values, own.isEmpty {
-            let f = group.fields[0], range = f.tree.children(of: f.tree.root)
-            return range.isEmpty ? .empty : NodeRange(range.lowerBound + f.start, range.upperBound + f.start)
+            return children(group.fields[0], of: nil)
         }
         let ids = group.fields.map(\.id.rawValue)
         return own.isEmpty ? NodeRange(ids[0], ids[0] + Int32(ids.count)) : own.replacing(own.count ..< own.count, with: ids)
     }
 
+    /// The children of `local` inside the field `f` (`nil`: its top level), as this source's ids.
+    func children(_ f: EmbeddedFields.Field, of local: NodeID?) -> NodeRange {
+        let range = f.block.tree.children(of: local ?? f.block.tree.root)
+        return range.isEmpty ? .empty : NodeRange(range.lowerBound + f.block.start, range.upperBound + f.block.start)
+    }
+
     public func parent(of id: NodeID) -> NodeID? {
         guard let place = fields.place(of: id) else { return base.parent(of: id) }
         guard let local = place.local else { return place.group.owner }
-        guard let p = place.value.tree.parent(of: local) else { return nil }
-        return p == place.value.tree.root ? place.value.id : place.value.global(p)
+        guard let p = place.value.block.tree.parent(of: local) else { return nil }
+        return p == place.value.block.tree.root ? place.value.id : place.value.block.global(p)
     }
 
     public func title(of id: NodeID) -> String {
         guard let place = fields.place(of: id) else { return base.title(of: id) }
         guard let local = place.local else { return place.value.key }
-        return place.value.reading.title(of: local)
+        return place.value.block.reading.title(of: local)
     }
 
     /// A field's node has the field's text as its value (shown as its subtitle).
     public func value(of id: NodeID) -> Scalar? {
         guard let place = fields.place(of: id) else { return base.value(of: id) }
         guard let local = place.local else { return Scalar(.string, place.value.text) }
-        return place.value.reading.value(of: local)
+        return place.value.block.reading.value(of: local)
     }
 
     public func attributes(of id: NodeID) -> [Attribute] {
         guard let place = fields.place(of: id) else { return base.attributes(of: id) }
         guard let local = place.local else { return [] }
-        return place.value.reading.attributes(of: local)
+        return place.value.block.reading.attributes(of: local)
     }
 
     public func attribute(_ key: String, of id: NodeID) -> Scalar? {
         guard let place = fields.place(of: id) else { return base.attribute(key, of: id) }
         guard let local = place.local else { return nil }
-        return place.value.reading.attribute(key, of: local)
+        return place.value.block.reading.attribute(key, of: local)
     }
 
     /// Whether `id` is a node of the source beneath (not a field or a node inside one).

@@ -26,23 +26,16 @@ public final class EmbeddedFields: @unchecked Sendable {
         case values
     }
 
-    /// One field of a row that holds JSON: its node and its parsed value.
+    /// One field of a row that holds JSON: its name and text, and its parsed value as an opened
+    /// block whose owner is the field's node (a child of the row after the row's own children;
+    /// with ``Opening/values``, the row itself).
     struct Field: Sendable {
         /// The field's name (the row's attribute key), the node's title.
         var key: String
         /// The field's text.
         var text: String
-        /// The node standing for the field, a child of the row after the row's own children (with
-        /// ``Opening/values``, the row itself).
-        var id: NodeID
-        /// The id of the parsed tree's node 0 (its root, which the field's node stands for).
-        var start: Int32
-        /// The parsed value, read generically.
-        var reading: DocumentSource
-        var tree: TreeStore { reading.tree }
-        func holds(_ id: NodeID) -> Bool { id.rawValue >= start && Int(id.rawValue - start) < tree.idCapacity }
-        func local(_ id: NodeID) -> NodeID { NodeID(id.rawValue - start) }
-        func global(_ local: NodeID) -> NodeID { NodeID(local.rawValue + start) }
+        var block: EmbeddedValues.Block
+        var id: NodeID { block.owner }
     }
 
     /// The JSON fields of one row and the block of ids reserved for them.
@@ -108,7 +101,7 @@ public final class EmbeddedFields: @unchecked Sendable {
         var fields: [Field] = []
         for (i, p) in parsed.enumerated() {
             let id = opening == .fields ? NodeID(start + Int32(i)) : owner
-            fields.append(Field(key: p.key, text: p.text, id: id, start: next, reading: DocumentSource(tree: p.tree, mode: .generic)))
+            fields.append(Field(key: p.key, text: p.text, block: .init(owner: id, start: next, reading: DocumentSource(tree: p.tree, mode: .generic))))
             next += Int32(p.tree.idCapacity)
         }
         rows[owner.rawValue] = Int32(groups.count)
@@ -127,8 +120,8 @@ public final class EmbeddedFields: @unchecked Sendable {
             let g = groups[mid]
             if g.holds(id) {
                 if let f = g.fields.firstIndex(where: { $0.id == id }) { return Place(group: g, field: f, local: nil) }
-                guard let f = g.fields.firstIndex(where: { $0.holds(id) }) else { return nil }
-                return Place(group: g, field: f, local: g.fields[f].local(id))
+                guard let f = g.fields.firstIndex(where: { $0.block.holds(id) }) else { return nil }
+                return Place(group: g, field: f, local: g.fields[f].block.local(id))
             }
             if id.rawValue < g.start { hi = mid - 1 } else { lo = mid + 1 }
         }
