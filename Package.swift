@@ -125,7 +125,7 @@ let package = Package(
         .testTarget(name: "DrillDownCoreTests", dependencies: ["DrillDownCore"]),
         .testTarget(name: "DrillDownFormatsTests", dependencies: ["DrillDownCore", "DrillDownFormats"]),
         // The tree table's property tests run on SQLite and, with a test server, on PostgreSQL.
-        .testTarget(name: "DrillDownStoreTests", dependencies: ["DrillDownStore", "DrillDownCore", "DrillDownPostgres"]),
+        .testTarget(name: "DrillDownStoreTests", dependencies: ["DrillDownStore", "DrillDownCore", "DrillDownPostgres", "DrillDownFormats"]),
         .testTarget(name: "DrillDownPostgresTests", dependencies: ["DrillDownPostgres", "DrillDownCore"]),
         .testTarget(name: "DrillDownTests", dependencies: ["DrillDown", "DrillDownFormats"]),
         .testTarget(name: "DrillDownTerminalTests", dependencies: ["DrillDownTerminal", "DrillDownCore"]),

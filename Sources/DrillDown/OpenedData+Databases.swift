@@ -21,7 +21,7 @@ extension OpenedData {
             }
             return OpenedData(
                 file: location.description, folder: here, tree: nil, format: nil, database: .postgresLevels(levels),
-                presenter: Presenter(source: source, schema: reading.schema), loadSeconds: reading.seconds)
+                presenter: Presenter(source: source.openingJSON(.formats).presented, schema: reading.schema), loadSeconds: reading.seconds)
         }
         let table: PostgresTreeTable
         let source: TreeTableSource
@@ -33,7 +33,7 @@ extension OpenedData {
         }
         return OpenedData(
             file: location.description, folder: here, tree: nil, format: nil, database: .postgres(table),
-            presenter: Presenter(source: source, schema: reading.schema), loadSeconds: reading.seconds)
+            presenter: Presenter(source: source.openingJSON(.formats).presented, schema: reading.schema), loadSeconds: reading.seconds)
     }
 
     /// The PostgreSQL table a `postgres://` URL names (`table` overriding `?table=`); `postgres://`
@@ -63,13 +63,13 @@ extension OpenedData {
             }
             return OpenedData(
                 file: file, folder: folder(of: file), tree: nil, format: nil, database: .treeTable(store),
-                presenter: Presenter(source: source, schema: reading.schema), loadSeconds: reading.seconds)
+                presenter: Presenter(source: source.openingJSON(.formats).presented, schema: reading.schema), loadSeconds: reading.seconds)
         }
         let source: RelationalSource
         do { source = try RelationalSource(path: file, mapping: mapping) } catch { throw OpenError(file, "\(error)") }
         return OpenedData(
             file: file, folder: folder(of: file), tree: nil, format: nil, database: .relational(source),
-            presenter: Presenter(source: source, schema: reading.schema), loadSeconds: reading.seconds)
+            presenter: Presenter(source: source.openingJSON(.formats).presented, schema: reading.schema), loadSeconds: reading.seconds)
     }
 
     /// Reads a whole SQLite tree table, with the document format it was imported from (if recorded).

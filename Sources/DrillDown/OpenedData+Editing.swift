@@ -28,28 +28,36 @@ extension OpenedData {
         switch database {
         case .postgres(let table):
             do {
-                return try PostgresTreeStore(
-                    table.location, mode: (source as? TreeTableSource)?.mode, name: table.location.table, schema: presenter.schema, listen: listen,
+                var store = try PostgresTreeStore(
+                    table.location, mode: (storeSource as? TreeTableSource)?.mode, name: table.location.table, schema: presenter.schema, listen: listen,
                     upgrading: !readOnly)
+                store.openJSON(.formats)
+                return store
             } catch {
                 throw OpenError(file, error.description)
             }
         case .postgresLevels(let levels):
             do {
-                return try PostgresLevels(levels.location, mapping: levels.mapping, editable: !readOnly, listen: listen).store()
+                var store = try PostgresLevels(levels.location, mapping: levels.mapping, editable: !readOnly, listen: listen).store()
+                store.openJSON(.formats)
+                return store
             } catch {
                 throw OpenError(file, "\(error)")
             }
         case .relational(let source):
             do {
-                return try RelationalStore(path: file, mapping: source.mapping, rootTitle: source.rootTitle)
+                var store = try RelationalStore(path: file, mapping: source.mapping, rootTitle: source.rootTitle)
+                store.openJSON(.formats)
+                return store
             } catch {
                 throw OpenError(file, "\(error)")
             }
         case .treeTable(let table):
-            if let source = source as? TreeTableSource {
+            if let source = storeSource as? TreeTableSource {
                 do {
-                    return try TreeTableStore(path: table.path, mode: source.mode, name: source.name, schema: presenter.schema)
+                    var store = try TreeTableStore(path: table.path, mode: source.mode, name: source.name, schema: presenter.schema)
+                    store.openJSON(.formats)
+                    return store
                 } catch {
                     throw OpenError(file, error.description)
                 }

@@ -29,9 +29,9 @@ struct Stats: ParsableCommand {
         let source = loaded.source
         // A PostgreSQL table is counted in SQL (a walk would read every level of millions of rows).
         var rowCount = 0, widest = 0, deepest = 0
-        if case .postgres(let table) = loaded.database, let lazy = source as? TreeTableSource {
+        if case .postgres(let table) = loaded.database, let lazy = loaded.storeSource as? TreeTableSource {
             do { rowCount = try table.rowCount(outline: lazy.mode) } catch { throw BadInput(error.description) }
-        } else if let mapped = source as? RelationalSource {
+        } else if let mapped = loaded.storeSource as? RelationalSource {
             // Mapped tables are counted in SQL too (SQLite or PostgreSQL).
             do { (rowCount, widest, deepest) = try mapped.shape() } catch { throw BadInput("\(error)") }
         } else if let document = source.documentSource {
@@ -51,7 +51,7 @@ struct Stats: ParsableCommand {
         let storeBytes = loaded.tree?.memoryFootprint ?? 0
         let mode: String =
             if let d = source.documentSource, case .outline = d.mode { "outline" } else if source.documentSource != nil { "generic" }
-            else if let t = source as? TreeTableSource { t.mode == .generic ? "generic" : "outline" } else { "levels" }
+            else if let t = loaded.storeSource as? TreeTableSource { t.mode == .generic ? "generic" : "outline" } else { "levels" }
         let stats = StatsJSON(
             file: data.file, format: loaded.formatName, mode: mode, fileBytes: bytes, nodes: nodes, rows: rowCount,
             depth: loaded.tree?.maxDepth() ?? shape?.depth ?? deepest, widestLevel: loaded.tree?.widestLevel() ?? shape?.widest ?? widest,

@@ -58,3 +58,37 @@ def test_a_json_value_drills_and_edits_inside_rewrite_it(page, service):
     expect(row(page, "outer")).to_have_count(1)
     wait_until(lambda: inner(service.data) == '{"port":9090,"outer":{"x":1}}', 10, "the key was not renamed in the text")
     assert json.loads(service.data.read_text())["notes"] == "[not json"
+
+
+@pytest.fixture
+def services_db(tmp_path):
+    """A relational SQLite database whose services have a TEXT column holding JSON, mapped by `levels:`."""
+    import sqlite3
+    db = tmp_path / "services.sqlite"
+    with sqlite3.connect(db) as c:
+        c.executescript("""
+            CREATE TABLE teams(id INTEGER PRIMARY KEY, name TEXT NOT NULL);
+            CREATE TABLE services(id INTEGER PRIMARY KEY, team_id INTEGER NOT NULL, name TEXT NOT NULL, config TEXT);
+            INSERT INTO teams VALUES (1, 'core');
+            INSERT INTO services VALUES (1, 1, 'api', '{"port": 8080, "tags": ["a", "b"]}');
+            INSERT INTO services VALUES (2, 1, 'web', 'plain text');
+            """)
+    (tmp_path / "services.schema.yaml").write_text(
+        "levels:\n  - { table: teams, title: name, key: id }\n  - { table: services, title: name, key: id, parent: team_id }\n")
+    server = Server(db, "--editable")
+    server.data = db
+    yield server
+    server.stop()
+
+
+def test_a_json_column_of_a_database_row_drills_in_the_browser(page, services_db):
+    page.goto(services_db.url + "l/0")
+    # The row whose column holds JSON drills; the one whose column holds text opens its detail.
+    expect(row(page, "api").locator(".chevron")).to_have_count(1)
+    expect(row(page, "web").locator("a.cell")).to_have_attribute("href", re.compile(r"/d/0\.1$"))
+    row(page, "api").locator("a.cell").click()
+    expect(page).to_have_url(re.compile(r"/l/0\.0$"))
+    expect(page.locator("#rows li.row .row-title")).to_have_text(["config"])
+    row(page, "config").locator("a.cell").click()
+    expect(page).to_have_url(re.compile(r"/l/0\.0\.0$"))
+    expect(page.locator("#rows li.row .row-title")).to_have_text(["port", "tags"])

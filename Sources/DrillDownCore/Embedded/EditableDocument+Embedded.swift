@@ -36,18 +36,11 @@ extension EditableDocument {
             }
             return nil
         }
-        switch change {
-        case .insert(let node, _, let index): return (owner, block, .insert(node, parent: rest, index: index))
-        case .updateTitle(_, let title): return (owner, block, .updateTitle(rest, title: title))
-        case .setAttribute(_, let key, let value): return (owner, block, .setAttribute(rest, key: key, value: value))
-        case .setValue(_, let value): return (owner, block, .setValue(rest, value: value))
-        case .delete: return (owner, block, .delete(rest))
-        case .move(_, let parent, let index):
-            guard let (target, _, place) = entry(of: parent, in: view, including: true), target == owner else {
-                throw EditError("a row cannot move out of the JSON inside a text value", at: change.path)
-            }
-            return (owner, block, .move(rest, parent: place, index: index))
+        guard case .move(_, let parent, let index) = change else { return (owner, block, change.addressed(at: rest)) }
+        guard let (target, _, place) = entry(of: parent, in: view, including: true), target == owner else {
+            throw EditError("a row cannot move out of the JSON inside a text value", at: change.path)
         }
+        return (owner, block, .move(rest, parent: place, index: index))
     }
 
     /// The first text value holding JSON on `path` (the outermost), with the rest of the path
@@ -64,5 +57,20 @@ extension EditableDocument {
         }
         if including, !path.isRoot, let block = view.block(owning: n) { return (path, block, .root) }
         return nil
+    }
+}
+
+extension Change {
+    /// The same change addressed at `path` (an insert's parent, else the node it changes): a
+    /// change inside a text value or field, made to its parsed JSON. A move keeps its destination.
+    func addressed(at path: TreePath) -> Change {
+        switch self {
+        case .insert(let node, _, let index): .insert(node, parent: path, index: index)
+        case .updateTitle(_, let title): .updateTitle(path, title: title)
+        case .setAttribute(_, let key, let value): .setAttribute(path, key: key, value: value)
+        case .setValue(_, let value): .setValue(path, value: value)
+        case .delete: .delete(path)
+        case .move(_, let parent, let index): .move(path, parent: parent, index: index)
+        }
     }
 }

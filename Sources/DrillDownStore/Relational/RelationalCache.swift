@@ -106,6 +106,14 @@ final class RelationalCache: @unchecked Sendable {
             return number
         }
 
+        /// Reserves `count` ids at the end of the id space that no row of this state gets (a row's
+        /// JSON fields); `nil` when they do not fit. A relayout (a new snapshot) lets them go.
+        mutating func reserve(_ count: Int) -> Int32? {
+            guard count > 0, count <= Int(Int32.max) - capacity else { return nil }
+            defer { capacity += count }
+            return Int32(capacity)
+        }
+
         mutating func store(_ rows: [RowData], block: Int, page: Int) {
             if pageCount >= Self.maxPages {
                 for b in blocks.indices { blocks[b]?.pages.removeAll() }

@@ -39,6 +39,8 @@ public struct RelationalSource: FallibleSource {
     let access: Access
     let levels: [ResolvedLevel]
     let cache: RelationalCache
+    /// This snapshot's fields opened as JSON, when a reader was given (``openingJSON(_:)``).
+    let embedded: EmbeddedFields?
 
     /// Rows read per query.
     public static let pageSize = 100
@@ -93,19 +95,36 @@ public struct RelationalSource: FallibleSource {
             access: Access(database: database), levels: levels, state: .init())
     }
 
-    init(mapping: RelationalMapping, file: String, rootTitle: String, access: Access, levels: [ResolvedLevel], state: RelationalCache.State) {
+    init(
+        mapping: RelationalMapping, file: String, rootTitle: String, access: Access, levels: [ResolvedLevel], state: RelationalCache.State,
+        json: EmbeddedJSON? = nil
+    ) {
         self.mapping = mapping
         self.file = file
         self.rootTitle = rootTitle
         self.access = access
         self.levels = levels
-        cache = RelationalCache(state: state)
+        let cache = RelationalCache(state: state)
+        self.cache = cache
+        // The fields' ids are reserved in this snapshot's id space, which no row of it gets.
+        embedded = json.map { EmbeddedFields(json: $0, writable: true) { n in cache.withState { $0.reserve(n) } } }
     }
 
     /// The same data read through `access`, with a copy of this snapshot's cache.
     func with(access: Access, state: RelationalCache.State? = nil) -> RelationalSource {
-        RelationalSource(mapping: mapping, file: file, rootTitle: rootTitle, access: access, levels: levels, state: state ?? cache.copy)
+        RelationalSource(
+            mapping: mapping, file: file, rootTitle: rootTitle, access: access, levels: levels, state: state ?? cache.copy, json: embedded?.json)
     }
+
+    /// The same snapshot with its text (and `json`/`jsonb`) columns that hold a JSON object or
+    /// array opened as subtrees of their rows, read with `json` (see ``presented``).
+    public func openingJSON(_ json: EmbeddedJSON) -> RelationalSource {
+        RelationalSource(mapping: mapping, file: file, rootTitle: rootTitle, access: access, levels: levels, state: cache.copy, json: json)
+    }
+
+    /// The snapshot as every front end reads it: with its JSON fields as child nodes of their rows
+    /// (an `EmbeddedFieldSource`) when a reader was given, else itself.
+    public var presented: any Source { embedded.map { EmbeddedFieldSource(self, fields: $0) } ?? self }
 
     public var root: NodeID { NodeID(Int32(0)) }
 

@@ -84,13 +84,21 @@ public struct RelationalStore: EditingStore {
     /// ``refresh()`` without waiting for the next tick. `nil` for SQLite.
     public var news: AsyncStream<Void>? { database.news }
 
-    public var snapshot: any Source { source }
+    /// The data as front ends read it: with its JSON fields opened when ``openJSON(_:)`` was called.
+    public var snapshot: any Source { source.presented }
+
+    /// Opens text (and `json`/`jsonb`) columns that hold a JSON object or array as subtrees of
+    /// their rows, read and written with `json`: a change inside one sets the column to the new
+    /// text, in the step's transaction like any other change of the row.
+    public mutating func openJSON(_ json: EmbeddedJSON) { source = source.openingJSON(json) }
     public var canUndo: Bool { !undoStack.isEmpty }
     public var canRedo: Bool { !redoStack.isEmpty }
     public var history: HistoryState { HistoryState(undo: undoStack.last?.edit, redo: redoStack.last?.edit) }
 
     public mutating func apply(_ changes: [Change]) throws(EditError) -> [TreePath] {
-        try step(checked: true) { _ in changes }.paths
+        guard let view = source.presented as? EmbeddedFieldSource else { return try step(checked: true) { _ in changes }.paths }
+        let lowered = try view.lower(changes)
+        return lowered.paths(try step(checked: true) { _ in lowered.changes }.paths)
     }
 
     /// Derives the changes inside the step's transaction, from the rows as they are then (after

@@ -35,6 +35,8 @@ public struct TreeTableSource: FallibleSource, IndexedSearch {
     let reader: any NodeRowReader
     let keys: Keys
     let cache: TreeTableCache
+    /// This snapshot's text values opened as JSON, when a reader was given (``openingJSON(_:)``).
+    let embedded: EmbeddedFields?
     /// Set while a write transaction reads through this source (misses read in it).
     var transaction: TransactionHandle?
 
@@ -117,15 +119,35 @@ public struct TreeTableSource: FallibleSource, IndexedSearch {
         self.name = name
         keys = Keys(title: keySet.title.map(Self.lowered), children: keySet.children.map(Self.lowered), rows: keySet.rows.map(Self.lowered))
         cache = TreeTableCache(state)
+        embedded = nil
     }
 
-    init(copying other: TreeTableSource, state: TreeTableCache.State) {
+    init(copying other: TreeTableSource, state: TreeTableCache.State, json: EmbeddedJSON? = nil) {
         reader = other.reader
         mode = other.mode
         name = other.name
         keys = other.keys
-        cache = TreeTableCache(state)
+        let cache = TreeTableCache(state)
+        self.cache = cache
+        // The values' ids are reserved in this snapshot's id space, which no row of it gets.
+        embedded = (json ?? other.embedded?.json).map { json in
+            EmbeddedFields(json: json, writable: true, opening: .values) { n in
+                cache.withState { (s: inout TreeTableCache.State) -> Int32? in
+                    guard n > 0, n <= Int(Int32.max) - Int(s.next) else { return nil }
+                    defer { s.next += Int32(n) }
+                    return s.next
+                }
+            }
+        }
     }
+
+    /// The same snapshot with its text values that hold a JSON object or array opened as
+    /// subtrees, read with `json` (see ``presented``).
+    public func openingJSON(_ json: EmbeddedJSON) -> TreeTableSource { TreeTableSource(copying: self, state: cache.copy(), json: json) }
+
+    /// The snapshot as every front end reads it: with its JSON values opened (an
+    /// `EmbeddedFieldSource`) when a reader was given, else itself.
+    public var presented: any Source { embedded.map { EmbeddedFieldSource(self, fields: $0) } ?? self }
 
     /// A new snapshot of the data as it is now (an empty cache), read through `q`.
     package func renewed(_ q: any NodeRowQueries) throws -> TreeTableSource {

@@ -61,12 +61,24 @@ public struct TreeTableStore<Database: TreeTableDatabase>: EditingStore {
         self.schema = schema
     }
 
-    public var snapshot: any Source { source }
+    /// The data as front ends read it: with its JSON values opened when ``openJSON(_:)`` was called.
+    public var snapshot: any Source { source.presented }
+
+    /// Opens text values that hold a JSON object or array as subtrees, read and written with
+    /// `json`: a change inside one sets the value to the new text, in the step's transaction.
+    public mutating func openJSON(_ json: EmbeddedJSON) { source = source.openingJSON(json) }
     public var canUndo: Bool { !undoHistory.isEmpty }
     public var canRedo: Bool { !redoHistory.isEmpty }
     public var history: HistoryState { HistoryState(undo: undoHistory.last?.edit, redo: redoHistory.last?.edit) }
 
     public mutating func apply(_ changes: [Change]) throws(EditError) -> [TreePath] {
+        guard let view = source.presented as? EmbeddedFieldSource else { return try write(changes) }
+        let lowered = try view.lower(changes)
+        return lowered.paths(try write(lowered.changes))
+    }
+
+    /// Writes `changes` (addressed by the rows' paths) as one step.
+    mutating func write(_ changes: [Change]) throws(EditError) -> [TreePath] {
         guard !changes.isEmpty else { throw EditError("no change to apply") }
         let current = source
         let schema = schema
