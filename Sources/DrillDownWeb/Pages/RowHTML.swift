@@ -100,11 +100,9 @@ enum RowHTML {
 
     /// `path` in its dotted form (``TreePath/description``), digit by digit.
     static func appendPath(_ path: TreePath, to out: inout HTML) {
-        path.indices.withUnsafeBufferPointer { indices in
-            for k in indices.indices {
-                if k > 0 { out.append(ascii: UInt8(ascii: ".")) }
-                out.append(indices[k])
-            }
+        for (k, i) in path.indices.enumerated() {
+            if k > 0 { out.append(ascii: UInt8(ascii: ".")) }
+            out.append(i)
         }
     }
 
