@@ -32,13 +32,4 @@ extension Presenter {
         let keep = Set(listed)
         return (0 ..< order.count).map(order.dataIndex(at:)).filter(keep.contains)
     }
-
-    /// The rows at display positions `offset ..< offset + limit` of `listed`.
-    func listedRows(of id: NodeID, _ listed: [Int], offset: Int, limit: Int) -> [Row] {
-        let range = source.children(of: id)
-        let lo = max(0, min(offset, listed.count))
-        let hi = limit >= listed.count - lo ? listed.count : lo + limit
-        let base = id == source.root ? TreePath.root : source.path(of: id)
-        return listed[lo ..< hi].map { row(for: range[$0], path: base.appending($0)) }
-    }
 }

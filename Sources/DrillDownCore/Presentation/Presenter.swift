@@ -69,30 +69,41 @@ public struct Presenter: Sendable {
 
     /// ``row(for:path:)`` with ``isGeneric`` already known (a page of rows asks once).
     func row(for id: NodeID, path: TreePath?, generic: Bool) -> Row {
-        let template = kind(of: id)
+        guard let template = kind(of: id) else { return plainRow(for: id, path: path, generic: generic) }
         let count = listedCount(of: id, at: path)
         let title = title(of: id, template: template)
-        var subtitle = template?.subtitle?.render { lookup($0, of: id) } ?? ""
-        if template?.subtitle == nil {
-            let value = source.value(of: id)
-            if let v = value, source.title(of: id) != v.text {
-                subtitle = v.kind == .null ? "null" : v.text
-            } else if count > 0, template == nil, value == nil, generic {
-                subtitle = DecimalText.items(count)
-            }
+        var subtitle = template.subtitle?.render { lookup($0, of: id) } ?? ""
+        if template.subtitle == nil, let v = source.value(of: id), source.title(of: id) != v.text {
+            subtitle = v.kind == .null ? "null" : v.text
         }
-        let image = template?.image?.render { lookup($0, of: id) }
-        let select = template?.select ?? .drill
-        let drills = select == .drill && count > 0
-        let controls = template.map { t in
-            t.controls.map { c in
-                BoundControl(control: c, value: c.kind == .button ? "" : (source.attribute(c.target, of: id)?.text ?? (c.kind == .switch ? "false" : "\(c.min)")))
-            }
-        } ?? []
+        let image = template.image?.render { lookup($0, of: id) }
+        let select = template.select
+        let controls = template.controls.map { c in
+            BoundControl(control: c, value: c.kind == .button ? "" : (source.attribute(c.target, of: id)?.text ?? (c.kind == .switch ? "false" : "\(c.min)")))
+        }
         return Row(
-            id: id, path: path ?? source.path(of: id), kind: template?.kind, title: title, subtitle: subtitle,
-            image: image.flatMap { $0.isEmpty ? nil : $0 }, drills: drills,
-            hasDetailButton: template?.accessory == .detail, select: select, childCount: count, controls: controls)
+            id: id, path: path ?? source.path(of: id), kind: template.kind, title: title, subtitle: subtitle,
+            image: image.flatMap { $0.isEmpty ? nil : $0 }, drills: select == .drill && count > 0,
+            hasDetailButton: template.accessory == .detail, select: select, childCount: count, controls: controls)
+    }
+
+    /// The row of a node no kind describes: its own title, its value (or in generic mode its
+    /// number of items) as subtitle, drilling when it has children. Written apart from the
+    /// templated row so that a plain level's rows do not copy and test an absent `Template?` at
+    /// each of its uses.
+    private func plainRow(for id: NodeID, path: TreePath?, generic: Bool) -> Row {
+        let count = listedCount(of: id, at: path)
+        let title = source.title(of: id)
+        var subtitle = ""
+        let value = source.value(of: id)
+        if let v = value, title != v.text {
+            subtitle = v.kind == .null ? "null" : v.text
+        } else if count > 0, value == nil, generic {
+            subtitle = DecimalText.items(count)
+        }
+        return Row(
+            id: id, path: path ?? source.path(of: id), kind: nil, title: title, subtitle: subtitle, image: nil,
+            drills: count > 0, hasDetailButton: false, select: .drill, childCount: count, controls: [])
     }
 
     var isGeneric: Bool { source.documentSource?.mode == .generic }
@@ -102,16 +113,49 @@ public struct Presenter: Sendable {
     /// path names its place in the data, whatever position it shows at.
     /// - Complexity: O(limit), whatever the level's width, once a sorted level's order is known.
     public func rows(of id: NodeID, offset: Int = 0, limit: Int = .max) -> [Row] {
-        if let listed = listedIndices(of: id) { return listedRows(of: id, listed, offset: offset, limit: limit) }
-        let range = source.children(of: id)
-        let lo = max(0, min(offset, range.count))
-        let hi = limit >= range.count - lo ? range.count : lo + limit
-        let base = id == source.root ? TreePath.root : source.path(of: id)
+        let window = window(of: id, offset: offset, limit: limit)
+        var rows: [Row] = []
+        rows.reserveCapacity(window.positions.count)
+        forEachRow(of: id, in: window) { rows.append($0) }
+        return rows
+    }
+
+    /// Calls `body` with each row ``rows(of:offset:limit:)`` returns, in order, without keeping
+    /// them: a front end that writes each row out (the web's level page) builds no array of rows,
+    /// and the rows' paths share one buffer (the last index is written in place once `body` has
+    /// let go of the previous row), so a row costs no allocation of its own.
+    /// - Complexity: O(limit), as ``rows(of:offset:limit:)``.
+    public func forEachRow(of id: NodeID, offset: Int = 0, limit: Int = .max, _ body: (Row) throws -> Void) rethrows {
+        try forEachRow(of: id, in: window(of: id, offset: offset, limit: limit), body)
+    }
+
+    /// The rows of a level a page shows: the listed data indices (`nil`: every child, in
+    /// ``order(of:)``), the level's children and the display positions shown.
+    private struct Window {
+        var listed: [Int]?
+        var children: NodeRange
+        var positions: Range<Int>
+    }
+
+    private func window(of id: NodeID, offset: Int, limit: Int) -> Window {
+        let listed = listedIndices(of: id)
+        let children = source.children(of: id)
+        let count = listed?.count ?? children.count
+        let lo = max(0, min(offset, count))
+        let hi = limit >= count - lo ? count : lo + limit
+        return Window(listed: listed, children: children, positions: lo ..< hi)
+    }
+
+    private func forEachRow(of id: NodeID, in window: Window, _ body: (Row) throws -> Void) rethrows {
+        guard !window.positions.isEmpty else { return }
         let generic = isGeneric
-        let order = order(of: id)
-        return (lo ..< hi).map {
-            let index = order?.dataIndex(at: $0) ?? $0
-            return row(for: range[index], path: base.appending(index), generic: generic)
+        let order = window.listed == nil ? order(of: id) : nil
+        var path = (id == source.root ? TreePath.root : source.path(of: id)).appending(0)
+        let last = path.indices.count - 1
+        for position in window.positions {
+            let index = window.listed?[position] ?? order?.dataIndex(at: position) ?? position
+            path.indices[last] = index
+            try body(row(for: window.children[index], path: path, generic: generic))
         }
     }
 

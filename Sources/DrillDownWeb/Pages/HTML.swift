@@ -145,11 +145,17 @@ struct HTML: Sendable, CustomStringConvertible {
         }
     }
 
+    /// The bytes ``appendEscaped(_:)`` replaces, `" & ' < >` (34, 38, 39, 60 and 62), one bit
+    /// each: a byte is tested with a shift rather than five comparisons.
+    private static var escapedBytes: UInt64 { 1 << 34 | 1 << 38 | 1 << 39 | 1 << 60 | 1 << 62 }
+
     private mutating func appendEscaped(bytes source: UnsafeBufferPointer<UInt8>) {
         var start = 0
         for i in source.indices {
+            let byte = source[i]
+            guard byte < 64, Self.escapedBytes & (1 &<< UInt64(byte)) != 0 else { continue }
             let replacement: StaticString
-            switch source[i] {
+            switch byte {
             case 38: replacement = "&amp;"
             case 60: replacement = "&lt;"
             case 62: replacement = "&gt;"

@@ -38,7 +38,9 @@ struct LevelPage {
         let total = presenter.rowCount(of: id)
         let paged = total > site.options.virtualThreshold
         let start = paged ? min(offset, max(0, total - 1)) : 0
-        let rows = presenter.rows(of: id, offset: start, limit: paged ? site.options.pageSize : total)
+        let limit = paged ? site.options.pageSize : total
+        // The number of rows shown; they are written (below) as the presenter makes them, no array kept.
+        let shown = max(0, min(limit, total - start))
         let here = Links.level(path)
         let sortItem = SortMenu.queryItem(sort)
         let facetItem = facet.map { "facet=" + Query.encode($0) }
@@ -62,7 +64,10 @@ struct LevelPage {
         // The rows are written straight into the page where `{{{rowsHTML}}}` stands.
         let rowSections = paged ? nil : sections
         var extra: TemplateContext = [
-            .rowsHTML: .writer { RowHTML.list(rows, editing: rowEditing, sections: rowSections, offset: start, to: &$0) },
+            .rowsHTML: .writer { out in
+                var list = RowList(editing: rowEditing, sections: rowSections, offset: start)
+                presenter.forEachRow(of: id, offset: start, limit: limit) { list.append($0, to: &out) }
+            },
             .total: .int(total), .path: .text(path.description),
             .api: .text(FilterBar.link(path.isRoot ? "/api/level" : "/api/level/\(path)", ([sortItem].compactMap { $0 }) + filters.queryItems)),
             .offset: .int(start),
@@ -96,7 +101,7 @@ struct LevelPage {
             ])
         }
         if paged {
-            let end = start + rows.count
+            let end = start + shown
             var pager: TemplateContext = [.from: .int(start + 1), .to: .int(end), .total: .int(total)]
             if start > 0 { pager[.prev] = .text(link("offset=\(max(0, start - site.options.pageSize))")) }
             if end < total { pager[.next] = .text(link("offset=\(end)")) }
@@ -112,7 +117,7 @@ struct LevelPage {
             pathbar[.csvHref] = .text(FilterBar.link(csv, filters.queryItems))
             context[.pathbar] = .object(pathbar)
         }
-        return site.assets.renderHTML("level", context, capacity: rows.count * 320 + 12288)
+        return site.assets.renderHTML("level", context, capacity: shown * 320 + 12288)
     }
 
     /// At most this many sections travel in a virtualized level's page for the script (their

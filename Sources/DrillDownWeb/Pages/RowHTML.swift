@@ -218,25 +218,6 @@ enum RowHTML {
     static let subtitleStart: StaticString = "</span><span class=\"row-subtitle\">"
     static let textEnd: StaticString = "</span></span>"
 
-    /// The rows of one page appended to `out`; with `sections`, each section's header (`<li
-    /// class="section-header">` holding an `<h2>`) before its first row. `offset` is the first
-    /// row's index in the level.
-    static func list(_ rows: [Row], editing: RowEditing? = nil, sections: Sections? = nil, offset: Int = 0, to out: inout HTML) {
-        guard let sections else {
-            for row in rows { append(row, editing: editing, to: &out) }
-            return
-        }
-        var next = sections.section(containing: offset) ?? sections.sections.count
-        if next < sections.sections.count, sections.sections[next].start < offset { next += 1 }
-        for (k, row) in rows.enumerated() {
-            if next < sections.sections.count, sections.sections[next].start == offset + k {
-                appendHeader(sections.sections[next], position: next, to: &out)
-                next += 1
-            }
-            append(row, editing: editing, to: &out)
-        }
-    }
-
     /// A section's header row; its id (`section-N`, N its position) is what the jump bar links to.
     static func appendHeader(_ section: Section, position: Int, to out: inout HTML) {
         out.write("<li class=\"section-header\" id=\"section-")
