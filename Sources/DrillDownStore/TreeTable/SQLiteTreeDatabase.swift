@@ -18,8 +18,14 @@ import GRDB
 public struct SQLiteTreeDatabase: TreeTableDatabase {
     /// The file's rows (the source's reader).
     let rows: SQLiteNodeRows
+    /// Checkpoints the log in the background instead of in a step's commit.
+    let checkpointer: WALCheckpointer
 
-    init(rows: SQLiteNodeRows) { self.rows = rows }
+    init(rows: SQLiteNodeRows) throws {
+        self.rows = rows
+        checkpointer = WALCheckpointer(path: rows.file)
+        try WALCheckpointer.takeOver(rows.database)
+    }
 
     public func transaction<T>(key: StepKey?, paths: (T) -> [TreePath], _ body: (TreeTableTransaction) throws -> T) throws -> T {
         let rows = rows
@@ -43,6 +49,7 @@ public struct SQLiteTreeDatabase: TreeTableDatabase {
             }
         }
         guard let result else { throw EditError("the change was not written") }
+        checkpointer.committed()
         return result
     }
 
@@ -88,7 +95,12 @@ extension TreeTableStore where Database == SQLiteTreeDatabase {
         let store = try SQLiteTreeStore(path: path, create: false)
         try store.migrate()
         let source = try TreeTableSource(store: store, mode: mode, keys: keys, name: name)
-        let database = SQLiteTreeDatabase(rows: SQLiteNodeRows(database: store.database, file: store.path, hasCounts: true))
+        let database: SQLiteTreeDatabase
+        do {
+            database = try SQLiteTreeDatabase(rows: SQLiteNodeRows(database: store.database, file: store.path, hasCounts: true))
+        } catch {
+            throw StoreError(file: path, error)
+        }
         try database.prepareKeys()
         self.init(database: database, source: source, schema: schema)
     }
