@@ -1,4 +1,5 @@
 import Dispatch
+import DrillDownCore
 import Foundation
 import Testing
 
@@ -14,18 +15,20 @@ import Testing
         let blockers = 4 * max(2, ProcessInfo.processInfo.activeProcessorCount)
         let release = DispatchSemaphore(value: 0)
         let started = DispatchSemaphore(value: 0)
+        // Started on the executor itself, and counted on a thread of the test's own: neither
+        // needs one of the cooperative threads, which other suites running in parallel may hold.
         for _ in 0..<blockers {
-            Task.detached {
-                await withTaskExecutorPreference(BlockingExecutor.shared) {
-                    started.signal()
-                    _ = release.wait(timeout: .now() + 30)
-                }
+            Task(executorPreference: BlockingExecutor.shared) {
+                started.signal()
+                _ = release.wait(timeout: .now() + 30)
             }
         }
-        let begin = ContinuousClock.now
-        var running = 0
-        while running < blockers, started.wait(timeout: .now() + 10) == .success { running += 1 }
-        let waited = ContinuousClock.now - begin
+        let (running, waited) = await BlockingWork.run(label: "test.count") { () -> (Int, Duration) in
+            let begin = ContinuousClock.now
+            var running = 0
+            while running < blockers, started.wait(timeout: .now() + 10) == .success { running += 1 }
+            return (running, ContinuousClock.now - begin)
+        }
         for _ in 0..<blockers { release.signal() }
         #expect(running == blockers, "only \(running) of \(blockers) blocked reads ever started")
         #expect(waited < .seconds(1.5), "\(blockers) blocked reads took \(waited) to all have a thread")
