@@ -16,7 +16,8 @@ extension OpenedData {
     }
 
     /// `file` indexed lazily (``LazyJSONSource``) when the index mode asks for it, or when it is a
-    /// JSON file of at least ``IndexMode/lazyThreshold`` bytes; `nil` to read it whole.
+    /// JSON file of at least ``IndexMode/lazyThreshold`` bytes; `nil` to read it whole. Its text
+    /// values that hold JSON open as read-only subtrees (``LazyJSONSource/openingJSON(_:)``).
     static func openLazily(_ file: String, _ reading: Reading) throws(OpenError) -> OpenedData? {
         let index = reading.options.index
         // The file a symbolic link names is measured, not the link.
@@ -44,7 +45,7 @@ extension OpenedData {
         }
         return OpenedData(
             file: file, folder: Self.folder(of: file), tree: nil, format: .json, database: nil,
-            presenter: Presenter(source: source, schema: reading.schema), loadSeconds: reading.seconds)
+            presenter: Presenter(source: source.openingJSON(.formats), schema: reading.schema), loadSeconds: reading.seconds)
     }
 
     /// A document tree (from a file or a tree table) with the source the options ask for. A

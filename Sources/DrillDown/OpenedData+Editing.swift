@@ -7,7 +7,7 @@ extension OpenedData {
     /// The data opened for editing in memory (a document read whole).
     /// - Throws: ``OpenError`` for a lazily indexed file or a database read through `levels:`.
     public func editableDocument() throws(OpenError) -> EditableDocument {
-        if let lazy = source as? LazyJSONSource {
+        if let lazy = storeSource as? LazyJSONSource {
             let size = lazy.statistics.fileBytes
             throw OpenError(
                 file,

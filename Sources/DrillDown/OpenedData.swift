@@ -34,7 +34,8 @@ public struct OpenedData: Sendable {
 
     /// The data as read.
     public var source: any Source { presenter.source }
-    /// The store's own source beneath the opened JSON values of a database (``source`` otherwise).
+    /// The store's own source beneath the opened JSON values of a database or a lazily indexed
+    /// file (a `LazyJSONSource`); ``source`` otherwise.
     public var storeSource: any Source { (source as? EmbeddedFieldSource)?.base ?? source }
 
     /// A database as data: read lazily, edited row by row.

@@ -18,7 +18,7 @@ struct Stats: ParsableCommand {
         let loaded = try data.load()
         // The file a symlink points to, not the link.
         let bytes = FileStatus(data.file)?.bytes ?? 0
-        if let lazy = loaded.source as? LazyJSONSource { return try lazyStats(lazy, loaded) }
+        if let lazy = loaded.storeSource as? LazyJSONSource { return try lazyStats(lazy, loaded) }
         let rss = Self.peakResidentBytes()
         struct StatsJSON: Encodable {
             var file: String, format: String, mode: String, fileBytes: Int, nodes: Int, rows: Int, depth: Int, widestLevel: Int

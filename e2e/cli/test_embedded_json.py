@@ -86,3 +86,36 @@ def test_the_value_itself_is_still_set_as_text(drilldown, doc):
     drilldown("set", doc, "1", "--value", '{"a": [1]}', check=0)
     assert json.loads(doc.read_text())["config"] == '{"a": [1]}'
     assert [r["title"] for r in ls_json(drilldown, doc, "1.0")["rows"]] == ["0"]
+
+
+def test_a_lazily_indexed_file_drills_into_json_values_read_only(drilldown, tmp_path):
+    """A file indexed level by level (`--index lazy`, as JSON files from 64 MiB are) opens a text
+    value holding JSON as a read-only subtree: TreePaths and title paths continue into it, levels
+    visited after it get ids of their own, and an edit inside is refused like any edit of the file."""
+    path = tmp_path / "big.json"
+    data = dict(DOC, items=[{"id": i, "spec": json.dumps({"n": i})} for i in range(3)])
+    path.write_text(json.dumps(data, indent=2) + "\n")
+
+    def ls(where):
+        return json.loads(drilldown("ls", path, where, "--json", "--index", "lazy", check=0).stdout)
+
+    root = ls("")
+    rows = {r["title"]: r for r in root["rows"]}
+    assert rows["config"]["drills"] and not rows["notes"]["drills"]
+    assert [(r["title"], r["path"]) for r in ls("1")["rows"]] == [("port", "1.0"), ("tags", "1.1"), ("inner", "1.2")]
+    assert [r["title"] for r in ls("config/tags")["rows"]] == ["0", "1"]
+    assert [r["title"] for r in ls("config/inner")["rows"]] == ["x"]
+    shown = json.loads(drilldown("show", path, "1.1.1", "--json", "--index", "lazy", check=0).stdout)
+    assert "b" in json.dumps(shown)
+    # Levels of the file visited after a value opened, and values deeper in it.
+    assert [r["title"] for r in ls("items")["rows"]] == ["0", "1", "2"]
+    assert [(r["title"], r["subtitle"]) for r in ls("items/2/spec")["rows"]] == [("n", "2")]
+    proc = drilldown("ls", path, "1.5", "--index", "lazy", check=1)
+    assert "1.5" in proc.stderr
+
+    before = path.read_text()
+    proc = drilldown("set", path, "1.0", "--value", "9090", "--index", "lazy", check=1)
+    assert "indexed lazily" in proc.stderr and "read-only" in proc.stderr
+    assert path.read_text() == before
+    # The lazy statistics still answer (nothing walked).
+    assert "indexing      lazy" in drilldown("stats", path, "--index", "lazy", check=0).stdout

@@ -1,9 +1,9 @@
 import Foundation
 
 /// The fields of one database snapshot's rows that were opened as JSON (a text or `jsonb` column
-/// holding an object or array), or its text values that were (a tree table's), with the node ids
-/// their subtrees were given: shared by every copy of that snapshot, used by any thread (see
-/// ``EmbeddedFieldSource``).
+/// holding an object or array), or its text values that were (a tree table's, a lazily indexed
+/// JSON file's), with the node ids their subtrees were given: shared by every copy of that
+/// snapshot, used by any thread (see ``EmbeddedFieldSource``).
 ///
 /// A row's fields are looked at the first time its children are asked for, never before, and
 /// once per snapshot. The ids come from the store (`reserve`), which never gives them to a row of
