@@ -83,7 +83,7 @@ struct UsersFileTests {
         let value = session.value(signedWith: signer)
         #expect(SessionCookie.check(value, signer: signer) == session)
         #expect(SessionCookie.check(value, signer: CSRFTokens(secret: Array("another instance's secret".utf8))) == nil)
-        let forged = value.replacingOccurrences(of: SessionCookie.base64url("ana"), with: SessionCookie.base64url("bob"))
+        let forged = value.replacingOccurrences(of: Base64URL.encode("ana".utf8), with: Base64URL.encode("bob".utf8))
         #expect(SessionCookie.check(forged, signer: signer) == nil)
     }
 

@@ -49,8 +49,7 @@ struct AccountsAuthenticator: AuthenticatorMiddleware {
             return try SignInGate.refusal(request)
         }
         var context = context
-        context.identity = user
-        context.session = session
+        context.signIn(user, session: session)
         return try await next(request, context)
     }
 
@@ -91,11 +90,11 @@ struct AccountsAuthenticator: AuthenticatorMiddleware {
         return SessionCookie.firstValue(in: headers) { value in
             if let hit = sessions.entry(value, generation: generation, now: now) { return hit }
             let text = String(decoding: value, as: UTF8.self)
-            guard let session = SessionCookie.check(text, signer: signer), Int(session.expires.timeIntervalSince1970) > now,
+            guard let (session, code) = SessionCookie.verified(text, signer: signer), Int(session.expires.timeIntervalSince1970) > now,
                 file.user(session.user) != nil
             else { return nil }
             return sessions.keep(
-                value, generation: generation, expires: Int(session.expires.timeIntervalSince1970),
+                value, code: code, generation: generation, expires: Int(session.expires.timeIntervalSince1970),
                 user: SignedInUser(name: session.user, means: .session(id: session.id)),
                 token: signer.sign(SessionCookie.csrfMessage(user: session.user, session: session.id)))
         }

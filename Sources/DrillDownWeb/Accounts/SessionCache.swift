@@ -1,11 +1,13 @@
 import Crypto
 import Foundation
 import HTTPTypes
+import Synchronization
 
-/// Signed-in sessions recently recognised, by the exact bytes of their `dd_auth` cookie's value,
-/// with what each of their requests needs made once: the user, the session's CSRF token and its
-/// `X-CSRF-Token` header field. A signed-in request whose cookie is here skips the cookie's
-/// MAC check, the token's HMAC and the strings both are made of (see Docs/benchmarks.md).
+/// Signed-in sessions recently recognised, by their `dd_auth` cookie, with what each of their
+/// requests needs made once: the user, the session's CSRF token, its `X-CSRF-Token` header field,
+/// and on a read-only server the whole state of its requests. A signed-in request whose cookie is
+/// here skips the cookie's MAC check, the token's HMAC and the strings both are made of (see
+/// Docs/benchmarks.md).
 ///
 /// What it keeps never outlives what the answer depends on:
 /// - an entry holds for one generation of the users file (``AccountStore/snapshot``): any edit of
@@ -15,15 +17,18 @@ import HTTPTypes
 /// - sign-out removes the entry of its cookie (``remove(_:)``);
 /// - only a cookie whose MAC was checked gets an entry, so values a client makes up cannot fill it.
 ///
-/// A lookup finds the entry by the cookie's hash (the process's randomly seeded `Hasher`), then
-/// compares the cookie with the entry's in constant time (swift-crypto's `SymmetricKey` `==`), so
-/// an entry is never served for another cookie and the comparison's time tells nothing of a stored
-/// cookie's bytes. Bounded: emptied when it holds ``capacity`` entries.
+/// A lookup decodes the cookie's MAC (the HMAC the server made, 256 bits no client can choose for
+/// a value of its own) and finds the entry by its first 64 bits; then compares the whole MAC with
+/// the entry's in constant time (swift-crypto's MAC `==`) and the rest of the cookie byte for
+/// byte, so an entry is never served for another cookie and the comparison's time tells nothing
+/// of a stored MAC. Bounded: emptied when it holds ``capacity`` entries.
 final class SessionCache: @unchecked Sendable {
     /// A recognised session and what its requests need.
     final class Entry: Sendable {
-        /// The cookie's value, as sent (a `SymmetricKey` for its constant-time comparison).
-        let cookie: SymmetricKey
+        /// The cookie's value up to its MAC (with the dot).
+        let body: [UInt8]
+        /// The cookie's MAC, as the server computed it.
+        let code: HashedAuthenticationCode<SHA256>
         /// The users file's generation the user was found in.
         let generation: Int
         /// When the session ends, in Unix seconds.
@@ -37,9 +42,13 @@ final class SessionCache: @unchecked Sendable {
         /// A number no other entry of this process has: what a cached page joined with this
         /// entry's token is kept under (see ``PageCache``), so no secret is compared to find it.
         let serial: Int
+        /// What the session's requests of a read-only server see, made at its first request
+        /// (the snapshot and the user's view of it do not change there within a generation).
+        let readOnlyState = Mutex<RequestState?>(nil)
 
-        init(cookie: SymmetricKey, generation: Int, expires: Int, user: SignedInUser, token: String, serial: Int) {
-            self.cookie = cookie
+        init(body: [UInt8], code: HashedAuthenticationCode<SHA256>, generation: Int, expires: Int, user: SignedInUser, token: String, serial: Int) {
+            self.body = body
+            self.code = code
             self.generation = generation
             self.expires = expires
             self.user = user
@@ -47,12 +56,19 @@ final class SessionCache: @unchecked Sendable {
             tokenField = HTTPField(name: .csrfToken, value: token)
             self.serial = serial
         }
+
+        /// Whether this entry is the one of the cookie whose value is `body` and the MAC `mac`.
+        func matches(_ body: UnsafeBufferPointer<UInt8>, _ mac: UnsafeRawBufferPointer) -> Bool {
+            // The MAC first, in constant time; the rest is the client's own cookie.
+            guard code == mac, body.count == self.body.count else { return false }
+            return self.body.withUnsafeBytes { memcmp($0.baseAddress!, body.baseAddress!, body.count) == 0 }
+        }
     }
 
     /// The most entries kept.
     let capacity: Int
     private let lock = NSLock()
-    private var entries: [Int: Entry] = [:]
+    private var entries: [UInt64: Entry] = [:]
     private var serial = 0
 
     /// A cache of at most `capacity` sessions.
@@ -61,41 +77,42 @@ final class SessionCache: @unchecked Sendable {
     /// The entry of the cookie value `cookie`, when it was recognised in users file generation
     /// `generation` and has not expired at `now` (Unix seconds).
     func entry(_ cookie: UnsafeBufferPointer<UInt8>, generation: Int, now: Int) -> Entry? {
-        let key = Self.hash(cookie)
-        guard let found = lock.withLock({ entries[key] }), found.generation == generation, found.expires > now,
-            found.cookie == SymmetricKey(data: UnsafeRawBufferPointer(cookie))
-        else { return nil }
-        return found
+        SessionCookie.withMAC(of: cookie) { body, mac in
+            let key = mac.loadUnaligned(as: UInt64.self)
+            guard let found = lock.withLock({ entries[key] }), found.generation == generation, found.expires > now, found.matches(body, mac)
+            else { return nil }
+            return found
+        }
     }
 
-    /// Keeps an entry for `cookie`, whose MAC was checked, recognised in `generation`; returns it.
-    func keep(_ cookie: UnsafeBufferPointer<UInt8>, generation: Int, expires: Int, user: SignedInUser, token: String) -> Entry {
-        let key = Self.hash(cookie)
-        return lock.withLock {
-            if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
-            serial += 1
-            let made = Entry(cookie: SymmetricKey(data: UnsafeRawBufferPointer(cookie)), generation: generation, expires: expires, user: user, token: token, serial: serial)
-            entries[key] = made
-            return made
+    /// Keeps an entry for `cookie`, whose MAC `code` was checked, recognised in `generation`; returns it.
+    func keep(
+        _ cookie: UnsafeBufferPointer<UInt8>, code: HashedAuthenticationCode<SHA256>, generation: Int, expires: Int, user: SignedInUser, token: String
+    ) -> Entry? {
+        SessionCookie.withMAC(of: cookie) { body, mac in
+            guard code == mac else { return nil }
+            let key = mac.loadUnaligned(as: UInt64.self)
+            return lock.withLock {
+                if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
+                serial += 1
+                let made = Entry(body: Array(body), code: code, generation: generation, expires: expires, user: user, token: token, serial: serial)
+                entries[key] = made
+                return made
+            }
         }
     }
 
     /// Forgets the entry of `cookie` (sign-out).
     func remove(_ cookie: UnsafeBufferPointer<UInt8>) {
-        let key = Self.hash(cookie)
-        let sent = SymmetricKey(data: UnsafeRawBufferPointer(cookie))
-        lock.withLock {
-            if let found = entries[key], found.cookie == sent { entries[key] = nil }
+        SessionCookie.withMAC(of: cookie) { body, mac -> Bool? in
+            let key = mac.loadUnaligned(as: UInt64.self)
+            lock.withLock {
+                if let found = entries[key], found.matches(body, mac) { entries[key] = nil }
+            }
+            return nil
         }
     }
 
     /// How many entries are kept (tests).
     var count: Int { lock.withLock { entries.count } }
-
-    /// The seeded hash of `bytes` (Swift's `Hasher`, seeded per process).
-    private static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
-        var hasher = Hasher()
-        hasher.combine(bytes: UnsafeRawBufferPointer(bytes))
-        return hasher.finalize()
-    }
 }

@@ -1,11 +1,14 @@
+import Crypto
 import Foundation
 import HTTPTypes
 
 /// A signed-in session, kept in the `dd_auth` cookie and signed (HMAC-SHA256) with the secret
 /// every instance shares (`--secret-file`), so a session made on one instance is accepted by all
-/// and none keeps state: `v1.SID.USER.EXPIRES.MAC`, where SID is 128 random bits drawn at sign-in
-/// (the session's CSRF tokens are bound to it), USER the name base64url-encoded and EXPIRES a
-/// Unix time. A value the client made up fails the MAC and is ignored.
+/// and none keeps state: `v2.SID.USER.EXPIRES.MAC`, where SID is 128 random bits drawn at sign-in
+/// (the session's CSRF tokens are bound to it), USER the name, EXPIRES a Unix time and MAC the
+/// HMAC of the rest; SID, USER and MAC are base64url (``Base64URL``). A value the client made up
+/// fails the MAC and is ignored. (Version 1 wrote SID and MAC in hex, 31 bytes more to parse on
+/// every request; its cookies are no longer accepted, so an upgrade signs everyone out once.)
 struct SessionCookie: Sendable, Equatable {
     /// The cookie's name.
     static let name = "dd_auth"
@@ -14,7 +17,9 @@ struct SessionCookie: Sendable, Equatable {
     /// How long a session lasts.
     static let lifetime: TimeInterval = 12 * 3600
 
-    /// The session id: 32 hex digits.
+    /// The cookie's version, the first field of its value.
+    static let version = "v2"
+    /// The session id: 22 base64url characters (128 bits).
     var id: String
     /// The signed-in user.
     var user: String
@@ -24,14 +29,17 @@ struct SessionCookie: Sendable, Equatable {
     /// A new session for `user`, with a fresh id.
     static func new(for user: String, now: Date = Date()) -> SessionCookie {
         // Whole seconds: what the cookie holds.
-        SessionCookie(id: CSRFTokens.newSessionID(), user: user, expires: Date(timeIntervalSince1970: (now.timeIntervalSince1970 + lifetime).rounded(.down)))
+        SessionCookie(id: Base64URL.encode(UsersFile.randomBytes(16)), user: user, expires: Date(timeIntervalSince1970: (now.timeIntervalSince1970 + lifetime).rounded(.down)))
     }
 
     /// The cookie's value signed with `signer`.
     func value(signedWith signer: CSRFTokens) -> String {
-        let body = "v1.\(id).\(Self.base64url(user)).\(Int(expires.timeIntervalSince1970))"
-        return body + "." + signer.sign("session|" + body)
+        let body = "\(Self.version).\(id).\(Base64URL.encode(user.utf8)).\(Int(expires.timeIntervalSince1970))"
+        return body + "." + Base64URL.encode(signer.code(Self.signed(body)))
     }
+
+    /// What a cookie's MAC signs: its value up to the MAC, marked as a session's.
+    static func signed(_ body: String) -> String { "session|" + body }
 
     /// The first non-`nil` result of `body` for the values of the `dd_auth` cookie-pairs in one
     /// `Cookie` header, in order, spaces and tabs around a pair trimmed (RFC 6265 §5.2). Read as
@@ -70,31 +78,38 @@ struct SessionCookie: Sendable, Equatable {
     static func csrfMessage(user: String, session: String) -> String { "csrf|\(user)|\(session)" }
 
     /// The session `value` holds, when its MAC is `signer`'s (whatever its expiry).
-    static func check(_ value: String, signer: CSRFTokens) -> SessionCookie? {
+    static func check(_ value: String, signer: CSRFTokens) -> SessionCookie? { verified(value, signer: signer)?.session }
+
+    /// The session `value` holds and its MAC (what ``SessionCache`` keeps to recognise the cookie
+    /// again), when the MAC is `signer`'s, compared in constant time by swift-crypto.
+    static func verified(_ value: String, signer: CSRFTokens) -> (session: SessionCookie, code: HashedAuthenticationCode<SHA256>)? {
         let parts = value.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-        guard parts.count == 5, parts[0] == "v1", parts[1].utf8.count == 32 else { return nil }
-        let body = parts[0 ..< 4].joined(separator: ".")
-        guard signer.isSignature(parts[4], of: "session|" + body) else { return nil }
-        guard let seconds = Int(parts[3]), let user = unbase64url(parts[2]) else { return nil }
-        return SessionCookie(id: parts[1], user: user, expires: Date(timeIntervalSince1970: TimeInterval(seconds)))
+        guard parts.count == 5, parts[0] == version, parts[1].utf8.count == 22, let mac = Base64URL.decode(parts[4]) else { return nil }
+        let code = signer.code(signed(parts[0 ..< 4].joined(separator: ".")))
+        guard code == mac, let seconds = Int(parts[3]), let name = Base64URL.decode(parts[2]), let user = String(validating: name, as: UTF8.self)
+        else { return nil }
+        return (SessionCookie(id: parts[1], user: user, expires: Date(timeIntervalSince1970: TimeInterval(seconds))), code)
     }
+
+    /// `body` called with a cookie value's part before its MAC (with the dot) and the MAC's
+    /// 32 bytes, decoded onto the stack; `nil` when the value does not end in a MAC.
+    static func withMAC<T>(of value: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>, UnsafeRawBufferPointer) -> T?) -> T? {
+        guard value.count > macCharacters, value[value.count - macCharacters - 1] == UInt8(ascii: ".") else { return nil }
+        let split = value.count - macCharacters
+        return withUnsafeTemporaryAllocation(byteCount: 32, alignment: 8) { mac in
+            guard Base64URL.decode(UnsafeBufferPointer(rebasing: value[split...]), into: mac) else { return nil }
+            return body(UnsafeBufferPointer(rebasing: value[..<split]), UnsafeRawBufferPointer(mac))
+        }
+    }
+
+    /// The length of a MAC in base64url: 32 bytes.
+    private static let macCharacters = 43
 
     /// The `Set-Cookie` value that stores `value` (or, with `nil`, removes the cookie).
     static func setCookie(_ value: String?, secure: Bool) -> String {
         let tail = "; Path=/; HttpOnly; SameSite=Strict" + (secure ? "; Secure" : "")
         guard let value else { return "\(name)=; Max-Age=0" + tail }
         return "\(name)=\(value); Max-Age=\(Int(lifetime))" + tail
-    }
-
-    static func base64url(_ text: String) -> String {
-        Data(text.utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
-    }
-
-    static func unbase64url(_ text: String) -> String? {
-        var b = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while b.count % 4 != 0 { b += "=" }
-        return Data(base64Encoded: b).flatMap { String(data: $0, encoding: .utf8) }
     }
 
     static func hex(_ bytes: [UInt8]) -> String { CSRFTokens.hex(bytes) }

@@ -5,16 +5,46 @@ import HummingbirdAuth
 /// accounts, who the request comes from (set by ``AccountsAuthenticator``).
 public struct SiteContext: AuthRequestContext, RequestContext {
     public var coreContext: CoreRequestContextStorage
-    /// The signed-in user; `nil` on a server without accounts, or before signing in.
-    public var identity: SignedInUser?
-    /// The signed-in session's cache entry (its CSRF token made once), when the user came with a
-    /// session cookie (see ``SessionCache``).
-    var session: SessionCache.Entry?
+    /// Who signed in, in one reference: the context is copied at each step of a request, and a
+    /// copy is then one retain (a user's name and session id were one each).
+    private var signedIn: SignedIn?
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
-        identity = nil
-        session = nil
+        signedIn = nil
+    }
+
+    /// The signed-in user; `nil` on a server without accounts, or before signing in.
+    public var identity: SignedInUser? {
+        get {
+            switch signedIn {
+            case .session(let entry): entry.user
+            case .other(let box): box.user
+            case nil: nil
+            }
+        }
+        set { signedIn = newValue.map { .other(UserBox(user: $0)) } }
+    }
+
+    /// The signed-in session's cache entry (its CSRF token made once), when the user came with a
+    /// session cookie (see ``SessionCache``).
+    var session: SessionCache.Entry? {
+        if case .session(let entry) = signedIn { entry } else { nil }
+    }
+
+    /// Signs the request in as `user`, with `session` when a session cookie said who it is.
+    mutating func signIn(_ user: SignedInUser, session: SessionCache.Entry?) {
+        signedIn = session.map { .session($0) } ?? .other(UserBox(user: user))
+    }
+
+    private enum SignedIn: Sendable {
+        case session(SessionCache.Entry)
+        case other(UserBox)
+    }
+
+    private final class UserBox: Sendable {
+        let user: SignedInUser
+        init(user: SignedInUser) { self.user = user }
     }
 }
 

@@ -25,8 +25,11 @@ struct CSRFTokens: Sendable {
     /// Tokens under a given secret (shared by the instances behind one proxy; tests).
     init(secret: [UInt8]) { key = SymmetricKey(data: secret) }
 
-    /// The HMAC of `message` under the secret, remembered (``Memo``).
-    private func code(_ message: String) -> (code: HashedAuthenticationCode<SHA256>, hex: String) {
+    /// The HMAC of `message` under the secret (remembered: see ``memoized(_:)``).
+    func code(_ message: String) -> HashedAuthenticationCode<SHA256> { memoized(message).code }
+
+    /// The HMAC of `message` under the secret, remembered (``Memo``), and its hex.
+    private func memoized(_ message: String) -> (code: HashedAuthenticationCode<SHA256>, hex: String) {
         codes.value(message) {
             let code = HMAC<SHA256>.authenticationCode(for: Data(message.utf8), using: key)
             return (code, Self.hex(Array(code)))
@@ -44,7 +47,7 @@ struct CSRFTokens: Sendable {
 
     /// The HMAC-SHA256 of `message` under the secret, in hex (the CSRF token of a session id, and
     /// the signature of a signed-in session's cookie, see ``SessionCookie``).
-    func sign(_ message: String) -> String { code(message).hex }
+    func sign(_ message: String) -> String { memoized(message).hex }
 
     /// Whether `sent` is the token of session `id` (see ``isSignature(_:of:)``).
     func verify(_ sent: String, session id: String) -> Bool { isSignature(sent, of: id) }
@@ -53,7 +56,7 @@ struct CSRFTokens: Sendable {
     /// by swift-crypto (a MAC's `==` with bytes, as `HMAC.isValidAuthenticationCode` compares).
     func isSignature(_ sent: String, of message: String) -> Bool {
         guard let given = Self.bytes(hex: sent) else { return false }
-        return code(message).code == given
+        return code(message) == given
     }
 
     /// Whether the tokens `a` and `b` are the same, in time that tells nothing of where they

@@ -25,16 +25,29 @@ struct SnapshotMiddleware: RouterMiddleware {
             guard let accounts = site.accounts, let user else {
                 return try await Self.answer(from: site.basePresenter.source) { try await next(request, context) }
             }
-            // A read-only server with accounts: the reader's view of the data, and a token for signing out.
-            var presenter = site.basePresenter
-            presenter.access = accounts.view(for: user.name, in: presenter.source, revision: 0)
-            let (token, cookie) = csrfToken(for: user, session: context.session, request)
-            let state = RequestState(
-                presenter: presenter, revision: 0, csrf: token, user: user, access: presenter.access, session: context.session)
-            var response = try await RequestState.$current.withValue(state) {
-                try await Self.answer(from: presenter.source) { try await next(request, context) }
+            // A read-only server with accounts: the reader's view of the data, and a token for
+            // signing out; made once per session (and generation of the users file: see ``SessionCache``).
+            func made(_ session: SessionCache.Entry?) -> (state: RequestState, cookie: String?) {
+                var presenter = site.basePresenter
+                presenter.access = accounts.view(for: user.name, in: presenter.source, revision: 0)
+                let (token, cookie) = csrfToken(for: user, session: session, request)
+                return (RequestState(presenter: presenter, revision: 0, csrf: token, user: user, access: presenter.access, session: session), cookie)
             }
-            return Self.finish(&response, token: token, cookie: cookie, session: context.session)
+            let state: RequestState, cookie: String?
+            if let session = context.session {
+                state = session.readOnlyState.withLock { kept in
+                    let state = kept ?? made(session).state
+                    kept = state
+                    return state
+                }
+                cookie = nil
+            } else {
+                (state, cookie) = made(nil)
+            }
+            var response = try await RequestState.$current.withValue(state) {
+                try await Self.answer(from: site.basePresenter.source) { try await next(request, context) }
+            }
+            return Self.finish(&response, token: state.csrf, cookie: cookie, session: context.session)
         }
         // The data and its revision, read together without entering the model.
         var (source, revision, history) = model.versionedState

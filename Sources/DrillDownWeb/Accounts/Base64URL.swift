@@ -1,0 +1,65 @@
+/// Base64url without padding (RFC 4648 §5), as the session cookie writes its id and MAC: a third
+/// shorter than hex, and every byte of a cookie is parsed and split again on each request.
+/// Decoding writes into a buffer the caller gives (the MAC of a request's cookie is decoded onto
+/// the stack, see ``SessionCookie/withMAC(of:_:)``).
+enum Base64URL {
+    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+
+    /// `bytes` encoded, without `=` padding.
+    static func encode(_ bytes: some Sequence<UInt8>) -> String {
+        var out = [UInt8]()
+        out.reserveCapacity((bytes.underestimatedCount * 4 + 2) / 3)
+        var bits = 0, count = 0
+        for byte in bytes {
+            bits = bits << 8 | Int(byte)
+            count += 8
+            while count >= 6 {
+                count -= 6
+                out.append(alphabet[(bits >> count) & 63])
+            }
+        }
+        if count > 0 { out.append(alphabet[(bits << (6 - count)) & 63]) }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// How many bytes `characters` base64url characters hold (`nil`: no whole number of bytes).
+    static func decodedCount(_ characters: Int) -> Int? { characters % 4 == 1 ? nil : characters * 6 / 8 }
+
+    /// Decodes `text` into `out`, which must hold exactly ``decodedCount(_:)`` bytes; `false` when
+    /// `text` has a character outside the alphabet or bits left over that are not zero (so each
+    /// value has one spelling).
+    static func decode(_ text: UnsafeBufferPointer<UInt8>, into out: UnsafeMutableRawBufferPointer) -> Bool {
+        guard decodedCount(text.count) == out.count else { return false }
+        var bits = 0, count = 0, k = 0
+        for c in text {
+            let value: Int
+            switch c {
+            case UInt8(ascii: "A") ... UInt8(ascii: "Z"): value = Int(c) - 65
+            case UInt8(ascii: "a") ... UInt8(ascii: "z"): value = Int(c) - 71
+            case UInt8(ascii: "0") ... UInt8(ascii: "9"): value = Int(c) + 4
+            case UInt8(ascii: "-"): value = 62
+            case UInt8(ascii: "_"): value = 63
+            default: return false
+            }
+            bits = (bits << 6 | value) & 0xFFFF
+            count += 6
+            if count >= 8 {
+                count -= 8
+                out[k] = UInt8(truncatingIfNeeded: bits >> count)
+                k += 1
+            }
+        }
+        return bits & ((1 << count) - 1) == 0
+    }
+
+    /// `text` decoded; `nil` when it is not base64url.
+    static func decode(_ text: String) -> [UInt8]? {
+        var text = text
+        return text.withUTF8 { utf8 in
+            guard let n = decodedCount(utf8.count) else { return nil }
+            var out = [UInt8](repeating: 0, count: n)
+            let ok = out.withUnsafeMutableBytes { decode(utf8, into: $0) }
+            return ok ? out : nil
+        }
+    }
+}
