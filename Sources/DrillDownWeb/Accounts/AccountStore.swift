@@ -1,5 +1,6 @@
 import DrillDownCore
 import Foundation
+import Synchronization
 
 /// The users file of a running server, read again when it changes on disk (a user added, a token
 /// revoked with `drilldown token revoke` takes effect without a restart), and the ``AccessView``
@@ -9,71 +10,88 @@ import Foundation
 /// marks the file changed the moment an edit lands, and the file's ``FileStamp`` is compared at most
 /// once a second besides (where there is no watch, such as on a network file system, an edit takes
 /// effect within that second). (A `stat` per request cost a signed-in cached page measurably; see Docs/benchmarks.md.)
-final class AccountStore: @unchecked Sendable {
+final class AccountStore: Sendable {
+    /// The users file as read, and its generation: a number that grows each time the file is read
+    /// again (what ``SessionCache`` entries are valid for). One object, so that a request takes it
+    /// with one retain.
+    final class Loaded: Sendable {
+        let file: UsersFile
+        let generation: Int
+        init(file: UsersFile, generation: Int) {
+            self.file = file
+            self.generation = generation
+        }
+    }
+
     /// Where the users file is.
     let url: URL
     /// `url`'s path, made once: `URL.path` on every request's stat was a measurable part of it.
     private let path: String
-    private let lock = NSLock()
-    private var file: UsersFile
-    private var stamp: FileStamp?
-    private var generation = 0
-    private var views: [String: AccessView] = [:]
-    private var viewsKey = (revision: -1, generation: -1)
-    /// When the stamp is compared again, in seconds of the coarse monotonic clock.
-    private var nextCheck = 0
-    /// Set by the watch when the file's folder changed.
-    private var changed = false
+
+    private struct State {
+        var loaded: Loaded
+        var stamp: FileStamp?
+        var views: [String: AccessView] = [:]
+        var viewsKey = (revision: -1, generation: -1)
+        /// When the stamp is compared again, in seconds of the coarse monotonic clock.
+        var nextCheck = 0
+        /// Set by the watch when the file's folder changed.
+        var changed = false
+    }
+
+    /// (A `Mutex`, not a lock beside `var`s: those are checked for exclusive access at each use.)
+    private let state: Mutex<State>
 
     /// Reads `url`.
     /// - Throws: ``AccountsError`` when it is missing or malformed.
     init(url: URL) throws {
         self.url = url
-        file = try UsersFile.load(url)
         path = url.path
-        stamp = FileStamp(path)
-        nextCheck = Self.seconds() + 1
+        state = Mutex(State(loaded: Loaded(file: try UsersFile.load(url), generation: 0), stamp: FileStamp(url.path), nextCheck: Self.seconds() + 1))
         FolderWatch.start(folder: url.deletingLastPathComponent().path) { [weak self] in
-            guard let self else { return }
-            lock.withLock { changed = true }
+            self?.state.withLock { $0.changed = true }
         }
     }
 
     /// The users file as it is now. A file that became malformed keeps the last good one (and says so on standard error).
-    var current: UsersFile { snapshot.file }
+    var current: UsersFile { loaded.file }
 
-    /// The users file as it is now, and its generation: a number that grows each time the file is
-    /// read again (what ``SessionCache`` entries are valid for).
+    /// The users file as it is now, and its generation.
     var snapshot: (file: UsersFile, generation: Int) {
-        lock.withLock {
+        let loaded = loaded
+        return (loaded.file, loaded.generation)
+    }
+
+    /// The users file as it is now, with its generation, read again first when it changed.
+    var loaded: Loaded {
+        state.withLock { state in
             let second = Self.seconds()
-            guard changed || second >= nextCheck else { return (file, generation) }
-            changed = false
-            nextCheck = second + 1
+            guard state.changed || second >= state.nextCheck else { return state.loaded }
+            state.changed = false
+            state.nextCheck = second + 1
             let now = FileStamp(path)
-            guard now != stamp else { return (file, generation) }
-            stamp = now
+            guard now != state.stamp else { return state.loaded }
+            state.stamp = now
             do {
-                file = try UsersFile.load(url)
-                generation += 1
+                state.loaded = Loaded(file: try UsersFile.load(url), generation: state.loaded.generation + 1)
             } catch {
                 FileHandle.standardError.write(Data("drilldown: \(error); keeping the accounts read before\n".utf8))
             }
-            return (file, generation)
+            return state.loaded
         }
     }
 
     /// What `user` may do in the snapshot `source` at `revision`.
     func view(for user: String, in source: any Source, revision: Int) -> AccessView {
-        let file = current
-        return lock.withLock {
-            if viewsKey != (revision, generation) || views.count > 1000 {
-                views = [:]
-                viewsKey = (revision, generation)
+        let loaded = loaded
+        return state.withLock { state in
+            if state.viewsKey != (revision, loaded.generation) || state.views.count > 1000 {
+                state.views = [:]
+                state.viewsKey = (revision, loaded.generation)
             }
-            if let hit = views[user] { return hit }
-            let made = file.policy.view(for: user, in: source)
-            views[user] = made
+            if let hit = state.views[user] { return hit }
+            let made = loaded.file.policy.view(for: user, in: source)
+            state.views[user] = made
             return made
         }
     }

@@ -63,7 +63,8 @@ struct AccountsAuthenticator: AuthenticatorMiddleware {
                 throw WebError.badRequest("Tokens are not accepted in a URL ('\(name)='): send them as 'Authorization: Bearer TOKEN'.")
             }
         }
-        let (file, generation) = accounts.snapshot
+        let loaded = accounts.loaded
+        let file = loaded.file
         if let header = options.authHeader, let name = request.headers[HTTPField.Name(header) ?? .authorization],
             options.trustedProxies.contains(request.headers[.peerAddress] ?? "")
         {
@@ -78,7 +79,7 @@ struct AccountsAuthenticator: AuthenticatorMiddleware {
             }
             return (SignedInUser(name: user.name, means: .bearer), nil)
         }
-        return session(in: request.headers, file: file, generation: generation).map { ($0.user, $0) }
+        return session(in: request.headers, file: file, generation: loaded.generation).map { ($0.user, $0) }
     }
 
     /// The entry of the first `dd_auth` cookie in `headers` that holds a session signed by

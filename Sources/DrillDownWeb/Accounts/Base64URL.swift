@@ -30,27 +30,29 @@ enum Base64URL {
     /// value has one spelling).
     static func decode(_ text: UnsafeBufferPointer<UInt8>, into out: UnsafeMutableRawBufferPointer) -> Bool {
         guard decodedCount(text.count) == out.count else { return false }
-        var bits = 0, count = 0, k = 0
-        for c in text {
-            let value: Int
-            switch c {
-            case UInt8(ascii: "A") ... UInt8(ascii: "Z"): value = Int(c) - 65
-            case UInt8(ascii: "a") ... UInt8(ascii: "z"): value = Int(c) - 71
-            case UInt8(ascii: "0") ... UInt8(ascii: "9"): value = Int(c) + 4
-            case UInt8(ascii: "-"): value = 62
-            case UInt8(ascii: "_"): value = 63
-            default: return false
+        return values.withUnsafeBufferPointer { values in
+            var bits: UInt32 = 0, count: UInt32 = 0, k = 0, bad: UInt8 = 0
+            for c in text {
+                let value = values[Int(c)]
+                bad |= value
+                bits = bits << 6 | UInt32(value & 63)
+                count += 6
+                if count >= 8 {
+                    count -= 8
+                    out[k] = UInt8(truncatingIfNeeded: bits >> count)
+                    k += 1
+                }
             }
-            bits = (bits << 6 | value) & 0xFFFF
-            count += 6
-            if count >= 8 {
-                count -= 8
-                out[k] = UInt8(truncatingIfNeeded: bits >> count)
-                k += 1
-            }
+            return bad & 64 == 0 && bits & ((1 << count) - 1) == 0
         }
-        return bits & ((1 << count) - 1) == 0
     }
+
+    /// Each byte's value in the alphabet, or 64 for a byte outside it.
+    private static let values: [UInt8] = {
+        var values = [UInt8](repeating: 64, count: 256)
+        for (k, c) in alphabet.enumerated() { values[Int(c)] = UInt8(k) }
+        return values
+    }()
 
     /// `text` decoded; `nil` when it is not base64url.
     static func decode(_ text: String) -> [UInt8]? {

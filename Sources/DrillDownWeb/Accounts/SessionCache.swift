@@ -19,7 +19,9 @@ import Synchronization
 ///
 /// A lookup decodes the cookie's MAC (the HMAC the server made, 256 bits no client can choose for
 /// a value of its own) and finds the entry by its first 64 bits; then compares the whole MAC with
-/// the entry's in constant time (swift-crypto's MAC `==`) and the rest of the cookie byte for
+/// the entry's in constant time (swift-crypto's `SymmetricKey` `==`, the cheapest of its
+/// constant-time comparisons to call with bytes: its MAC `==` with bytes is generic, and its
+/// metadata lookups cost twice as much) and the rest of the cookie byte for
 /// byte, so an entry is never served for another cookie and the comparison's time tells nothing
 /// of a stored MAC. Bounded: emptied when it holds ``capacity`` entries.
 final class SessionCache: @unchecked Sendable {
@@ -27,8 +29,8 @@ final class SessionCache: @unchecked Sendable {
     final class Entry: Sendable {
         /// The cookie's value up to its MAC (with the dot).
         let body: [UInt8]
-        /// The cookie's MAC, as the server computed it.
-        let code: HashedAuthenticationCode<SHA256>
+        /// The cookie's MAC, as the server computed it (a `SymmetricKey` for its constant-time `==`).
+        let mac: SymmetricKey
         /// The users file's generation the user was found in.
         let generation: Int
         /// When the session ends, in Unix seconds.
@@ -46,9 +48,9 @@ final class SessionCache: @unchecked Sendable {
         /// (the snapshot and the user's view of it do not change there within a generation).
         let readOnlyState = Mutex<RequestState?>(nil)
 
-        init(body: [UInt8], code: HashedAuthenticationCode<SHA256>, generation: Int, expires: Int, user: SignedInUser, token: String, serial: Int) {
+        init(body: [UInt8], mac: SymmetricKey, generation: Int, expires: Int, user: SignedInUser, token: String, serial: Int) {
             self.body = body
-            self.code = code
+            self.mac = mac
             self.generation = generation
             self.expires = expires
             self.user = user
@@ -59,8 +61,8 @@ final class SessionCache: @unchecked Sendable {
 
         /// Whether this entry is the one of the cookie whose value is `body` and the MAC `mac`.
         func matches(_ body: UnsafeBufferPointer<UInt8>, _ mac: UnsafeRawBufferPointer) -> Bool {
-            // The MAC first, in constant time; the rest is the client's own cookie.
-            guard code == mac, body.count == self.body.count else { return false }
+            // The MAC first, in constant time (swift-crypto's key `==`); the rest is the client's own cookie.
+            guard self.mac == SymmetricKey(data: mac), body.count == self.body.count else { return false }
             return self.body.withUnsafeBytes { memcmp($0.baseAddress!, body.baseAddress!, body.count) == 0 }
         }
     }
@@ -95,7 +97,7 @@ final class SessionCache: @unchecked Sendable {
             return lock.withLock {
                 if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
                 serial += 1
-                let made = Entry(body: Array(body), code: code, generation: generation, expires: expires, user: user, token: token, serial: serial)
+                let made = Entry(body: Array(body), mac: SymmetricKey(data: mac), generation: generation, expires: expires, user: user, token: token, serial: serial)
                 entries[key] = made
                 return made
             }

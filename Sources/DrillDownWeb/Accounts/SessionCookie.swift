@@ -46,19 +46,21 @@ struct SessionCookie: Sendable, Equatable {
     /// bytes: walking the header as Characters (`split`, `drop`, `hasPrefix` on a String) was a
     /// sixth of a signed-in cached page's instructions.
     static func firstValue<T>(in header: UnsafeBufferPointer<UInt8>, where body: (UnsafeBufferPointer<UInt8>) -> T?) -> T? {
+        guard let base = header.baseAddress else { return nil }
+        let end = header.count, prefix = pairPrefix.utf8.count
         var start = 0
-        while start < header.count {
-            var end = start
-            while end < header.count, header[end] != UInt8(ascii: ";") { end += 1 }
-            var low = start, high = end
-            while low < high, header[low] == 0x20 || header[low] == 0x09 { low += 1 }
-            while high > low, header[high - 1] == 0x20 || header[high - 1] == 0x09 { high -= 1 }
-            if high - low >= pairPrefixBytes.count, pairPrefixBytes.indices.allSatisfy({ header[low + $0] == pairPrefixBytes[$0] }),
-                let found = body(UnsafeBufferPointer(rebasing: header[(low + pairPrefixBytes.count) ..< high]))
+        while start < end {
+            // The pair's end: the next ';' (memchr), or the header's end.
+            let semicolon = memchr(base + start, Int32(UInt8(ascii: ";")), end - start).map { UnsafeRawPointer($0) - UnsafeRawPointer(base) } ?? end
+            var low = start, high = semicolon
+            while low < high, base[low] == 0x20 || base[low] == 0x09 { low += 1 }
+            while high > low, base[high - 1] == 0x20 || base[high - 1] == 0x09 { high -= 1 }
+            if high - low >= prefix, memcmp(base + low, pairPrefix, prefix) == 0,
+                let found = body(UnsafeBufferPointer(start: base + low + prefix, count: high - low - prefix))
             {
                 return found
             }
-            start = end + 1
+            start = semicolon + 1
         }
         return nil
     }
@@ -70,9 +72,6 @@ struct SessionCookie: Sendable, Equatable {
         }
         return nil
     }
-
-    /// ``pairPrefix`` as bytes.
-    private static let pairPrefixBytes = Array(pairPrefix.utf8)
 
     /// What the CSRF token of `user`'s session `session` signs: the token is bound to both.
     static func csrfMessage(user: String, session: String) -> String { "csrf|\(user)|\(session)" }
