@@ -6,6 +6,7 @@ real `drilldown user` / `drilldown token` commands."""
 import json
 import re
 import subprocess
+import time
 
 import pytest
 import requests
@@ -76,6 +77,10 @@ def sign_in(url, name, password=None, cookie=None):
     page = requests.get(url, headers={"Cookie": session}, allow_redirects=False, timeout=30)
     assert page.status_code == 200
     return session, page.headers.get("X-CSRF-Token", "")
+
+
+def get(url, path, cookie):
+    return requests.get(url + path, headers={"Cookie": cookie}, allow_redirects=False, timeout=30)
 
 
 def rename(url, path, title, cookie=None, token=None, bearer=None):
@@ -303,3 +308,35 @@ def test_signing_in_and_out_works_without_javascript(server, browser):
     page.click("#sign-out")
     page.wait_for_url(server.url + "signin")
     context.close()
+
+
+def test_a_read_only_server_with_accounts_shows_each_user_their_view_until_the_users_file_changes(setup, tmp_path):
+    # The same accounts on a server that is not --editable: a signed-in session's view of the data is
+    # made once (per session and users file generation), so this checks that it stays the user's own
+    # and ends with an edit of the users file.
+    users = tmp_path / "users.yaml"
+    users.write_text((setup / "users.yaml").read_text())
+    s = Server(setup / "data.yaml", "--users", users, "--secret-file", setup / "secret")
+    try:
+        assert requests.get(s.url + "api/level", timeout=30).status_code == 401
+        nojazz, _ = sign_in(s.url, "nojazz")
+        vi, _ = sign_in(s.url, "vi")
+        for _ in range(3):
+            assert [row["title"] for row in get(s.url, "api/level", nojazz).json()["rows"]] == ["Rock", "Pop"]
+            assert [row["title"] for row in get(s.url, "api/level", vi).json()["rows"]] == ["Rock", "Jazz", "Pop"]
+        page = get(s.url, "", vi)
+        assert page.status_code == 200 and "Jazz" in page.text
+        # No script writes to a read-only server: the token is in the page's sign-out form, not in a header.
+        assert "X-CSRF-Token" not in page.headers
+        token = re.search(r'action="/signout" class="account-form"><input type="hidden" name="csrf" value="([^"]+)"', page.text).group(1)
+        # Removing nojazz from the users file ends that session at its next request; vi's goes on.
+        cli("user", "remove", users, "nojazz")
+        deadline = time.monotonic() + 10
+        while get(s.url, "api/level", nojazz).status_code != 401:
+            assert time.monotonic() < deadline, "the removed user's session was still accepted after 10 s"
+        assert get(s.url, "api/level", vi).status_code == 200
+        # Sign-out with the page's token works.
+        r = requests.post(s.url + "signout", data={"csrf": token}, headers={"Cookie": vi}, allow_redirects=False, timeout=30)
+        assert r.status_code == 303 and r.headers["Location"] == "/signin"
+    finally:
+        s.stop()

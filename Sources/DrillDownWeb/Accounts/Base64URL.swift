@@ -31,10 +31,24 @@ enum Base64URL {
     static func decode(_ text: UnsafeBufferPointer<UInt8>, into out: UnsafeMutableRawBufferPointer) -> Bool {
         guard decodedCount(text.count) == out.count else { return false }
         return values.withUnsafeBufferPointer { values in
-            var bits: UInt32 = 0, count: UInt32 = 0, k = 0, bad: UInt8 = 0
-            for c in text {
-                let value = values[Int(c)]
-                bad |= value
+            // Four characters make three bytes; a value of 64 or more marks a byte outside the alphabet.
+            var bad: UInt32 = 0, i = 0, k = 0
+            let whole = text.count / 4 * 4
+            while i < whole {
+                let word = UInt32(values[Int(text[i])]) << 18 | UInt32(values[Int(text[i + 1])]) << 12
+                    | UInt32(values[Int(text[i + 2])]) << 6 | UInt32(values[Int(text[i + 3])])
+                bad |= UInt32(values[Int(text[i])] | values[Int(text[i + 1])] | values[Int(text[i + 2])] | values[Int(text[i + 3])])
+                out[k] = UInt8(truncatingIfNeeded: word >> 16)
+                out[k + 1] = UInt8(truncatingIfNeeded: word >> 8)
+                out[k + 2] = UInt8(truncatingIfNeeded: word)
+                i += 4
+                k += 3
+            }
+            // The last two or three characters: one or two bytes, and bits left over that must be zero.
+            var bits: UInt32 = 0, count: UInt32 = 0
+            while i < text.count {
+                let value = values[Int(text[i])]
+                bad |= UInt32(value)
                 bits = bits << 6 | UInt32(value & 63)
                 count += 6
                 if count >= 8 {
@@ -42,6 +56,7 @@ enum Base64URL {
                     out[k] = UInt8(truncatingIfNeeded: bits >> count)
                     k += 1
                 }
+                i += 1
             }
             return bad & 64 == 0 && bits & ((1 << count) - 1) == 0
         }

@@ -5,8 +5,8 @@ import Hummingbird
 
 /// Gives each request one snapshot of the data (see ``RequestState``) and, on an editable
 /// server, a CSRF session: the `dd_session` cookie (a random id, issued on the first request)
-/// and its token (see ``CSRFTokens``), which pages embed and every response also carries as
-/// `X-CSRF-Token` for scripts. On a server with accounts the snapshot is presented as the
+/// and its token (see ``CSRFTokens``), which pages embed and every response of an editable
+/// server also carries as `X-CSRF-Token` for scripts. On a server with accounts the snapshot is presented as the
 /// signed-in user may see it (``RequestState/access``), and the token is bound to the user and
 /// their session (see ``csrfToken(for:_:)``).
 struct SnapshotMiddleware: RouterMiddleware {
@@ -47,7 +47,10 @@ struct SnapshotMiddleware: RouterMiddleware {
             var response = try await RequestState.$current.withValue(state) {
                 try await Self.answer(from: site.basePresenter.source) { try await next(request, context) }
             }
-            return Self.finish(&response, token: state.csrf, cookie: cookie, session: context.session)
+            // No `X-CSRF-Token` field: a read-only server takes no writes from scripts (the
+            // page's sign-out form and presence carry the token from the page).
+            if let cookie { response.headers.append(HTTPField(name: .setCookie, value: cookie)) }
+            return response
         }
         // The data and its revision, read together without entering the model.
         var (source, revision, history) = model.versionedState
