@@ -30,21 +30,21 @@ struct SessionCacheTests {
         let ana1 = "dd_auth=" + SessionCookie.new(for: "ana").value(signedWith: signer)
         let ana2 = "dd_auth=" + SessionCookie.new(for: "ana").value(signedWith: signer)
         let bob = "dd_auth=" + SessionCookie.new(for: "bob").value(signedWith: signer)
-        let first = try #require(auth.session(in: headers(ana1), file: file, generation: 1))
-        let again = try #require(auth.session(in: headers("other=1; " + ana1), file: file, generation: 1))
+        let first = try #require(auth.session(in: headers(ana1), .init(file: file, generation: 1)))
+        let again = try #require(auth.session(in: headers("other=1; " + ana1), .init(file: file, generation: 1)))
         #expect(first === again && auth.sessions.count == 1)
         #expect(first.user.name == "ana" && first.tokenField.value == first.token)
         #expect(signer.same(first.token, signer.sign(SessionCookie.csrfMessage(user: "ana", session: Self.id(first)))))
         // Another session of the same user, and another user: entries and tokens of their own.
-        let second = try #require(auth.session(in: headers(ana2), file: file, generation: 1))
-        let third = try #require(auth.session(in: headers(bob), file: file, generation: 1))
+        let second = try #require(auth.session(in: headers(ana2), .init(file: file, generation: 1)))
+        let third = try #require(auth.session(in: headers(bob), .init(file: file, generation: 1)))
         #expect(second !== first && second.token != first.token && second.serial != first.serial)
         #expect(third.user.name == "bob" && third.token != first.token)
-        #expect(auth.session(in: headers(ana1), file: file, generation: 1) === first)
+        #expect(auth.session(in: headers(ana1), .init(file: file, generation: 1)) === first)
         // A cookie one byte off the cached one is checked, refused, and not kept.
         var forged = Array(ana1.utf8)
         forged[forged.count - 1] = forged[forged.count - 1] == UInt8(ascii: "0") ? UInt8(ascii: "1") : UInt8(ascii: "0")
-        #expect(auth.session(in: headers(String(decoding: forged, as: UTF8.self)), file: file, generation: 1) == nil)
+        #expect(auth.session(in: headers(String(decoding: forged, as: UTF8.self)), .init(file: file, generation: 1)) == nil)
         #expect(auth.sessions.count == 3)
     }
 
@@ -53,12 +53,12 @@ struct SessionCacheTests {
         let (auth, file) = try authenticator(["ana", "bob"])
         let ana = "dd_auth=" + SessionCookie.new(for: "ana").value(signedWith: signer)
         let bob = "dd_auth=" + SessionCookie.new(for: "bob").value(signedWith: signer)
-        let anaEntry = try #require(auth.session(in: headers(ana), file: file, generation: 1))
-        let bobEntry = try #require(auth.session(in: headers(bob), file: file, generation: 1))
+        let anaEntry = try #require(auth.session(in: headers(ana), .init(file: file, generation: 1)))
+        let bobEntry = try #require(auth.session(in: headers(bob), .init(file: file, generation: 1)))
         var edited = file
         try edited.removeUser("ana")
-        #expect(auth.session(in: headers(ana), file: edited, generation: 2) == nil)
-        let bobAgain = try #require(auth.session(in: headers(bob), file: edited, generation: 2))
+        #expect(auth.session(in: headers(ana), .init(file: edited, generation: 2)) == nil)
+        let bobAgain = try #require(auth.session(in: headers(bob), .init(file: edited, generation: 2)))
         #expect(bobAgain !== bobEntry && bobAgain.token == bobEntry.token)
         #expect(anaEntry.generation == 1)
     }
@@ -68,7 +68,7 @@ struct SessionCacheTests {
         let (auth, file) = try authenticator(["ana"])
         let session = SessionCookie.new(for: "ana")
         let value = session.value(signedWith: signer)
-        let entry = try #require(auth.session(in: headers("dd_auth=" + value), file: file, generation: 1))
+        let entry = try #require(auth.session(in: headers("dd_auth=" + value), .init(file: file, generation: 1)))
         let expires = Int(session.expires.timeIntervalSince1970)
         value.utf8.withContiguousStorageIfAvailable { bytes in
             #expect(auth.sessions.entry(bytes, generation: 1, now: expires - 1) === entry)
@@ -80,7 +80,7 @@ struct SessionCacheTests {
         #expect(auth.sessions.count == 0)
         // A session that ended is refused at its first request too, and not kept.
         let old = SessionCookie.new(for: "ana", now: Date().addingTimeInterval(-SessionCookie.lifetime - 1)).value(signedWith: signer)
-        #expect(auth.session(in: headers("dd_auth=" + old), file: file, generation: 1) == nil)
+        #expect(auth.session(in: headers("dd_auth=" + old), .init(file: file, generation: 1)) == nil)
         #expect(auth.sessions.count == 0)
     }
 

@@ -56,12 +56,6 @@ final class AccountStore: Sendable {
     /// The users file as it is now. A file that became malformed keeps the last good one (and says so on standard error).
     var current: UsersFile { loaded.file }
 
-    /// The users file as it is now, and its generation.
-    var snapshot: (file: UsersFile, generation: Int) {
-        let loaded = loaded
-        return (loaded.file, loaded.generation)
-    }
-
     /// The users file as it is now, with its generation, read again first when it changed.
     var loaded: Loaded {
         state.withLock { state in

@@ -63,33 +63,34 @@ struct AccountsAuthenticator: AuthenticatorMiddleware {
                 throw WebError.badRequest("Tokens are not accepted in a URL ('\(name)='): send them as 'Authorization: Bearer TOKEN'.")
             }
         }
+        // (The users file is read through `loaded`, not copied out of it: a copy is a retain per list.)
         let loaded = accounts.loaded
-        let file = loaded.file
         if let header = options.authHeader, let name = request.headers[HTTPField.Name(header) ?? .authorization],
             options.trustedProxies.contains(request.headers[.peerAddress] ?? "")
         {
-            guard file.user(name) != nil else { throw WebError(status: .forbidden, message: "The proxy signed in '\(name)', who has no account here.") }
+            guard loaded.file.user(name) != nil else { throw WebError(status: .forbidden, message: "The proxy signed in '\(name)', who has no account here.") }
             return (SignedInUser(name: name, means: .proxy), nil)
         }
         if request.headers[.authorization] != nil {
-            guard let bearer = request.headers.bearer, let user = file.user(forToken: bearer.token) else {
+            guard let bearer = request.headers.bearer, let user = loaded.file.user(forToken: bearer.token) else {
                 throw WebError(
                     status: .unauthorized, message: "The bearer token is not valid: it was revoked, has expired or is mistyped.",
                     headers: [.wwwAuthenticate: "Bearer"])
             }
             return (SignedInUser(name: user.name, means: .bearer), nil)
         }
-        return session(in: request.headers, file: file, generation: loaded.generation).map { ($0.user, $0) }
+        return session(in: request.headers, loaded).map { ($0.user, $0) }
     }
 
     /// The entry of the first `dd_auth` cookie in `headers` that holds a session signed by
-    /// ``signer``, not expired, of a user in `file`: from ``sessions`` when it was recognised
-    /// before in `generation`, else checked now and kept. The cookie is read as bytes where the
-    /// header holds it (no string is made on a hit).
-    func session(in headers: HTTPFields, file: UsersFile, generation: Int) -> SessionCache.Entry? {
+    /// ``signer``, not expired, of a user in the users file `loaded`: from ``sessions`` when it was
+    /// recognised before in its generation, else checked now and kept. The cookie is read as bytes
+    /// where the header holds it (no string is made on a hit).
+    func session(in headers: HTTPFields, _ loaded: AccountStore.Loaded) -> SessionCache.Entry? {
         let now = Int(Date().timeIntervalSince1970)
         return SessionCookie.firstValue(in: headers) { value in
-            if let hit = sessions.entry(value, generation: generation, now: now) { return hit }
+            if let hit = sessions.entry(value, generation: loaded.generation, now: now) { return hit }
+            let file = loaded.file, generation = loaded.generation
             let text = String(decoding: value, as: UTF8.self)
             guard let (session, code) = SessionCookie.verified(text, signer: signer), Int(session.expires.timeIntervalSince1970) > now,
                 file.user(session.user) != nil

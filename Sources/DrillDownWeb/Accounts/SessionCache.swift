@@ -10,7 +10,7 @@ import Synchronization
 /// Docs/benchmarks.md).
 ///
 /// What it keeps never outlives what the answer depends on:
-/// - an entry holds for one generation of the users file (``AccountStore/snapshot``): any edit of
+/// - an entry holds for one generation of the users file (``AccountStore/loaded``): any edit of
 ///   the file (a user removed, a password changed, a token revoked) makes every entry stale at once,
 ///   and the next request of each session is checked against the file as it is now;
 /// - an entry holds until its session expires;
