@@ -152,7 +152,7 @@ struct SessionEndTests {
         try file.write(url)
         let expires = Date().addingTimeInterval(3600)
         DispatchQueue.concurrentPerform(iterations: 16) { k in
-            try? UsersFile.update(url) { $0.signOut(session: String(format: "%032x", k), expires: expires) }
+            try? UsersFile.update(url) { $0.signOut(session: String(repeating: "0", count: 30) + String(format: "%02d", k), expires: expires) }
         }
         #expect(try UsersFile.load(url).signedOut.count == 16)
         try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: url.path)
