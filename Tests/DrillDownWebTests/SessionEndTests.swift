@@ -63,24 +63,25 @@ struct SessionEndTests {
         #expect(throws: AccountsError.self) { try ended.endSessions(of: "nobody") }
     }
 
-    @Test("the cookie holds when the session began, to the millisecond, under the MAC; a v1 cookie began its lifetime before it expires")
+    @Test("the cookie holds when the session began, to the millisecond, under the MAC; a v2 cookie began its lifetime before it expires")
     func beganInTheCookie() throws {
         let now = Date(timeIntervalSince1970: 1_800_000_000.1234)
         let session = SessionCookie.new(for: "ana", now: now)
         #expect(session.began.timeIntervalSince1970 == 1_800_000_000.123)
+        #expect(session.expires.timeIntervalSince1970 == 1_800_000_000 + SessionCookie.lifetime)
         let value = session.value(signedWith: signer)
-        #expect(value.hasPrefix("v2.") && SessionCookie.check(value, signer: signer) == session)
+        #expect(value.hasPrefix("v3.") && SessionCookie.check(value, signer: signer) == session)
         // Moving the begin later (to outlive a sessionsFrom) breaks the MAC.
         var parts = value.split(separator: ".").map(String.init)
-        parts[4] = String(Int64(parts[4])! + 3_600_000)
+        parts[3] = String(Int64(parts[3])! + 3_600_000)
         #expect(SessionCookie.check(parts.joined(separator: "."), signer: signer) == nil)
-        // So does passing a v2 body off as v1, or the reverse.
-        #expect(SessionCookie.check(value.replacingOccurrences(of: "v2.", with: "v1."), signer: signer) == nil)
-        let body = "v1.\(session.id).\(SessionCookie.base64url("ana")).\(Int(session.expires.timeIntervalSince1970))"
-        let v1 = body + "." + signer.sign("session|" + body)
-        let old = try #require(SessionCookie.check(v1, signer: signer))
-        #expect(old.began == session.expires.addingTimeInterval(-SessionCookie.lifetime))
-        #expect(SessionCookie.check("v2" + v1.dropFirst(2), signer: signer) == nil)
+        // So does passing a v3 body off as v2, or the reverse.
+        #expect(SessionCookie.check("v2" + value.dropFirst(2), signer: signer) == nil)
+        let body = "v2.\(session.id).\(Base64URL.encode("ana".utf8)).\(Int(session.expires.timeIntervalSince1970))"
+        let v2 = body + "." + Base64URL.encode(signer.code(SessionCookie.signed(body)))
+        let old = try #require(SessionCookie.check(v2, signer: signer))
+        #expect(old.expires == session.expires && old.began == session.expires.addingTimeInterval(-SessionCookie.lifetime))
+        #expect(SessionCookie.check("v3" + v2.dropFirst(2), signer: signer) == nil)
     }
 
     @Test("an old users file loads unchanged and is written back without the new fields")
