@@ -3,13 +3,14 @@ import DrillDownCore
 import DrillDownWeb
 import Foundation
 
-/// `drilldown user add|list|remove|passwd USERS.yaml …`: the accounts of `serve --users`.
+/// `drilldown user add|list|remove|passwd|signout USERS.yaml …`: the accounts of `serve --users`.
 /// Passwords are read from standard input (never the command line) and stored as bcrypt hashes.
+/// Every change of the file holds its lock (`USERS.lock`), which running servers take too.
 struct UserCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "user",
-        abstract: "Add, list, remove users of a server's accounts file (serve --users), or set their passwords.",
-        subcommands: [Add.self, List.self, Remove.self, Passwd.self])
+        abstract: "Add, list, remove users of a server's accounts file (serve --users), set their passwords, or end their sessions.",
+        subcommands: [Add.self, List.self, Remove.self, Passwd.self, SignOut.self])
 
     struct Add: ParsableCommand {
         static let configuration = CommandConfiguration(
@@ -22,21 +23,24 @@ struct UserCommand: ParsableCommand {
 
         func run() throws {
             let role = try accounts { try Role(named: self.role) }
-            try updateUsersFile(file, missingIsEmpty: true) { try $0.addUser(name, role: role, password: try readPassword()) }
+            // Read before the file is locked: a person may take their time typing it.
+            let password = try readPassword()
+            try updateUsersFile(file, missingIsEmpty: true) { try $0.addUser(name, role: role, password: password) }
             print("Added \(name) (\(role.rawValue)) to \(file).")
         }
     }
 
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "list", abstract: "List the users, their roles and grants.")
+            commandName: "list", abstract: "List the users, their roles and grants, and when their sessions were last ended.")
         @Argument(help: "The users file.") var file: String
 
         func run() throws {
             let users = try accounts { try UsersFile.load(URL(fileURLWithPath: file)) }
             for user in users.users {
                 let grants = users.grants.filter { $0.user == user.name }.map { "\($0.role.rawValue) on '\($0.path)'" }
-                print(([user.name, user.role.rawValue] + (grants.isEmpty ? [] : [grants.joined(separator: ", ")])).joined(separator: "\t"))
+                let ended = user.sessionsFrom.map { ["sessions ended \($0)"] } ?? []
+                print(([user.name, user.role.rawValue] + (grants.isEmpty ? [] : [grants.joined(separator: ", ")]) + ended).joined(separator: "\t"))
             }
         }
     }
@@ -55,16 +59,29 @@ struct UserCommand: ParsableCommand {
 
     struct Passwd: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "passwd", abstract: "Set a user's password, read from standard input.")
+            commandName: "passwd", abstract: "Set a user's password, read from standard input; ends every session of the user.")
         @Argument(help: "The users file.") var file: String
         @Argument(help: "The user's name.") var name: String
 
         func run() throws {
-            try updateUsersFile(file) { users in
-                guard users.user(name) != nil else { throw BadInput("no user named '\(name)' in \(file)") }
-                try users.setPassword(of: name, to: try readPassword())
-            }
-            print("Set the password of \(name).")
+            let users = try accounts { try UsersFile.load(URL(fileURLWithPath: file)) }
+            guard users.user(name) != nil else { throw BadInput("no user named '\(name)' in \(file)") }
+            let password = try readPassword()
+            try updateUsersFile(file) { try $0.setPassword(of: name, to: password) }
+            print("Set the password of \(name); their sessions have ended.")
+        }
+    }
+
+    struct SignOut: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "signout",
+            abstract: "End every session of a user, on every server reading the file (API tokens are kept: see 'token revoke').")
+        @Argument(help: "The users file.") var file: String
+        @Argument(help: "The user's name.") var name: String
+
+        func run() throws {
+            try updateUsersFile(file) { try $0.endSessions(of: name) }
+            print("Ended every session of \(name).")
         }
     }
 }
@@ -125,15 +142,10 @@ private func accounts<T>(_ body: () throws -> T) throws -> T {
     }
 }
 
-/// Reads the users file at `path`, changes it with `change` and writes it back (nothing is
-/// written when `change` throws).
+/// Reads the users file at `path`, changes it with `change` and writes it back, holding the
+/// file's lock (nothing is written when `change` throws).
 private func updateUsersFile(_ path: String, missingIsEmpty: Bool = false, _ change: (inout UsersFile) throws -> Void) throws {
-    let url = URL(fileURLWithPath: path)
-    try accounts {
-        var users = try UsersFile.load(url, missingIsEmpty: missingIsEmpty)
-        try change(&users)
-        try users.write(url)
-    }
+    try accounts { try UsersFile.update(URL(fileURLWithPath: path), missingIsEmpty: missingIsEmpty, change) }
 }
 
 /// A password from standard input: typed without echo on a terminal, else its first line.

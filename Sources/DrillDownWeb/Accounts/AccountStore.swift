@@ -75,6 +75,15 @@ final class AccountStore: Sendable {
         }
     }
 
+    /// Changes the users file on disk under its lock (``UsersFile/update(_:missingIsEmpty:now:_:)``)
+    /// and reads it again at the next ``snapshot``, without waiting for the folder's watch: the
+    /// change holds from this instance's next request on.
+    /// - Throws: ``AccountsError`` when the file cannot be locked, read or written.
+    func update(_ change: (inout UsersFile) throws -> Void) throws {
+        defer { state.withLock { $0.changed = true } }
+        try UsersFile.update(url, change)
+    }
+
     /// What `user` may do in the snapshot `source` at `revision`.
     func view(for user: String, in source: any Source, revision: Int) -> AccessView {
         let loaded = loaded

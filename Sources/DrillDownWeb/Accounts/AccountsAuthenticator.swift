@@ -83,9 +83,12 @@ struct AccountsAuthenticator: AuthenticatorMiddleware {
     }
 
     /// The entry of the first `dd_auth` cookie in `headers` that holds a session signed by
-    /// ``signer``, not expired, of a user in the users file `loaded`: from ``sessions`` when it was
-    /// recognised before in its generation, else checked now and kept. The cookie is read as bytes
-    /// where the header holds it (no string is made on a hit).
+    /// ``signer``, not expired, of a user in the users file `loaded`, and not ended there (signed
+    /// out, or begun before the user's `sessionsFrom`: ``UsersFile/hasEnded(_:of:)``): from
+    /// ``sessions`` when it was recognised before in the file's generation, else checked now and
+    /// kept. The cookie is read as bytes where the header holds it (no string is made on a hit).
+    /// A hit needs no check of its own for ended sessions: ending one edits the file, whose next
+    /// generation no entry holds for.
     func session(in headers: HTTPFields, _ loaded: AccountStore.Loaded) -> SessionCache.Entry? {
         let now = Int(Date().timeIntervalSince1970)
         return SessionCookie.firstValue(in: headers) { value in
@@ -93,7 +96,7 @@ struct AccountsAuthenticator: AuthenticatorMiddleware {
             let file = loaded.file, generation = loaded.generation
             let text = String(decoding: value, as: UTF8.self)
             guard let (session, code) = SessionCookie.verified(text, signer: signer), Int(session.expires.timeIntervalSince1970) > now,
-                file.user(session.user) != nil
+                let user = file.user(session.user), !file.hasEnded(session, of: user)
             else { return nil }
             return sessions.keep(
                 value, code: code, generation: generation, expires: Int(session.expires.timeIntervalSince1970),

@@ -14,7 +14,9 @@ import Synchronization
 ///   the file (a user removed, a password changed, a token revoked) makes every entry stale at once,
 ///   and the next request of each session is checked against the file as it is now;
 /// - an entry holds until its session expires;
-/// - sign-out removes the entry of its cookie (``remove(_:)``);
+/// - sign-out removes the entry of its cookie (``remove(_:)``), and records the session as ended in
+///   the users file, whose next generation every instance's entries are stale in (an ended session
+///   is refused when it is checked again: ``AccountsAuthenticator/session(in:file:generation:)``);
 /// - only a cookie whose MAC was checked gets an entry, so values a client makes up cannot fill it.
 ///
 /// A lookup decodes the cookie's MAC (the HMAC the server made, 256 bits no client can choose for

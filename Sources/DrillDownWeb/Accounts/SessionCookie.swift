@@ -4,11 +4,15 @@ import HTTPTypes
 
 /// A signed-in session, kept in the `dd_auth` cookie and signed (HMAC-SHA256) with the secret
 /// every instance shares (`--secret-file`), so a session made on one instance is accepted by all
-/// and none keeps state: `v2.SID.USER.EXPIRES.MAC`, where SID is 128 random bits drawn at sign-in
-/// (the session's CSRF tokens are bound to it), USER the name, EXPIRES a Unix time and MAC the
-/// HMAC of the rest; SID, USER and MAC are base64url (``Base64URL``). A value the client made up
-/// fails the MAC and is ignored. (Version 1 wrote SID and MAC in hex, 31 bytes more to parse on
-/// every request; its cookies are no longer accepted, so an upgrade signs everyone out once.)
+/// and none keeps state: `v3.SID.USER.BEGAN.MAC`, where SID is 128 random bits drawn at sign-in
+/// (the session's CSRF tokens are bound to it), USER the name, BEGAN the sign-in's Unix time in
+/// milliseconds (the session expires ``lifetime`` after its whole second) and MAC the HMAC of the
+/// rest, the version included; SID, USER and MAC are base64url (``Base64URL``). A value the client
+/// made up or changed fails the MAC and is ignored. BEGAN is what the users file's `sessionsFrom`
+/// is compared with (``UsersFile/hasEnded(_:of:)``), to the millisecond: a session begun just
+/// before a password change ends, one begun just after it does not.
+/// (Version 1 wrote SID and MAC in hex, 31 bytes more to parse on every request, and no begin
+/// time; its cookies are no longer accepted, so an upgrade signs everyone out once.)
 struct SessionCookie: Sendable, Equatable {
     /// The cookie's name.
     static let name = "dd_auth"
@@ -20,23 +24,32 @@ struct SessionCookie: Sendable, Equatable {
     static let lifetime: TimeInterval = 12 * 3600
 
     /// The cookie's version, the first field of its value.
-    static let version = "v2"
+    static let version = "v3"
     /// The session id: 22 base64url characters (128 bits).
     var id: String
     /// The signed-in user.
     var user: String
     /// When the session ends.
     var expires: Date
+    /// When the session began (signed in), to the millisecond.
+    var began: Date
 
     /// A new session for `user`, with a fresh id.
     static func new(for user: String, now: Date = Date()) -> SessionCookie {
-        // Whole seconds: what the cookie holds.
-        SessionCookie(id: Base64URL.encode(UsersFile.randomBytes(16)), user: user, expires: Date(timeIntervalSince1970: (now.timeIntervalSince1970 + lifetime).rounded(.down)))
+        session(id: Base64URL.encode(UsersFile.randomBytes(16)), user: user, beganMilliseconds: Int64((now.timeIntervalSince1970 * 1000).rounded(.down)))
+    }
+
+    /// The session that began at `milliseconds` (Unix time) and expires ``lifetime`` after its whole second.
+    private static func session(id: String, user: String, beganMilliseconds milliseconds: Int64) -> SessionCookie {
+        let seconds = milliseconds >= 0 ? milliseconds / 1000 : (milliseconds - 999) / 1000
+        return SessionCookie(
+            id: id, user: user, expires: Date(timeIntervalSince1970: TimeInterval(seconds) + lifetime),
+            began: Date(timeIntervalSince1970: TimeInterval(milliseconds) / 1000))
     }
 
     /// The cookie's value signed with `signer`.
     func value(signedWith signer: CSRFTokens) -> String {
-        let body = "\(Self.version).\(id).\(Base64URL.encode(user.utf8)).\(Int(expires.timeIntervalSince1970))"
+        let body = "\(Self.version).\(id).\(Base64URL.encode(user.utf8)).\(Int64((began.timeIntervalSince1970 * 1000).rounded()))"
         return body + "." + Base64URL.encode(signer.code(Self.signed(body)))
     }
 
@@ -87,9 +100,9 @@ struct SessionCookie: Sendable, Equatable {
         let parts = value.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         guard parts.count == 5, parts[0] == version, parts[1].utf8.count == 22, let mac = Base64URL.decode(parts[4]) else { return nil }
         let code = signer.code(signed(parts[0 ..< 4].joined(separator: ".")))
-        guard code == mac, let seconds = Int(parts[3]), let name = Base64URL.decode(parts[2]), let user = String(validating: name, as: UTF8.self)
+        guard code == mac, let time = Int64(parts[3]), let name = Base64URL.decode(parts[2]), let user = String(validating: name, as: UTF8.self)
         else { return nil }
-        return (SessionCookie(id: parts[1], user: user, expires: Date(timeIntervalSince1970: TimeInterval(seconds))), code)
+        return (session(id: parts[1], user: user, beganMilliseconds: time), code)
     }
 
     /// `body` called with a cookie value's part before its MAC (with the dot) and the MAC's

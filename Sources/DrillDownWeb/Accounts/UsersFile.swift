@@ -5,15 +5,19 @@ import HummingbirdBcrypt
 import Yams
 
 /// The accounts of a server (`serve --users users.yaml`): users with their role and bcrypt
-/// password hash, API tokens (only their SHA-256 is kept) and grants of roles on subtrees.
+/// password hash, API tokens (only their SHA-256 is kept), grants of roles on subtrees, and the
+/// sessions ended before they expire (the file is what every instance shares, so a sign-out
+/// recorded here holds on all of them).
 ///
 /// ```yaml
 /// users:
-///   - { name: ana, role: viewer, password: "$2b$10$…" }
+///   - { name: ana, role: viewer, password: "$2b$10$…", sessionsFrom: "2026-11-28T14:00:00.250Z" }
 /// tokens:
 ///   - { id: 3f9a1c2b, user: ana, hash: "…", created: "2026-11-28T02:00:00Z", expires: "2026-12-28T02:00:00Z" }
 /// grants:
 ///   - { user: ana, path: "Rock", role: editor }
+/// signedOut:
+///   - { session: "…", expires: "2026-11-28T20:00:00Z" }
 /// ```
 public struct UsersFile: Sendable, Equatable, Codable {
     /// One account.
@@ -24,6 +28,17 @@ public struct UsersFile: Sendable, Equatable, Codable {
         public var role: Role
         /// The bcrypt hash of the password.
         public var password: String
+        /// Sessions of this user begun before this time (ISO 8601) are ended: set by a password
+        /// change, `drilldown user signout` and "Sign out everywhere". `nil`: none ended so.
+        public var sessionsFrom: String?
+    }
+
+    /// A session signed out before it expired (`POST /signout`): its cookie is refused until then.
+    public struct SignedOutSession: Sendable, Equatable, Codable {
+        /// The SHA-256 of the session id, in hex.
+        public var session: String
+        /// When the session would have expired anyway (ISO 8601): after that the entry is dropped.
+        public var expires: String
     }
 
     /// One API token: `ddt_ID_SECRET`, of which only the SHA-256 is kept.
@@ -46,6 +61,10 @@ public struct UsersFile: Sendable, Equatable, Codable {
     public var tokens: [Token] = []
     /// Roles on subtrees.
     public var grants: [Grant] = []
+    /// Sessions signed out before they expire.
+    public var signedOut: [SignedOutSession] = [] { didSet { signedOutIDs = Set(signedOut.map(\.session)) } }
+    /// ``signedOut``'s session hashes, to look one up at once.
+    private var signedOutIDs: Set<String> = []
 
     /// bcrypt's cost for new passwords: 2^10 rounds (about 60 ms on one core of a 2020s server).
     public static let bcryptCost: UInt8 = 10
@@ -58,7 +77,20 @@ public struct UsersFile: Sendable, Equatable, Codable {
         users = try c.decodeIfPresent([User].self, forKey: .users) ?? []
         tokens = try c.decodeIfPresent([Token].self, forKey: .tokens) ?? []
         grants = try c.decodeIfPresent([Grant].self, forKey: .grants) ?? []
+        signedOut = try c.decodeIfPresent([SignedOutSession].self, forKey: .signedOut) ?? []
+        signedOutIDs = Set(signedOut.map(\.session))
     }
+
+    /// Writes `signedOut` only when it holds something, so a file without sign-outs reads as before.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(users, forKey: .users)
+        try c.encode(tokens, forKey: .tokens)
+        try c.encode(grants, forKey: .grants)
+        if !signedOut.isEmpty { try c.encode(signedOut, forKey: .signedOut) }
+    }
+
+    enum CodingKeys: String, CodingKey { case users, tokens, grants, signedOut }
 
     /// Reads `url`; a file that does not exist is empty when `missingIsEmpty`.
     /// - Throws: ``AccountsError`` naming the file and what is wrong in it.
@@ -82,13 +114,39 @@ public struct UsersFile: Sendable, Equatable, Codable {
         return file
     }
 
-    /// Writes the file atomically, readable by its owner only.
-    public func write(_ url: URL) throws {
-        let text = try YAMLEncoder().encode(self)
+    /// Writes the file atomically, readable by its owner only, without the signed-out sessions
+    /// that have expired by `now`. A file with no write bit (`chmod 444`) is refused, even for
+    /// root: a rename would replace it though its owner made it read-only.
+    /// - Throws: ``AccountsError`` naming the file and why it was not written.
+    public func write(_ url: URL, now: Date = Date()) throws {
+        var pruned = self
+        pruned.signedOut.removeAll { Self.time($0.expires).map { $0 <= now } ?? true }
+        let text = try YAMLEncoder().encode(pruned)
         let header = "# DrillDown accounts: edit with 'drilldown user' and 'drilldown token'. Passwords are bcrypt hashes, tokens SHA-256.\n"
         let data = Data((header + text).utf8)
-        try data.write(to: url, options: .atomic)
-        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: url.path)
+        var info = stat()
+        if stat(url.path, &info) == 0, info.st_mode & 0o222 == 0 {
+            throw AccountsError("\(url.path): not written: the file is read-only (mode \(String(info.st_mode & 0o7777, radix: 8))); make it writable first (chmod u+w)")
+        }
+        do {
+            try data.write(to: url, options: .atomic)
+            try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: url.path)
+        } catch {
+            throw AccountsError("\(url.path): not written: \(error.localizedDescription)")
+        }
+    }
+
+    /// Reads the file at `url`, changes it with `change` and writes it back, all under the users
+    /// file's lock (``UsersFileLock``), so changes made at once by servers (sign-outs) and
+    /// `drilldown user`/`token` commands are not lost. Nothing is written when `change` throws.
+    @discardableResult
+    public static func update<T>(_ url: URL, missingIsEmpty: Bool = false, now: Date = Date(), _ change: (inout UsersFile) throws -> T) throws -> T {
+        try UsersFileLock.holding(url) {
+            var file = try load(url, missingIsEmpty: missingIsEmpty)
+            let result = try change(&file)
+            try file.write(url, now: now)
+            return result
+        }
     }
 
     /// The rule of who may do what, for the core.
@@ -107,10 +165,32 @@ public struct UsersFile: Sendable, Equatable, Codable {
         users.append(User(name: name, role: role, password: try Self.hash(password)))
     }
 
-    /// Sets a user's password.
-    public mutating func setPassword(of name: String, to password: String) throws {
+    /// Sets a user's password, which ends every session of the user begun before `now`.
+    public mutating func setPassword(of name: String, to password: String, now: Date = Date()) throws {
         guard let k = users.firstIndex(where: { $0.name == name }) else { throw AccountsError("no user named '\(name)'") }
         users[k].password = try Self.hash(password)
+        users[k].sessionsFrom = Self.preciseTime(now)
+    }
+
+    /// Ends every session of `name` begun before `now` (on every instance reading this file).
+    public mutating func endSessions(of name: String, now: Date = Date()) throws {
+        guard let k = users.firstIndex(where: { $0.name == name }) else { throw AccountsError("no user named '\(name)'") }
+        users[k].sessionsFrom = Self.preciseTime(now)
+    }
+
+    /// Records the session `id` as signed out: its cookie is refused until it `expires`.
+    mutating func signOut(session id: String, expires: Date) {
+        let hash = Self.sha256(id)
+        guard !signedOutIDs.contains(hash) else { return }
+        signedOut.append(SignedOutSession(session: hash, expires: ISO8601DateFormatter().string(from: expires)))
+    }
+
+    /// Whether `session` of `user` was ended before it expired: signed out, or begun before the
+    /// user's ``User/sessionsFrom``.
+    func hasEnded(_ session: SessionCookie, of user: User) -> Bool {
+        if !signedOutIDs.isEmpty, signedOutIDs.contains(Self.sha256(session.id)) { return true }
+        guard let from = user.sessionsFrom.flatMap(Self.time) else { return false }
+        return session.began < from
     }
 
     /// Removes a user with its tokens and grants.
@@ -188,6 +268,22 @@ public struct UsersFile: Sendable, Equatable, Codable {
     /// A hash no password matches in practice, verified for unknown names.
     static let decoyHash = Bcrypt.hash(SessionCookie.hex(randomBytes(16)), cost: bcryptCost)
 
+    /// `date` in ISO 8601 with milliseconds: when sessions are ended, to the cookie's precision.
+    static func preciseTime(_ date: Date) -> String {
+        // The milliseconds written by hand: the formatter's fractional seconds may truncate .123 held as .12299….
+        let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
+        let seconds = ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: TimeInterval(milliseconds / 1000)))
+        return seconds.dropLast() + String(format: ".%03dZ", Int(milliseconds % 1000))
+    }
+
+    /// The time an ISO 8601 text names, with or without fractional seconds.
+    static func time(_ text: String) -> Date? {
+        if let date = ISO8601DateFormatter().date(from: text) { return date }
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter.date(from: text)
+    }
+
     static func sha256(_ text: String) -> String { SessionCookie.hex(Array(SHA256.hash(data: Data(text.utf8)))) }
 
     static func randomBytes(_ n: Int) -> [UInt8] {
@@ -201,6 +297,17 @@ public struct UsersFile: Sendable, Equatable, Codable {
             do { try Self.checkName(user.name) } catch let e as AccountsError { throw AccountsError("\(file): users[\(k)]: \(e.message)") }
             guard seen.insert(user.name).inserted else { throw AccountsError("\(file): users[\(k)]: '\(user.name)' is listed twice") }
             guard user.password.hasPrefix("$2") else { throw AccountsError("\(file): users[\(k)].password: not a bcrypt hash (set it with 'drilldown user passwd')") }
+            if let from = user.sessionsFrom, Self.time(from) == nil {
+                throw AccountsError("\(file): users[\(k)].sessionsFrom: '\(from)' is not an ISO 8601 time such as 2026-11-28T14:00:00Z")
+            }
+        }
+        for (k, entry) in signedOut.enumerated() {
+            guard entry.session.utf8.count == 64, CSRFTokens.bytes(hex: entry.session) != nil else {
+                throw AccountsError("\(file): signedOut[\(k)].session: not the SHA-256 of a session id (64 hex digits)")
+            }
+            guard Self.time(entry.expires) != nil else {
+                throw AccountsError("\(file): signedOut[\(k)].expires: '\(entry.expires)' is not an ISO 8601 time such as 2026-11-28T14:00:00Z")
+            }
         }
         for (k, grant) in grants.enumerated() where !seen.contains(grant.user) {
             throw AccountsError("\(file): grants[\(k)].user: no user named '\(grant.user)'")

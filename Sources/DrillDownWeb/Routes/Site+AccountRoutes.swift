@@ -12,12 +12,19 @@ import Hummingbird
 ///   does not tell which names exist; after repeated failures 429 with `Retry-After`
 ///   (see ``SignInThrottle``). The password is checked off the request threads (``PasswordChecks``);
 ///   when too many checks are queued, 503 with `Retry-After: 1`.
-/// - `POST /signout` (with the page's CSRF token): ends the session and goes to `/signin`.
+/// - `POST /signout` (with the page's CSRF token): ends the session and goes to `/signin`. The
+///   session is recorded as signed out in the users file (``UsersFile/signedOut``), so a copy of
+///   its cookie is refused on every instance; with `everywhere=1` ("Sign out everywhere") every
+///   session of the user ends (``UsersFile/endSessions(of:now:)``). When the file cannot be
+///   written, the browser's cookie is removed all the same, and the sign-in page and standard
+///   error say that the sign-out was not recorded (`/signin?signout=failed`).
 extension Site {
     func addAccountRoutes(to router: Router<SiteContext>, accounts: AccountStore, options: AccountsOptions) {
         router.get("/signin") { request, context in
             if context.identity != nil { return Responses.redirect(Self.localBack(Query(request.uri.query)["back"])) }
-            return signInPage(back: Query(request.uri.query)["back"], user: "", message: nil, status: .ok)
+            let query = Query(request.uri.query)
+            let outcome = query["signout"].flatMap(SignOutOutcome.init(rawValue:))
+            return signInPage(back: query["back"], user: "", message: outcome?.problem, notice: outcome?.notice, status: .ok)
         }
         router.post("/signin") { request, _ in
             var request = request
@@ -61,23 +68,44 @@ extension Site {
                 ])
         }
         router.post("/signout") { request, context in
-            guard context.identity != nil else { return Responses.redirect("/signin") }
-            _ = try await EditRequest.read(request, api: false, maxBytes: self.options.maxBodyBytes, tokens: csrf)
-            // Signing out forgets the session's cache entry (see ``SessionCache``).
+            guard let identity = context.identity else { return Responses.redirect("/signin") }
+            let form = try await EditRequest.read(request, api: false, maxBytes: self.options.maxBodyBytes, tokens: csrf)
+            let everywhere = !(form["everywhere"] ?? "").isEmpty
+            // Signing out forgets the session's cache entry (see ``SessionCache``)…
             _ = SessionCookie.firstValue(in: request.headers) { value -> Bool? in
                 sessions.remove(value)
                 return nil
             }
+            // …and records it in the users file, which every instance reads.
+            var outcome: SignOutOutcome? = everywhere ? .everywhere : nil
+            let session = context.session.flatMap { entry -> (id: String, expires: Date)? in
+                guard case .session(let id) = entry.user.means else { return nil }
+                return (id, Date(timeIntervalSince1970: TimeInterval(entry.expires)))
+            }
+            if everywhere || session != nil {
+                do {
+                    try accounts.update { file in
+                        if everywhere { try file.endSessions(of: identity.name) } else if let session { file.signOut(session: session.id, expires: session.expires) }
+                    }
+                } catch {
+                    outcome = everywhere ? .everywhereFailed : .failed
+                    FileHandle.standardError.write(Data("drilldown: the sign-out of \(identity.name) was not recorded, \(everywhere ? "their other sessions go on" : "a copy of the session's cookie works until it expires"): \(error)\n".utf8))
+                }
+            }
             return Response(
                 status: .seeOther,
-                headers: [.location: "/signin", .cacheControl: "no-store", .setCookie: SessionCookie.setCookie(nil, secure: options.secureCookies)])
+                headers: [
+                    .location: outcome.map { "/signin?signout=\($0.rawValue)" } ?? "/signin", .cacheControl: "no-store",
+                    .setCookie: SessionCookie.setCookie(nil, secure: options.secureCookies),
+                ])
         }
     }
 
-    /// The sign-in form, which shows no data.
-    func signInPage(back: String?, user: String, message: String?, status: HTTPResponse.Status) -> Response {
+    /// The sign-in form, which shows no data; `message` is a problem, `notice` news.
+    func signInPage(back: String?, user: String, message: String?, notice: String? = nil, status: HTTPResponse.Status) -> Response {
         var context: [String: Any] = ["version": assets.version, "back": Self.localBack(back), "user": user]
         if let message { context["message"] = message }
+        if let notice { context["notice"] = notice }
         var response = Responses.html(assets.renderHTML("signin", TemplateContext(context)), status: status)
         response.headers[.cacheControl] = "no-store"
         return response
