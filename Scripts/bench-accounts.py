@@ -1,0 +1,117 @@
+#!/usr/bin/env python3
+"""What sign-in and session checks cost a level page's requests per second (issue 32: at most 5 %).
+
+  Scripts/bench-accounts.py [--binary .build-release/release/drilldown] [--rounds 10] [--seconds 3]
+                            [--connections 8] [--path /l/0] [--editable]
+
+Serves the bundled music library twice at once from one binary: without `--users`, and with
+`--users` (one viewer, made with `drilldown user add`) and `--secret-file`, signed in once. Then,
+`--rounds` times, runs `wrk -t1 -cCONNECTIONS -dSECONDS` on PATH against each server in turn (the
+order alternating per round, so that neither always runs first), every request to the second server
+carrying the signed-in `dd_auth` cookie as a browser would. Prints each round's req/s, the medians,
+and what accounts cost: 1 − median(with) / median(without). Both servers answer from their page
+cache after the first request, as a level page that people read does.
+
+The machine's load moves req/s; the interleaved rounds and medians are there so that both servers
+see the same load. `uptime`'s load average is printed before and after: compare only runs on a
+quiet machine. A benchmark, not a test; wrk must be installed.
+"""
+import argparse
+import pathlib
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import urllib.request
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+from bench_server import start_server  # noqa: E402
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+
+
+def load():
+    return open("/proc/loadavg").read().split()[0]
+
+
+def wrk(port, path, seconds, connections, cookie=None):
+    args = ["wrk", "-t1", f"-c{connections}", f"-d{seconds}s"]
+    if cookie:
+        args += ["-H", f"Cookie: {cookie}"]
+    out = subprocess.run([*args, f"http://127.0.0.1:{port}{path}"], capture_output=True, text=True, timeout=seconds + 60).stdout
+    match = re.search(r"Requests/sec:\s+([\d.]+)", out)
+    if not match or "Non-2xx" in out:
+        sys.exit(f"wrk failed:\n{out}")
+    return float(match.group(1))
+
+
+def sign_in(port, user, password):
+    """The `dd_auth=…` cookie of a sign-in (the redirect is not followed)."""
+    class NoRedirect(urllib.request.HTTPRedirectHandler):
+        def redirect_request(self, *args, **kwargs):
+            return None
+
+    opener = urllib.request.build_opener(NoRedirect)
+    request = urllib.request.Request(f"http://127.0.0.1:{port}/signin", data=f"user={user}&password={password}&back=/".encode(),
+                                     headers={"Content-Type": "application/x-www-form-urlencoded"})
+    try:
+        opener.open(request, timeout=30)
+    except urllib.error.HTTPError as e:
+        if e.code != 303:
+            raise
+        return re.match(r"(dd_auth=[^;]+)", e.headers["Set-Cookie"]).group(1)
+    sys.exit("the sign-in was not answered with a redirect")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--binary", default=str(ROOT / ".build-release" / "release" / "drilldown"))
+    ap.add_argument("--rounds", type=int, default=10)
+    ap.add_argument("--seconds", type=int, default=3)
+    ap.add_argument("--connections", type=int, default=8)
+    ap.add_argument("--path", default="/l/0")
+    ap.add_argument("--editable", action="store_true", help="serve both with --editable")
+    args = ap.parse_args()
+    if not shutil.which("wrk"):
+        sys.exit("wrk is not installed (apt-get install wrk)")
+    data = ROOT / "Examples" / "Music" / "Music.plist"
+    extra = ["--editable"] if args.editable else []
+    with tempfile.TemporaryDirectory(prefix="bench-accounts-") as tmp:
+        folder = pathlib.Path(tmp)
+        subprocess.run([args.binary, "user", "add", folder / "users.yaml", "ana", "--role", "viewer"], input="secret-pw\n", text=True,
+                       check=True, capture_output=True)
+        (folder / "secret").write_text("0123456789abcdef0123456789abcdef")
+        plain, plain_port, _ = start_server(args.binary, [data, *extra])
+        accounts, accounts_port, _ = start_server(args.binary, [data, *extra, "--users", folder / "users.yaml", "--secret-file", folder / "secret"])
+        try:
+            cookie = sign_in(accounts_port, "ana", "secret-pw")
+            # Warm both (page cache, connections) before measuring.
+            wrk(plain_port, args.path, 1, args.connections)
+            wrk(accounts_port, args.path, 1, args.connections, cookie)
+            print(f"{args.binary} {args.path} ({'editable' if args.editable else 'read-only'}), wrk -t1 -c{args.connections} "
+                  f"-d{args.seconds}s, {args.rounds} rounds, load {load()} before")
+            without, with_ = [], []
+            for k in range(args.rounds):
+                order = [("without", plain_port, None), ("with", accounts_port, cookie)]
+                if k % 2:
+                    order.reverse()
+                got = {}
+                for name, port, c in order:
+                    got[name] = wrk(port, args.path, args.seconds, args.connections, c)
+                without.append(got["without"])
+                with_.append(got["with"])
+                print(f"round {k + 1:2}: without --users {got['without']:9.0f} req/s   --users, signed in {got['with']:9.0f} req/s   "
+                      f"({got['with'] / got['without'] - 1:+.1%})  load {load()}")
+            a, b = statistics.median(without), statistics.median(with_)
+            print(f"median: without --users {a:.0f} req/s, --users signed in {b:.0f} req/s: accounts cost {1 - b / a:.1%} of req/s "
+                  f"(load {load()} after)")
+        finally:
+            for proc in (plain, accounts):
+                proc.terminate()
+                proc.wait()
+
+
+if __name__ == "__main__":
+    main()
