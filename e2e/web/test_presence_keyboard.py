@@ -9,7 +9,9 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from conftest import SCREENSHOTS
 from test_presence import AXE_TAGS, avatars, visit
+from test_presence_marks import SHOTS
 from test_presence_views import WIDTHS, marker, pair, row, server, setup  # noqa: F401
 
 
@@ -26,7 +28,7 @@ def focused(page):
     return page.locator("*:focus")
 
 
-def check_announced(page, path, title):
+def check_announced(page, path, title, shot):
     """The row at `path` has the focus, is described by its marker (the other user's name), and the
     marker's words show; the bar names its list and its circle's words; the status region said it."""
     cell = row(page, path).locator(":scope > .cell")
@@ -39,6 +41,9 @@ def check_announced(page, path, title):
     expect(avatars(page).first.locator('[aria-hidden="true"]')).to_have_text("AL")
     expect(page.locator("#presence-status")).to_have_attribute("role", "status")
     expect(page.locator("#presence-status")).to_contain_text(f"ana.lima is editing {title}.")
+    for folder in (SHOTS, SCREENSHOTS):
+        folder.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(folder / f"presence-keyboard-{shot}.png"))
 
 
 def axe_clean(page):
@@ -67,7 +72,7 @@ def test_outline_and_columns_with_the_keyboard_only_while_another_user_edits(ser
         # ↓ three times: Queen, Muse, Blur — the marked row says who edits it.
         for _ in range(3):
             b.keyboard.press("ArrowDown")
-        check_announced(b, "0.2", "Blur")
+        check_announced(b, "0.2", "Blur", f"outline-{width}-{scheme}")
         axe_clean(b)
         # A stops: the marker and its description go, and the status says so.
         a.keyboard.press("Escape")
@@ -91,7 +96,7 @@ def test_outline_and_columns_with_the_keyboard_only_while_another_user_edits(ser
         expect(focused(b)).to_have_accessible_name(re.compile(r"^Queen\b"))
         for _ in range(3):
             b.keyboard.press("ArrowDown")
-        check_announced(b, "0.3", "Oasis")
+        check_announced(b, "0.3", "Oasis", f"columns-{width}-{scheme}")
         axe_clean(b)
     finally:
         a.context.close()
