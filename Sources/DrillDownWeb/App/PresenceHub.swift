@@ -22,7 +22,7 @@ final class PresenceHub: @unchecked Sendable {
     private var counter = 0
     private var listening: Task<Void, Never>?
     private var following: Task<Void, Never>?
-    /// The data the pages show (``follow(_:)-(DocumentModel)``).
+    /// The data the pages show (`follow(_:)` of the model).
     private var model: DocumentModel?
     /// The beats waiting to be sent, in order, by one task: a request never waits for the relay
     /// (a database that is away would hold it for its connect timeout).

@@ -1283,13 +1283,7 @@
   // ("ana.lima is editing Blur."): the circles and markers change silently.
   function announcePresence(before, now) {
     var status = document.getElementById("presence-status");
-    if (!status) {
-      status = document.createElement("div");
-      status.id = "presence-status";
-      status.className = "visually-hidden";
-      status.setAttribute("role", "status");
-      document.body.appendChild(status);
-    }
+    if (!status) return;
     var was = {}, said = [];
     before.forEach(function (v) { was[v.user] = v; });
     now.forEach(function (v) {
@@ -1339,6 +1333,12 @@
     });
   }
   if (presence) {
+    // The status region is there from the start: one added with its text is not read out.
+    var presenceStatus = document.createElement("div");
+    presenceStatus.id = "presence-status";
+    presenceStatus.className = "visually-hidden";
+    presenceStatus.setAttribute("role", "status");
+    document.body.appendChild(presenceStatus);
     var presenceMain = document.getElementById("main");
     var marking = false;
     if (presenceMain && window.MutationObserver) new MutationObserver(function () {
