@@ -114,19 +114,22 @@ struct PresenceTests {
         var presence = Presence()
         presence.record(PresenceBeat(page: "a1", user: "ana", levels: [[0], [0, 3]], editing: [0, 3, 1]), at: start)
         presence.record(PresenceBeat(page: "b1", user: "bo", level: [2]), at: start)
-        let moved = presence.follow([.delete([0, 0])], produced: [[0, 0]])
+        let moved = presence.follow(applied([.delete([0, 0])], [[0, 0]]))
         #expect(moved)
         #expect(presence.visitors(of: [0, 2], for: "bo") { _ in true } == [PresenceVisitor(user: "ana", editing: [[0, 2, 1]])])
-        presence.follow([.insert(NewNode(title: "x"), parent: [0, 2], index: 0)], produced: [[0, 2, 0]])
+        presence.follow(applied([.insert(NewNode(title: "x"), parent: [0, 2], index: 0)], [[0, 2, 0]]))
         #expect(presence.visitors(of: [0, 2], for: "bo") { _ in true } == [PresenceVisitor(user: "ana", editing: [[0, 2, 2]])])
         // The edited row moved to the front of level 1; a deleted row is edited no more, and a deleted level is left.
-        presence.follow([.move([0, 2], parent: [1], index: 0)], produced: [[1, 0]])
+        presence.follow(applied([.move([0, 2], parent: [1], index: 0)], [[1, 0]]))
         #expect(presence.visitors(of: [1, 0], for: "bo") { _ in true } == [PresenceVisitor(user: "ana", editing: [[1, 0, 2]])])
-        let renamed = presence.follow([.updateTitle([1, 0, 2], title: "y")], produced: [[1, 0, 2]])
-        #expect(!renamed)
-        presence.follow([.delete([1, 0])], produced: [[1, 0]])
+        presence.follow(applied([.delete([1, 0])], [[1, 0]]))
         #expect(presence.beats.first { $0.page == "a1" } == PresenceBeat(page: "a1", user: "ana", levels: [[0]]))
         #expect(presence.beats.first { $0.page == "b1" }?.levels == [[2]])
+    }
+
+    /// An event of `changes` applied, each affecting `paths[k]`.
+    func applied(_ changes: [Change], _ paths: [TreePath], origin: ChangeEvent.Origin = .apply) -> ChangeEvent {
+        ChangeEvent(revision: 1, origin: origin, changes: changes, paths: paths, summary: "", history: HistoryState(), source: DocumentSource(tree: soundsDoc.tree))
     }
 
     @Test("a beat of several levels lists them in its JSON; one of a single level keeps the old form")

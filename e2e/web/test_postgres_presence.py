@@ -53,3 +53,45 @@ def test_presence_crosses_instances_of_one_table(sounds_table, tmp_path, browser
     finally:
         a.stop()
         b.stop()
+
+
+def test_a_marker_follows_its_row_through_another_instances_change_and_undo(sounds_table, tmp_path, browser):
+    """Ana (on instance A) renames Ringtone; Bo deletes the row above it and undoes that on instance
+    B. Cy, on instance A too, sees the marker stay on Ringtone: A learns of B's steps from their
+    history records and moves its own pages (and tells B)."""
+    from test_accounts import sign_in
+    from test_presence_marks import post
+    from test_presence_views import delete
+    folder = accounts_folder(tmp_path, "unused.yaml", "", {"ana": "editor", "bo": "editor", "cy": "editor"}, "grants: []")
+
+    def serve():
+        return Server(table_url(sounds_table), "--schema", SOUNDS / "schema.yaml", "--editable",
+                      "--users", folder / "users.yaml", "--secret-file", folder / "secret")
+
+    a, b = serve(), serve()
+    ana = cy = None
+    try:
+        wait_for_listeners(f"drilldown_{sounds_table}_presence", 2)
+        ana, cy = signed_in(browser, a.url, "ana"), signed_in(browser, a.url, "cy")
+        bo, bo_token = sign_in(b.url, "bo")
+        visit(ana, a.url + "l/0?edit=1")
+        visit(cy, a.url + "l/0")
+        ringtone = cy.locator('#rows li[data-path="0.3"] .row-title').text_content()
+        ana.click('#rows li[data-path="0.3"] .rename-cell')
+        expect(cy.locator('#rows li[data-path="0.3"] .editing-marker')).to_have_count(1)
+
+        def marked_on_cy(path):
+            expect(cy.locator(f'#rows li[data-path="{path}"] .row-title')).to_have_text(ringtone, timeout=15000)
+            expect(cy.locator(f'#rows li[data-path="{path}"] .editing-marker')).to_have_count(1, timeout=15000)
+            expect(cy.locator("#rows li.being-edited")).to_have_count(1)
+
+        delete(b, bo, bo_token, "0.0")
+        marked_on_cy("0.2")
+        post(b, bo, bo_token, "undo")
+        marked_on_cy("0.3")
+    finally:
+        for page in (ana, cy):
+            if page:
+                page.context.close()
+        a.stop()
+        b.stop()

@@ -5,12 +5,14 @@ public struct ChangeEvent: Sendable {
     public enum Origin: String, Sendable, Equatable {
         /// New changes were applied (an edit, an action, a control).
         case apply
-        /// A step was undone: ``ChangeEvent/changes`` are the changes taken back.
+        /// A step was undone: ``ChangeEvent/changes`` are the changes taken back (see
+        /// ``ChangeEvent/takesBack``) or, with an audit history, the inverse the Undo applied.
         case undo
         /// An undone step was applied again.
         case redo
         /// Another writer (a process, the `sqlite3` shell, a text editor) changed the data;
-        /// ``ChangeEvent/changes`` is empty and the snapshot is the data as it is now.
+        /// ``ChangeEvent/changes`` is empty and the snapshot is the data as it is now. What the
+        /// audit history recorded of it is in ``ChangeEvent/recorded``.
         case external
     }
 
@@ -29,4 +31,12 @@ public struct ChangeEvent: Sendable {
     public var history: HistoryState
     /// The document after the step: a snapshot to read without going back to the model.
     public var source: any Source
+    /// For an ``Origin/undo``: whether ``changes`` and ``paths`` are the step taken back, as it
+    /// was first applied (a store's own Undo), rather than the changes the Undo applied (an Undo
+    /// from the audit history applies the step's inverse as a new step).
+    public var takesBack = false
+    /// For an ``Origin/external`` change: the steps other writers recorded in the audit history
+    /// since the model last looked, oldest first; empty without a history, or when the writer
+    /// records none (the `sqlite3` shell, a text editor). See ``following(_:)``.
+    public var recorded: [EditStep] = []
 }

@@ -11,7 +11,34 @@
 /// ```
 extension DocumentModel {
     /// Records every later step in `log`, and makes Undo and Redo per author (see ``undo(by:key:)``).
-    public func keepHistory(in log: any HistoryLog) { historyLog = log }
+    public func keepHistory(in log: any HistoryLog) {
+        historyLog = log
+        historySeen = (try? log.page(touching: .root, offset: 0, limit: 1))?.records.first?.id ?? 0
+    }
+
+    /// The most records an external change reads from the history to say how rows moved: past
+    /// that, it says nothing (``ChangeEvent/recorded`` is empty) and followers check the rows.
+    static let recordedLimit = 1000
+
+    /// Publishes a change other writers made (the data was read again): with a history, the
+    /// steps they recorded since the model last looked are its ``ChangeEvent/recorded``.
+    func publishExternal() {
+        publish(.external, [], [], recorded: recordedElsewhere())
+    }
+
+    /// The steps other instances recorded after ``historySeen``, oldest first (this instance's
+    /// own steps were published as they were made); empty without a history or when it cannot
+    /// be read.
+    func recordedElsewhere() -> [EditStep] {
+        guard let historyLog, let seen = historySeen else { return [] }
+        guard let records = try? historyLog.records(after: seen) else {
+            historySeen = nil
+            return []
+        }
+        historySeen = records.last?.id ?? seen
+        guard records.count <= Self.recordedLimit else { return [] }
+        return records.filter { $0.instance != HistoryAuthor.thisInstance }.map { EditStep(changes: $0.changes, paths: $0.paths, summary: $0.summary) }
+    }
 
     /// Appends the record of a step that is already stored.
     func appendRecord(_ record: HistoryRecord) throws(EditError) {

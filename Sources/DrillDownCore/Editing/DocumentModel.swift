@@ -67,6 +67,9 @@ public actor DocumentModel {
 
     /// Where every step is recorded with its author (see ``keepHistory(in:)``); `nil` keeps none.
     public internal(set) var historyLog: (any HistoryLog)?
+    /// The newest record of ``historyLog`` whose step the model has published (its own, or other
+    /// writers' in an external event's ``ChangeEvent/recorded``); `nil` when it could not be read.
+    var historySeen: Int64?
     /// ``history(for:)`` of each author asked at ``revision`` (every page asks for its reader's),
     /// so that pages read the log once per author and revision, not per request: a database
     /// that hangs then holds no page that was answered before.
@@ -221,7 +224,7 @@ public actor DocumentModel {
         do {
             result = try write(&store)
         } catch {
-            if error.reason == .conflict { publish(.external, [], []) }
+            if error.reason == .conflict { publishExternal() }
             throw error
         }
         guard let key, let replay = store.replayed else { return (result, nil) }
@@ -253,12 +256,12 @@ public actor DocumentModel {
             if let replay { return EditStep(changes: [], paths: replay) }
             guard let done else { return nil }
             step = done
-            publish(origin, step.changes, step.paths, summary: step.summary)
+            publish(origin, step.changes, step.paths, summary: step.summary, takesBack: origin == .undo)
         } else {
             var next = store
             guard let done = try move(&next) else { return nil }
             step = done
-            try commit(next, origin, step.changes, step.paths, summary: step.summary)
+            try commit(next, origin, step.changes, step.paths, summary: step.summary, takesBack: origin == .undo)
         }
         try await written(nil, key: key, paths: step.paths)
         return step
@@ -282,7 +285,7 @@ public actor DocumentModel {
         var next = store
         guard try next.refresh() else { return false }
         store = next
-        publish(.external, [], [])
+        publishExternal()
         return true
     }
 
@@ -355,21 +358,29 @@ public actor DocumentModel {
     /// Registers (or replaces) an action implemented in code; see ``ActionSet/register(_:_:)``.
     public func registerAction(_ name: String, _ handler: @escaping ActionHandler) { actions.register(name, handler) }
 
-    func commit(_ next: any EditingStore, _ origin: ChangeEvent.Origin, _ changes: [Change], _ paths: [TreePath], summary: String? = nil) throws(EditError) {
+    func commit(
+        _ next: any EditingStore, _ origin: ChangeEvent.Origin, _ changes: [Change], _ paths: [TreePath], summary: String? = nil, takesBack: Bool = false
+    ) throws(EditError) {
         if let save, let document = next as? EditableDocument {
             do { try save(document.tree) } catch { throw EditError("could not save the change: \(error)") }
         }
         store = next
-        publish(origin, changes, paths, summary: summary)
+        publish(origin, changes, paths, summary: summary, takesBack: takesBack)
     }
 
     /// Tells every subscriber about the step just made; `summary` says what an undo or redo did
-    /// (a new step's is the store's next undo).
-    func publish(_ origin: ChangeEvent.Origin, _ changes: [Change], _ paths: [TreePath], summary: String? = nil) {
+    /// (a new step's is the store's next undo); `takesBack`: an undo's changes are the step taken
+    /// back (``ChangeEvent/takesBack``); `recorded`: an external change's recorded steps.
+    func publish(
+        _ origin: ChangeEvent.Origin, _ changes: [Change], _ paths: [TreePath], summary: String? = nil, takesBack: Bool = false,
+        recorded: [EditStep] = []
+    ) {
         revision += 1
         let history = store.history
         let said = summary ?? (origin == .apply ? history.undo ?? "" : "")
-        let event = ChangeEvent(revision: revision, origin: origin, changes: changes, paths: paths, summary: said, history: history, source: store.snapshot)
+        let event = ChangeEvent(
+            revision: revision, origin: origin, changes: changes, paths: paths, summary: said, history: history, source: store.snapshot,
+            takesBack: takesBack, recorded: recorded)
         latest.value = (event.source, revision, history)
         for continuation in subscribers.values { continuation.yield(event) }
     }
@@ -448,7 +459,7 @@ public actor DocumentModel {
             for step in batch + unwritten { step.waiter.resume(returning: failure) }
             unwritten = []
             store = EditableDocument(source: document.source.reading(current.tree), schema: document.schema)
-            publish(.external, [], [])
+            publishExternal()
             return
         }
         let started = ContinuousClock.now
@@ -491,14 +502,14 @@ public actor DocumentModel {
                 }
             }
             store = rebased
-            publish(.external, [], [])
+            publishExternal()
         case .failure(let error):
             let failure = EditError("could not save the change: \(error)")
             for step in batch + unwritten { step.waiter.resume(returning: failure) }
             unwritten = []
             store = EditableDocument(
                 source: document.source.reading(after.tree), schema: document.schema)
-            publish(.external, [], [])
+            publishExternal()
         }
     }
 
@@ -511,7 +522,7 @@ public actor DocumentModel {
         storage = next
         guard let newer else { return false }
         store = EditableDocument(source: document.source.reading(newer), schema: document.schema)
-        publish(.external, [], [])
+        publishExternal()
         return true
     }
 }

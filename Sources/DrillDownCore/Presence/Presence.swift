@@ -7,7 +7,7 @@
 /// stopped, or its connection died unnoticed). A reader is shown the *other* users whose pages
 /// show rows of a level the reader's page shows (one entry per user however many pages they have
 /// open there), and only where they may read: nothing on a level they may not read, no marker on
-/// a row hidden from them. ``follow(_:produced:)`` keeps every page's paths on the same rows as
+/// a row hidden from them. ``follow(_:moving:)`` keeps every page's paths on the same rows as
 /// rows above them come and go.
 ///
 /// ```swift
@@ -77,14 +77,14 @@ public struct Presence: Sendable {
         return byUser.map { PresenceVisitor(user: $0.key, editing: $0.value.sorted()) }.sorted { $0.user < $1.user }
     }
 
-    /// Moves every page's levels and edited row along with `changes` (see
-    /// ``PresenceBeat/following(_:produced:)``), so a marker stays on the row a user edits when
-    /// rows above it come and go. Returns whether any page's paths changed.
+    /// Moves the levels and edited row of every page `moves` accepts (all by default) through
+    /// `event` (see ``PresenceBeat/following(_:)``), so a marker stays on the row a user edits
+    /// when rows above it come and go, whoever moved them. Returns whether any page's paths changed.
     @discardableResult
-    public mutating func follow(_ changes: [Change], produced: [TreePath]) -> Bool {
+    public mutating func follow(_ event: ChangeEvent, moving moves: (PresenceBeat) -> Bool = { _ in true }) -> Bool {
         var changed = false
-        for (page, entry) in entries {
-            let moved = entry.beat.following(changes, produced: produced)
+        for (page, entry) in entries where moves(entry.beat) {
+            let moved = entry.beat.following(event)
             if moved != entry.beat {
                 entries[page]?.beat = moved
                 changed = true

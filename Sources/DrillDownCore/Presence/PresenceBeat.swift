@@ -20,6 +20,10 @@ public struct PresenceBeat: Sendable, Equatable, Codable {
     public var editing: TreePath?
     /// Whether the page was closed: its entry is removed instead of refreshed.
     public var gone: Bool
+    /// The title of the row being edited when its instance last saw it (``remembering(in:)``),
+    /// so that after the data was read again the row is looked for by it (see
+    /// ``following(_:)``). Kept by the page's own instance: not part of the JSON.
+    public var editedTitle: String?
 
     /// A page on the one level `level` (a level page, a row's detail).
     public init(page: String, user: String, level: TreePath, editing: TreePath? = nil, gone: Bool = false) {
@@ -38,18 +42,60 @@ public struct PresenceBeat: Sendable, Equatable, Codable {
     /// The page's first level (a level page's only one; the root when it shows none).
     public var level: TreePath { levels.first ?? .root }
 
-    /// This beat with its paths as they are after `changes` were applied (`produced`: the path
-    /// each change affected, ``ChangeEvent/paths``), so it stays with the same rows when rows
-    /// above them are added, removed or moved: a level that was removed is left out, and a row
-    /// being edited that was removed is edited no more.
-    public func following(_ changes: [Change], produced: [TreePath]) -> PresenceBeat {
+    /// This beat with its paths as they are after `event` (see ``ChangeEvent/following(_:)``),
+    /// so it stays with the same rows when rows above them are added, removed or moved, by an
+    /// edit, an Undo or Redo, or another writer's recorded step: a level that was removed is
+    /// left out, and a row being edited that was removed is edited no more.
+    ///
+    /// After an external change (the data was read again, and a writer without a history may
+    /// have moved rows unrecorded) the edited row must still carry its ``editedTitle``: if it
+    /// does not, the nearest row of its level within ``searchDistance`` that does is taken,
+    /// and without one the row is edited no more — a marker dropped rather than shown on
+    /// another row. Otherwise ``editedTitle`` becomes the row's title in `event`'s data (another
+    /// user may have renamed it).
+    public func following(_ event: ChangeEvent) -> PresenceBeat {
         var beat = self
-        for (k, change) in changes.enumerated() {
-            let made = k < produced.count ? produced[k] : change.path
-            beat.levels = beat.levels.compactMap { PathShift.forward($0, through: change, produced: made) }
-            beat.editing = beat.editing.flatMap { PathShift.forward($0, through: change, produced: made) }
+        beat.levels = levels.compactMap(event.following)
+        beat.editing = editing.flatMap(event.following)
+        guard let row = beat.editing else {
+            beat.editedTitle = nil
+            return beat
+        }
+        if event.origin == .external, let title = editedTitle {
+            beat.editing = Self.find(title, near: row, in: event.source)
+        } else {
+            beat.editedTitle = Self.title(at: row, in: event.source)
         }
         return beat
+    }
+
+    /// This beat with ``editedTitle`` read from `source` (the data the page's user sees).
+    public func remembering(in source: any Source) -> PresenceBeat {
+        var beat = self
+        beat.editedTitle = editing.flatMap { Self.title(at: $0, in: source) }
+        return beat
+    }
+
+    /// How far from where its path leads an edited row is looked for after the data was read again.
+    public static let searchDistance = 32
+
+    /// The row titled `title` nearest to `row` among its siblings in `source`, at most
+    /// ``searchDistance`` away; `nil` when there is none, or two as near.
+    static func find(_ title: String, near row: TreePath, in source: any Source) -> TreePath? {
+        if Self.title(at: row, in: source) == title { return row }
+        guard let index = row.indices.last, let parent = source.node(at: row.parent) else { return nil }
+        let count = source.childCount(of: parent)
+        for distance in 1 ... searchDistance {
+            let near = [index - distance, index + distance].filter { $0 >= 0 && $0 < count }.map { row.parent.appending($0) }
+            let found = near.filter { Self.title(at: $0, in: source) == title }
+            if found.count == 1 { return found[0] }
+            if found.count > 1 { return nil }
+        }
+        return nil
+    }
+
+    static func title(at path: TreePath, in source: any Source) -> String? {
+        source.node(at: path).map(source.title(of:))
     }
 
     private enum CodingKeys: String, CodingKey { case page, user, level, levels, editing, gone }

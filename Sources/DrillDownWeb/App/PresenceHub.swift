@@ -22,6 +22,8 @@ final class PresenceHub: @unchecked Sendable {
     private var counter = 0
     private var listening: Task<Void, Never>?
     private var following: Task<Void, Never>?
+    /// The data the pages show (`follow(_:)` of the model).
+    private var model: DocumentModel?
     /// The beats waiting to be sent, in order, by one task: a request never waits for the relay
     /// (a database that is away would hold it for its connect timeout).
     private let outbox: AsyncStream<PresenceBeat>.Continuation?
@@ -68,6 +70,7 @@ final class PresenceHub: @unchecked Sendable {
 
     /// A page of this instance opened, or changed the row it edits.
     func join(_ beat: PresenceBeat) {
+        let beat = remembered(beat)
         lock.withLock { local[beat.page] = beat }
         record(beat)
         publish(beat)
@@ -76,9 +79,13 @@ final class PresenceHub: @unchecked Sendable {
     /// Sets the row `user`'s page `page` edits (`.some(nil)`: none) and the levels it shows,
     /// leaving what is `nil` as it was. `false` when the page is not theirs or not open on this instance.
     func update(page: String, user: String, editing: TreePath??, levels: [TreePath]?) -> Bool {
+        let source = editing == nil ? nil : lock.withLock { model }?.versionedSource.source
         let beat: PresenceBeat? = lock.withLock {
             guard var beat = local[page], beat.user == user else { return nil }
-            if let editing { beat.editing = editing }
+            if let editing {
+                beat.editing = editing
+                if let source { beat = beat.remembering(in: source) }
+            }
             if let levels { beat.levels = levels }
             local[page] = beat
             return beat
@@ -89,17 +96,19 @@ final class PresenceHub: @unchecked Sendable {
         return true
     }
 
-    /// The data changed: every page's levels and edited row move with the rows (see
-    /// ``Presence/follow(_:produced:)``). The pages of this instance are announced again, so the
-    /// other instances move them too. Steps whose paths cannot be followed (an undo, a change
-    /// by another writer) leave the paths as they are until the pages say otherwise.
+    /// The data changed: the pages' levels and edited rows move with the rows (see
+    /// ``Presence/follow(_:moving:)``), through an edit, an Undo or Redo, or another writer's
+    /// change. This instance's own steps move every page it knows of; another writer's change
+    /// only this instance's pages: the other instances move theirs (as the change reaches them)
+    /// and announce them. This instance's pages that moved are announced again.
     func follow(_ event: ChangeEvent) {
-        guard event.origin == .apply || event.origin == .redo, !event.changes.isEmpty else { return }
+        let own = event.origin != .external
+        let prefix = instance + "."
         let (changed, moved): (Bool, [PresenceBeat]) = lock.withLock {
-            let changed = board.follow(event.changes, produced: event.paths)
+            let changed = board.follow(event) { own || $0.page.hasPrefix(prefix) }
             var moved: [PresenceBeat] = []
             for (page, beat) in local {
-                let after = beat.following(event.changes, produced: event.paths)
+                let after = beat.following(event)
                 if after != beat {
                     local[page] = after
                     moved.append(after)
@@ -111,14 +120,22 @@ final class PresenceHub: @unchecked Sendable {
         moved.forEach(publish)
     }
 
-    /// Follows the changes of `model` (see ``follow(_:)``) until it ends.
+    /// Follows the changes of `model` (see ``follow(_:)``) until it ends; the rows pages start
+    /// editing are remembered as `model`'s data shows them.
     func follow(_ model: DocumentModel) {
+        lock.withLock { self.model = model }
         following = Task { [weak self] in
             for await event in await model.changes() {
                 guard let self else { return }
                 self.follow(event)
             }
         }
+    }
+
+    /// `beat` with the title of the row it edits, as the data is now (see ``PresenceBeat/remembering(in:)``).
+    private func remembered(_ beat: PresenceBeat) -> PresenceBeat {
+        guard beat.editing != nil, let model = lock.withLock({ model }) else { return beat }
+        return beat.remembering(in: model.versionedSource.source)
     }
 
     /// The keep-alive of a page of this instance: it is still open. Also forgets the pages whose

@@ -1252,6 +1252,7 @@
     var data = null;
     try { data = JSON.parse(e.data); } catch (error) { return; }
     if (!presence || (!presence.many && data.level !== presence.level)) return;
+    var before = presence.here;
     presence.here = data.here || [];
     var bar = document.getElementById("presence");
     if (!bar) {
@@ -1276,6 +1277,28 @@
     bar.hidden = presence.here.length === 0;
     document.body.dataset.presence = String(presence.here.length);
     markEditedRows();
+    announcePresence(before, presence.here);
+  }
+  // Says politely, for screen readers, who came, left, started or stopped editing a row
+  // ("ana.lima is editing Blur."): the circles and markers change silently.
+  function announcePresence(before, now) {
+    var status = document.getElementById("presence-status");
+    if (!status) return;
+    var was = {}, said = [];
+    before.forEach(function (v) { was[v.user] = v; });
+    now.forEach(function (v) {
+      var old = was[v.user];
+      delete was[v.user];
+      if (!old) said.push(v.user + " is here.");
+      v.editing.forEach(function (path) {
+        if (old && old.editing.indexOf(path) >= 0) return;
+        var title = document.querySelector('#main li[data-path="' + path + '"] .row-title');
+        said.push(v.user + " is editing " + (title ? title.textContent : "a row") + ".");
+      });
+      if (old && old.editing.length && !v.editing.length) said.push(v.user + " stopped editing.");
+    });
+    Object.keys(was).forEach(function (user) { said.push(user + " left."); });
+    if (said.length) status.textContent = said.join(" ");
   }
   // The rows other users edit, marked (again after a refresh or a scroll of a long list).
   function markEditedRows() {
@@ -1288,6 +1311,8 @@
       if (marker && marker.dataset.users === users) return;
       li.classList.remove("being-edited");
       if (marker) marker.remove();
+      var cell = li.querySelector(":scope > .cell");
+      if (cell && cell.getAttribute("aria-describedby") === "editing-" + key) cell.removeAttribute("aria-describedby");
     });
     Object.keys(want).forEach(function (path) {
       var li = document.querySelector('#main li[data-path="' + path + '"]');
@@ -1296,13 +1321,24 @@
       var marker = presenceBadge("span", "editing-marker", { user: visitors[0].user, initials: visitors.map(function (v) { return v.initials; }).join(" ") },
         names.join(", ") + (names.length > 1 ? " are" : " is") + " editing this row");
       marker.dataset.users = names.join(",");
+      // The row's focusable cell (a tree item, a column's or a level's row) is described by the
+      // marker, so the keyboard's focus on it says who edits it.
+      marker.id = "editing-" + path;
       li.style.setProperty("--marker-hue", presenceHue(visitors[0].user));
       li.classList.add("being-edited");
       var cell = li.querySelector(":scope > .cell, :scope > .rename-input");
       if (cell) cell.after(marker); else li.appendChild(marker);
+      var focusable = li.querySelector(":scope > .cell");
+      if (focusable && !focusable.hasAttribute("aria-describedby")) focusable.setAttribute("aria-describedby", marker.id);
     });
   }
   if (presence) {
+    // The status region is there from the start: one added with its text is not read out.
+    var presenceStatus = document.createElement("div");
+    presenceStatus.id = "presence-status";
+    presenceStatus.className = "visually-hidden";
+    presenceStatus.setAttribute("role", "status");
+    document.body.appendChild(presenceStatus);
     var presenceMain = document.getElementById("main");
     var marking = false;
     if (presenceMain && window.MutationObserver) new MutationObserver(function () {
