@@ -30,6 +30,8 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 from bench_server import start_server  # noqa: E402
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
+# With --pin: the servers on the first CPU, wrk on the second (set in main).
+PIN_CLIENT = []
 
 
 def load():
@@ -37,7 +39,7 @@ def load():
 
 
 def wrk(port, path, seconds, connections, cookie=None):
-    args = ["wrk", "-t1", f"-c{connections}", f"-d{seconds}s"]
+    args = [*PIN_CLIENT, "wrk", "-t1", f"-c{connections}", f"-d{seconds}s"]
     if cookie:
         args += ["-H", f"Cookie: {cookie}"]
     out = subprocess.run([*args, f"http://127.0.0.1:{port}{path}"], capture_output=True, text=True, timeout=seconds + 60).stdout
@@ -73,24 +75,31 @@ def main():
     ap.add_argument("--connections", type=int, default=8)
     ap.add_argument("--path", default="/l/0")
     ap.add_argument("--editable", action="store_true", help="serve both with --editable")
+    ap.add_argument("--pin", action="store_true",
+                    help="run both servers on CPU 0 and wrk on CPU 1 (taskset), so that neither takes the other's core")
     args = ap.parse_args()
+    binary = [args.binary]
+    if args.pin:
+        PIN_CLIENT[:] = ["taskset", "-c", "1"]
+        binary = ["taskset", "-c", "0", args.binary]
     if not shutil.which("wrk"):
         sys.exit("wrk is not installed (apt-get install wrk)")
-    data = ROOT / "Examples" / "Music" / "Music.plist"
+    data = [ROOT / "Examples" / "Music" / "library.yaml", "--schema", ROOT / "Examples" / "Music" / "schema.yaml"]
     extra = ["--editable"] if args.editable else []
     with tempfile.TemporaryDirectory(prefix="bench-accounts-") as tmp:
         folder = pathlib.Path(tmp)
         subprocess.run([args.binary, "user", "add", folder / "users.yaml", "ana", "--role", "viewer"], input="secret-pw\n", text=True,
                        check=True, capture_output=True)
         (folder / "secret").write_text("0123456789abcdef0123456789abcdef")
-        plain, plain_port, _ = start_server(args.binary, [data, *extra])
-        accounts, accounts_port, _ = start_server(args.binary, [data, *extra, "--users", folder / "users.yaml", "--secret-file", folder / "secret"])
+        plain, plain_port, _ = start_server(binary, [*data, *extra])
+        accounts, accounts_port, _ = start_server(binary, [*data, *extra, "--users", folder / "users.yaml", "--secret-file", folder / "secret"])
         try:
             cookie = sign_in(accounts_port, "ana", "secret-pw")
             # Warm both (page cache, connections) before measuring.
             wrk(plain_port, args.path, 1, args.connections)
             wrk(accounts_port, args.path, 1, args.connections, cookie)
             print(f"{args.binary} {args.path} ({'editable' if args.editable else 'read-only'}), wrk -t1 -c{args.connections} "
+                  f"{'(servers on CPU 0, wrk on CPU 1) ' if args.pin else ''}"
                   f"-d{args.seconds}s, {args.rounds} rounds, load {load()} before")
             without, with_ = [], []
             for k in range(args.rounds):

@@ -10,8 +10,9 @@ import time
 
 def start_server(binary, serve_args):
     """Starts `binary serve SERVE_ARGS… --host 127.0.0.1 --port 0`; returns (process, port, seconds
-    until it printed its URL)."""
-    proc = subprocess.Popen([binary, "serve", *map(str, serve_args), "--host", "127.0.0.1", "--port", "0"],
+    until it printed its URL). `binary` may be a command's words (`["taskset", "-c", "0", path]`)."""
+    command = binary if isinstance(binary, list) else [binary]
+    proc = subprocess.Popen([*command, "serve", *map(str, serve_args), "--host", "127.0.0.1", "--port", "0"],
                             stdout=subprocess.PIPE, text=True)
     lines = queue.Queue()
     threading.Thread(target=lambda: [lines.put(line) for line in proc.stdout], daemon=True).start()
