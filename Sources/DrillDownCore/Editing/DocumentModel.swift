@@ -329,7 +329,7 @@ public actor DocumentModel {
 
     /// ``refreshNoting()`` within ``refreshBudget``.
     func refreshBriefly() async {
-        await RequestDeadline.$current.withValue(.now + Self.refreshBudget) { refreshNoting() }
+        RequestDeadline.$current.withValue(.now + Self.refreshBudget) { refreshNoting() }
     }
 
     func refreshNoting() {
