@@ -16,10 +16,10 @@ struct RelationalWALCheckpointTests {
         defer { folder.cleanUp() }
         let path = folder.path("music.db")
         try makeMusicDatabase(at: path)
-        try DatabaseQueue(path: path).writeWithoutTransaction { db in try db.execute(sql: "PRAGMA journal_mode = WAL") }
+        try await DatabaseQueue(path: path).writeWithoutTransaction { db in try db.execute(sql: "PRAGMA journal_mode = WAL") }
         let store = try RelationalStore(path: path, mapping: musicMapping, rootTitle: "Music")
         let database = try #require(store.database as? SQLiteRelationalDatabase)
-        let pages = try database.reader.read { db in try Int.fetchOne(db, sql: "PRAGMA wal_autocheckpoint") }
+        let pages = try await database.reader.read { db in try Int.fetchOne(db, sql: "PRAGMA wal_autocheckpoint") }
         #expect(pages == WALCheckpointer.safetyPages)
         let checkpointer = try #require(database.checkpointer)
         let model = DocumentModel(store: store)
@@ -36,7 +36,7 @@ struct RelationalWALCheckpointTests {
         #expect(checkpointer.completed >= 1)
         // Every step and its record are in the file, whatever the checkpoints did meanwhile.
         let check = try DatabaseQueue(path: path)
-        let counted = try check.read { db in
+        let counted = try await check.read { db in
             (try String.fetchOne(db, sql: "PRAGMA journal_mode"), try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM drilldown_history"))
         }
         #expect(counted.0 == "wal")
@@ -54,13 +54,13 @@ struct RelationalWALCheckpointTests {
         let store = try RelationalStore(path: path, mapping: musicMapping, rootTitle: "Music")
         let database = try #require(store.database as? SQLiteRelationalDatabase)
         #expect(database.checkpointer == nil)
-        let pages = try database.reader.read { db in try Int.fetchOne(db, sql: "PRAGMA wal_autocheckpoint") }
+        let pages = try await database.reader.read { db in try Int.fetchOne(db, sql: "PRAGMA wal_autocheckpoint") }
         #expect(pages == 1000)
         let model = DocumentModel(store: store)
         for i in 0 ..< WALCheckpointer.interval + 1 {
             try await model.apply(.updateTitle([0, 0, 0], title: "Song \(i)"))
         }
-        let mode = try DatabaseQueue(path: path).read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") }
+        let mode = try await DatabaseQueue(path: path).read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") }
         #expect(mode == "delete")
     }
 }
