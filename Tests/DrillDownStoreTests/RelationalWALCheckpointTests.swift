@@ -28,11 +28,7 @@ struct RelationalWALCheckpointTests {
         for i in 0 ..< steps {
             try await model.apply(.updateTitle([0, 0, 0], title: "Song \(i)"))
         }
-        // The checkpoints run on threads of their own; wait for the first (at most 10 s).
-        await BlockingWork.run(label: "test.wait") {
-            let deadline = ContinuousClock.now + .seconds(10)
-            while checkpointer.completed == 0, ContinuousClock.now < deadline { usleep(1000) }
-        }
+        await WALCheckpointTests.firstCheckpoint(of: checkpointer)
         #expect(checkpointer.completed >= 1)
         // Every step and its record are in the file, whatever the checkpoints did meanwhile.
         let check = try DatabaseQueue(path: path)
