@@ -7,7 +7,7 @@ import Testing
 /// A database edited through its `levels:` mapping checkpoints its write-ahead log in the
 /// background, as a tree table does (`WALCheckpointTests`): with the history on, a rename writes 5
 /// pages instead of 1, so SQLite's own checkpoint (inside the commit that takes the log past 1 000
-/// pages) came every ~190 renames instead of every 1 000, and those renames were the p99.
+/// pages) came every ~190 renames instead of every 1 000, each time in a rename's wait.
 @Suite("Mapped SQLite database: WAL checkpoints off the writers' path")
 struct RelationalWALCheckpointTests {
     @Test("in WAL mode the store's connection checkpoints only past the safety bound, and the checkpointer runs every interval steps")

@@ -7,7 +7,7 @@ struct SQLiteRelationalDatabase: RelationalWritableDatabase {
     /// The collation sorted text columns order by (see ``SortCollation``), added to each connection.
     var collation = SortCollation.collation(ignoring: [])
     /// Checkpoints the write-ahead log in the background instead of in a step's commit (`nil`
-    /// when the file is read only, or keeps a rollback journal).
+    /// for a read-only source, or a file with a rollback journal).
     var checkpointer: WALCheckpointer?
 
     func read<T>(_ body: (any RelationalConnection) throws -> T) throws -> T {

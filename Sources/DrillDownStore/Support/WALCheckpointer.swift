@@ -9,9 +9,10 @@ import GRDB
 /// By default SQLite checkpoints inside the commit that takes the log past 1 000 pages: that
 /// commit copies ~4 MB into the database file and syncs it, and its step waits (measured on a
 /// 1M-row tree table: the renames that did it took 3–4 ms against 0.6 ms, every ~150 renames with
-/// the history on, so they were the p99; on the 1M-song music database a rename writes 1 page, 5
-/// with its history record, so with the history on the checkpoint came every ~190 renames instead
-/// of every 1 000). Instead, every ``interval`` commits this runs a `PASSIVE`
+/// the history on, so they were the p99; on the 1M-song mapped music database a rename writes 1
+/// page, 5 with its history record, so the checkpoint came every ~190 renames instead of every
+/// 1 000, though there it cost only ~0.5 ms: see Docs/benchmarks.md). Instead, every ``interval``
+/// commits this runs a `PASSIVE`
 /// checkpoint on a connection of its own, on a thread of its own (see `BlockingWork`): writers go
 /// on appending meanwhile, and readers are not waited for. The store's connection keeps an
 /// automatic checkpoint only as a bound (``safetyPages``, see ``takeOver(_:)``): under writes so
