@@ -22,16 +22,21 @@ struct WALCheckpointTests {
         for i in 0..<(2 * WALCheckpointer.interval) {
             try await model.apply(.updateTitle([0], title: "Item \(i)"))
         }
-        // The checkpoints run on threads of their own; wait for the first (at most 10 s).
         let checkpointer = store.database.checkpointer
-        await BlockingWork.run(label: "test.wait") {
-            let deadline = ContinuousClock.now + .seconds(10)
-            while checkpointer.completed == 0, ContinuousClock.now < deadline { usleep(1000) }
-        }
+        await Self.firstCheckpoint(of: checkpointer)
         #expect(checkpointer.completed >= 1)
         // Every step is in the file, whatever the checkpoints did meanwhile.
         let reopened = try TreeTableStore(path: path)
         let source = reopened.snapshot
         #expect(source.title(of: source.node(at: [0])!) == "Item \(2 * WALCheckpointer.interval - 1)")
+    }
+
+    /// Returns once `checkpointer` has completed a checkpoint, or after 10 s (they run on threads of
+    /// their own).
+    static func firstCheckpoint(of checkpointer: WALCheckpointer) async {
+        await BlockingWork.run(label: "test.wait") {
+            let deadline = ContinuousClock.now + .seconds(10)
+            while checkpointer.completed == 0, ContinuousClock.now < deadline { usleep(1000) }
+        }
     }
 }

@@ -64,8 +64,11 @@ public struct RelationalStore: EditingStore {
         configuration.label = "DrillDown relational store"
         let database: SQLiteRelationalDatabase
         do {
+            let queue = try DatabaseQueue(path: path, configuration: configuration)
             database = SQLiteRelationalDatabase(
-                reader: try DatabaseQueue(path: path, configuration: configuration), collation: SortCollation.collation(ignoring: mapping.sortIgnoring))
+                reader: queue, collation: SortCollation.collation(ignoring: mapping.sortIgnoring),
+                // Without it (a file it cannot read the journal mode of) steps checkpoint in their commits.
+                checkpointer: try? WALCheckpointer.attached(to: queue, path: path))
         } catch {
             throw StoreError(file: path, error)
         }

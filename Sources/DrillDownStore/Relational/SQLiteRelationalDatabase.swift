@@ -6,6 +6,9 @@ struct SQLiteRelationalDatabase: RelationalWritableDatabase {
     let reader: any DatabaseReader
     /// The collation sorted text columns order by (see ``SortCollation``), added to each connection.
     var collation = SortCollation.collation(ignoring: [])
+    /// Checkpoints the write-ahead log in the background instead of in a step's commit (`nil`
+    /// for a read-only source, or a file with a rollback journal).
+    var checkpointer: WALCheckpointer?
 
     func read<T>(_ body: (any RelationalConnection) throws -> T) throws -> T {
         try reader.read { db in
@@ -40,6 +43,7 @@ struct SQLiteRelationalDatabase: RelationalWritableDatabase {
         }
         if let failure { throw failure }
         guard let result else { throw StoreError(file: "", message: "the change was not written") }
+        checkpointer?.committed()
         // Our own commits leave this connection's data_version as it was.
         return (result, seen)
     }

@@ -2,12 +2,17 @@ import DrillDownCore
 import Foundation
 import GRDB
 
-/// Checkpoints an edited SQLite file's write-ahead log off the writers' path.
+/// Checkpoints an edited SQLite file's write-ahead log off the writers' path: a tree table's
+/// (`SQLiteTreeDatabase`) and a database edited through its `levels:` mapping
+/// (`SQLiteRelationalDatabase`, when the file is in WAL mode).
 ///
 /// By default SQLite checkpoints inside the commit that takes the log past 1 000 pages: that
 /// commit copies ~4 MB into the database file and syncs it, and its step waits (measured on a
 /// 1M-row tree table: the renames that did it took 3–4 ms against 0.6 ms, every ~150 renames with
-/// the history on, so they were the p99). Instead, every ``interval`` commits this runs a `PASSIVE`
+/// the history on, so they were the p99; on the 1M-song mapped music database a rename writes 1
+/// page, 5 with its history record, so the checkpoint came every ~190 renames instead of every
+/// 1 000, though there it cost only ~0.5 ms: see Docs/benchmarks.md). Instead, every ``interval``
+/// commits this runs a `PASSIVE`
 /// checkpoint on a connection of its own, on a thread of its own (see `BlockingWork`): writers go
 /// on appending meanwhile, and readers are not waited for. The store's connection keeps an
 /// automatic checkpoint only as a bound (``safetyPages``, see ``takeOver(_:)``): under writes so
@@ -31,8 +36,18 @@ final class WALCheckpointer: @unchecked Sendable {
     var completed: Int { lock.withLock { done } }
 
     /// Moves the automatic checkpoints of `database`, the store's own connection, to ``safetyPages``.
-    static func takeOver(_ database: DatabaseQueue) throws {
+    static func takeOver(_ database: some DatabaseWriter) throws {
         try database.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_autocheckpoint = \(safetyPages)") }
+    }
+
+    /// A checkpointer for the file at `path` that has taken over the checkpoints of `database`,
+    /// the store's own connection to it; `nil` when the file keeps a rollback journal (no log to
+    /// checkpoint; its journal mode is left as it is).
+    static func attached(to database: some DatabaseWriter, path: String) throws -> WALCheckpointer? {
+        let mode = try database.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") }
+        guard mode?.lowercased() == "wal" else { return nil }
+        try takeOver(database)
+        return WALCheckpointer(path: path)
     }
 
     /// Notes a commit; every ``interval``-th starts a checkpoint unless one is still running.
@@ -54,8 +69,9 @@ final class WALCheckpointer: @unchecked Sendable {
         do {
             let queue = try lock.withLock { () throws -> DatabaseQueue in
                 if let connection { return connection }
+                // The file is in WAL mode already (the mode is kept in the file): this connection
+                // sets none, so it never changes a file's journal mode.
                 var configuration = Configuration()
-                configuration.journalMode = .wal
                 configuration.busyMode = .timeout(5)
                 configuration.label = "DrillDown checkpoints"
                 let made = try DatabaseQueue(path: path, configuration: configuration)

@@ -1,0 +1,138 @@
+#!/usr/bin/env python3
+"""A change's p50/p99 with the audit history on and off (issue 32: the p99 at 1M rows rises by at most
+1 ms with the history on), on a mapped SQLite database: the music example's three tables (artists,
+albums, songs, mapped with Examples/Music/music.schema.yaml) scaled to --rows songs.
+
+    python3 Scripts/bench-history-p99.py --bin A [--bin B] [--rounds 8] [--requests 500] [--rows 1000000] [--out results.json]
+
+Each `--bin` is a release binary (e.g. main's and a branch's). Every round runs, for each binary, a
+series with the history on (the default of `serve --editable`) and one with `--no-history`, in an
+order reversed every other round; each series starts a server on a fresh copy of the database and
+times --requests sequential renames of one song through `POST /api/edit/rename` (one client, one
+keep-alive connection, a warm-up first; `Scripts/bench-edit.py`'s `Server`, `Session` and
+`rename_series`). Prints each series and, per binary and setting, p50/p90/p99 pooled over all
+rounds, with the load average at the start and end of each series (the machine is shared).
+"""
+import argparse
+import importlib.util
+import json
+import os
+import shutil
+import sqlite3
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+spec = importlib.util.spec_from_file_location("bench_edit", os.path.join(ROOT, "Scripts", "bench-edit.py"))
+be = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(be)
+
+SCHEMA = """
+CREATE TABLE artists(id INTEGER PRIMARY KEY, name TEXT NOT NULL, genre TEXT NOT NULL DEFAULT 'Jazz');
+CREATE TABLE albums(id INTEGER PRIMARY KEY, artist_id INTEGER NOT NULL REFERENCES artists(id),
+    title TEXT NOT NULL, year INTEGER NOT NULL, art TEXT);
+CREATE INDEX albums_by_artist ON albums(artist_id, year, title);
+CREATE TABLE songs(id INTEGER PRIMARY KEY, album_id INTEGER NOT NULL REFERENCES albums(id),
+    name TEXT NOT NULL, track INTEGER NOT NULL, length INTEGER NOT NULL, plays INTEGER NOT NULL DEFAULT 0);
+CREATE INDEX songs_by_album ON songs(album_id, track);
+"""
+
+
+def make_database(path, rows, albums_per_artist=10, songs_per_album=100):
+    """The music tables with `rows` songs: 100 songs per album, 10 albums per artist; WAL, checkpointed."""
+    db = sqlite3.connect(path)
+    db.execute("PRAGMA journal_mode = WAL")
+    db.executescript(SCHEMA)
+    albums = max(1, rows // songs_per_album)
+    artists = max(1, albums // albums_per_artist)
+    with db:
+        db.executemany("INSERT INTO artists(id, name) VALUES (?, ?)", ((a, f"Artist {a:05d}") for a in range(1, artists + 1)))
+        db.executemany("INSERT INTO albums(id, artist_id, title, year) VALUES (?, ?, ?, ?)",
+                       ((b, (b - 1) // albums_per_artist + 1, f"Album {b}", 1950 + b % 70) for b in range(1, albums + 1)))
+        db.executemany("INSERT INTO songs(id, album_id, name, track, length) VALUES (?, ?, ?, ?, ?)",
+                       ((s, (s - 1) // songs_per_album + 1, f"Song {s}", (s - 1) % songs_per_album + 1, 120 + s % 300)
+                        for s in range(1, albums * songs_per_album + 1)))
+    db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    db.close()
+
+
+def song_path(session):
+    """The first song's path: down the first row of each level."""
+    path = ""
+    for _ in range(3):
+        status, body = session.get(f"/api/level/{path}?limit=1" if path else "/api/level?limit=1")
+        rows = json.loads(body).get("rows", []) if status == 200 else []
+        if not rows:
+            raise RuntimeError(f"no rows under {path or 'the top'}")
+        path = rows[0]["path"]
+    return path
+
+
+def series(binary, label, history, original, work, requests):
+    for suffix in ("", "-wal", "-shm"):
+        if os.path.exists(work + suffix):
+            os.unlink(work + suffix)
+    shutil.copyfile(original, work)
+    # Written to disk before the server starts: else the first checkpoint's sync of the database
+    # flushes the whole fresh copy (~20 ms at 1M rows), a cost of the benchmark, not of a change.
+    fd = os.open(work, os.O_RDONLY)
+    os.fsync(fd)
+    os.close(fd)
+    load = os.getloadavg()[0]
+    server = be.Server(binary, [work, "--editable"] + ([] if history == "on" else ["--no-history"]), 600)
+    try:
+        session = be.Session(server.port, 300)
+        path = song_path(session)
+        samples, _ = be.rename_series(session, path, f"{label} {history}", requests, 600)
+        session.close()
+    finally:
+        server.stop()
+    return dict(which=label, history=history, path=path, n=len(samples), load_start=load, load_end=os.getloadavg()[0],
+                p50_ms=be.pct(samples, .5) * 1e3, p99_ms=be.pct(samples, .99) * 1e3, samples=samples)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--bin", action="append", required=True, help="a drilldown binary; twice to compare two")
+    parser.add_argument("--label", action="append", help="a name per --bin (default: before, after)")
+    parser.add_argument("--rounds", type=int, default=8)
+    parser.add_argument("--requests", type=int, default=500)
+    parser.add_argument("--rows", type=int, default=1_000_000)
+    parser.add_argument("--db", help="the database to copy for each series (made, with --rows songs, when missing)")
+    parser.add_argument("--out", help="write every series, samples included, to this JSON file")
+    args = parser.parse_args()
+    labels = args.label or (["before", "after"] if len(args.bin) == 2 else [f"binary {i + 1}" for i in range(len(args.bin))])
+    folder = tempfile.mkdtemp(prefix="bench-history-")
+    original = args.db or os.path.join(folder, "original.sqlite")
+    if not os.path.exists(original):
+        be.log(f"making {original} with {args.rows} songs")
+        make_database(original, args.rows)
+    work = os.path.join(folder, "music.sqlite")  # music.schema.yaml beside it maps it
+    shutil.copyfile(os.path.join(ROOT, "Examples", "Music", "music.schema.yaml"), os.path.join(folder, "music.schema.yaml"))
+    results = []
+    try:
+        for r in range(1, args.rounds + 1):
+            order = [(b, l, h) for b, l in zip(args.bin, labels) for h in ("on", "off")]
+            for binary, label, history in order if r % 2 else order[::-1]:
+                row = series(binary, label, history, original, work, args.requests)
+                row["round"] = r
+                results.append(row)
+                be.log(f"round {r} {label:7} history {history:3}: n {row['n']} p50 {row['p50_ms']:.2f} ms p99 {row['p99_ms']:.2f} ms"
+                       f"  load {row['load_start']:.1f}→{row['load_end']:.1f}")
+                if args.out:
+                    with open(args.out, "w") as f:
+                        json.dump(results, f)
+    finally:
+        be.kill_servers()
+        shutil.rmtree(folder, ignore_errors=True)
+    be.log(f"pooled over {args.rounds} rounds × {args.requests} renames:")
+    for label in labels:
+        pooled = {h: [s for row in results if row["which"] == label and row["history"] == h for s in row["samples"]] for h in ("on", "off")}
+        loads = [x for row in results if row["which"] == label for x in (row["load_start"], row["load_end"])]
+        text = {h: f"p50 {be.pct(v, .5) * 1e3:.2f}, p90 {be.pct(v, .9) * 1e3:.2f}, p99 {be.pct(v, .99) * 1e3:.2f} ms" for h, v in pooled.items()}
+        rise = (be.pct(pooled["on"], .99) - be.pct(pooled["off"], .99)) * 1e3
+        be.log(f"  {label}: history on {text['on']}; off {text['off']}; p99 rise {rise:+.2f} ms; load {min(loads):.1f}–{max(loads):.1f}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
