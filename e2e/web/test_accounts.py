@@ -324,6 +324,13 @@ def test_a_read_only_server_with_accounts_shows_each_user_their_view_until_the_u
         for _ in range(3):
             assert [row["title"] for row in get(s.url, "api/level", nojazz).json()["rows"]] == ["Rock", "Pop"]
             assert [row["title"] for row in get(s.url, "api/level", vi).json()["rows"]] == ["Rock", "Jazz", "Pop"]
+        # The pages too, rendered once and then from the page cache: each user's own.
+        for _ in range(2):
+            mine = get(s.url, "", nojazz)
+            assert mine.status_code == 200 and "Rock" in mine.text and "Jazz" not in mine.text
+            assert get(s.url, "l/1", nojazz).status_code == 404
+            jazz = get(s.url, "l/1", vi)
+            assert jazz.status_code == 200 and "Miles" in jazz.text
         page = get(s.url, "", vi)
         assert page.status_code == 200 and "Jazz" in page.text
         # No script writes to a read-only server: the token is in the page's sign-out form, not in a header.
