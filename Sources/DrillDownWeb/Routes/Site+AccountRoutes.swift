@@ -83,13 +83,18 @@ extension Site {
                 return (id, Date(timeIntervalSince1970: TimeInterval(entry.expires)))
             }
             if everywhere || session != nil {
-                do {
-                    try accounts.update { file in
-                        if everywhere { try file.endSessions(of: identity.name) } else if let session { file.signOut(session: session.id, expires: session.expires) }
-                    }
-                } catch {
+                // Off the request threads: the file's lock may be held a while by a `drilldown user` command.
+                let failure: (any Error)? = await BlockingWork.run(label: "drilldown.signout") {
+                    do {
+                        try accounts.update { file in
+                            if everywhere { try file.endSessions(of: identity.name) } else if let session { file.signOut(session: session.id, expires: session.expires) }
+                        }
+                        return nil
+                    } catch { return error }
+                }
+                if let failure {
                     outcome = everywhere ? .everywhereFailed : .failed
-                    FileHandle.standardError.write(Data("drilldown: the sign-out of \(identity.name) was not recorded, \(everywhere ? "their other sessions go on" : "a copy of the session's cookie works until it expires"): \(error)\n".utf8))
+                    FileHandle.standardError.write(Data("drilldown: the sign-out of \(identity.name) was not recorded, \(everywhere ? "their other sessions go on" : "a copy of the session's cookie works until it expires"): \(failure)\n".utf8))
                 }
             }
             return Response(
