@@ -104,6 +104,10 @@ public struct PostgresHistoryLog: HistoryLog {
         try fetch("SELECT id, record FROM \(unescaped: name) WHERE \(unescaped: mine) AND id > \(id) ORDER BY id")
     }
 
+    public func records(after id: Int64, limit: Int) throws -> [HistoryRecord] {
+        try fetch("SELECT id, record FROM \(unescaped: name) WHERE \(unescaped: mine) AND id > \(id) ORDER BY id LIMIT \(limit)")
+    }
+
     public func recent(by author: HistoryAuthor, limit: Int) throws -> [HistoryRecord] {
         if let user = author.user { return try fetch("SELECT id, record FROM \(unescaped: name) WHERE \(unescaped: mine) AND username = \(user) ORDER BY id DESC LIMIT \(limit)") }
         guard let session = author.session else { return [] }

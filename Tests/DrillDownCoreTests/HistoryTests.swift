@@ -168,7 +168,7 @@ struct HistoryTests {
     }
 }
 
-/// A ``MemoryHistoryLog`` that counts the reads of a user's newest records.
+/// A ``MemoryHistoryLog`` that counts the reads of a user's newest records, and notes the largest read after an id.
 final class CountingLog: HistoryLog, @unchecked Sendable {
     let log: MemoryHistoryLog
     private let lock = NSLock()
@@ -182,7 +182,17 @@ final class CountingLog: HistoryLog, @unchecked Sendable {
     func finish(_ ids: [Int64], written: Bool) throws { try log.finish(ids, written: written) }
     func page(touching path: TreePath, offset: Int, limit: Int) throws -> HistoryPage { try log.page(touching: path, offset: offset, limit: limit) }
     func record(_ id: Int64) throws -> HistoryRecord? { try log.record(id) }
-    func records(after id: Int64) throws -> [HistoryRecord] { try log.records(after: id) }
+    func records(after id: Int64) throws -> [HistoryRecord] { noted(try log.records(after: id)) }
+    func records(after id: Int64, limit: Int) throws -> [HistoryRecord] { noted(try log.records(after: id, limit: limit)) }
+
+    /// The most records one read after an id returned.
+    var largestRead: Int { lock.withLock { largest } }
+    private var largest = 0
+
+    private func noted(_ records: [HistoryRecord]) -> [HistoryRecord] {
+        lock.withLock { largest = max(largest, records.count) }
+        return records
+    }
 
     func recent(by author: HistoryAuthor, limit: Int) throws -> [HistoryRecord] {
         lock.withLock { count += 1 }

@@ -112,4 +112,23 @@ struct PresenceMarksTests {
         await model.publishExternal()
         #expect(try #require(await iterator.next()).recorded.isEmpty)
     }
+
+    @Test("past the limit of records an external change reads, it reads no more than one past it, follows nothing, and goes on from the newest")
+    func modelRecordsBounded() async throws {
+        let log = MemoryHistoryLog(), counting = CountingLog(log)
+        let model = DocumentModel(document: EditableDocument(source: DocumentSource(tree: soundsDoc.tree)))
+        await model.keepHistory(in: counting)
+        var iterator = await model.changes().makeAsyncIterator()
+        let source = await model.source
+        let elsewhere = HistoryAuthor(user: "bo", instance: "web-2:7")
+        let many = (0 ..< DocumentModel.recordedLimit * 3 / 2).map { _ in HistoryRecord([.updateTitle([0], title: "x")], paths: [[0]], before: source, by: elsewhere) }
+        _ = try log.append(many)
+        await model.publishExternal()
+        #expect(try #require(await iterator.next()).recorded.isEmpty)
+        #expect(counting.largestRead == DocumentModel.recordedLimit + 1)
+        // The next external change follows only what came after the newest of those.
+        _ = try log.append([HistoryRecord([.delete([0, 0])], paths: [[0, 0]], before: source, by: elsewhere)])
+        await model.publishExternal()
+        #expect(try #require(await iterator.next()).recorded.map(\.changes) == [[.delete([0, 0])]])
+    }
 }

@@ -24,6 +24,7 @@ struct HistoryTableTests {
         let page = try log.page(touching: .root, offset: 0, limit: 10)
         #expect(page.total == 2)
         #expect(page.records.map(\.user) == ["bob", "ana"])
+        #expect(try log.records(after: 0, limit: 1).map(\.user) == ["ana"])
         #expect(page.records[1].inverse == [.updateTitle([0], title: "Item 1")])
         #expect(page.records[0].inverse == [.delete([0])])
         let columns = try DatabaseQueue(path: path).read { db in try Row.fetchAll(db, sql: "SELECT user, kind FROM drilldown_history ORDER BY id") }

@@ -28,15 +28,17 @@ extension DocumentModel {
 
     /// The steps other instances recorded after ``historySeen``, oldest first (this instance's
     /// own steps were published as they were made); empty without a history or when it cannot
-    /// be read.
+    /// be read (it is read again from the same place at the next external change).
     func recordedElsewhere() -> [EditStep] {
         guard let historyLog, let seen = historySeen else { return [] }
-        guard let records = try? historyLog.records(after: seen) else {
-            historySeen = nil
+        guard let records = try? historyLog.records(after: seen, limit: Self.recordedLimit + 1) else { return [] }
+        guard records.count <= Self.recordedLimit else {
+            // Too many to follow (this instance's own steps count too, as they are not told
+            // apart before reading): read none of them, and go on from the newest record.
+            historySeen = (try? historyLog.page(touching: .root, offset: 0, limit: 1))?.records.first?.id ?? records.last?.id
             return []
         }
         historySeen = records.last?.id ?? seen
-        guard records.count <= Self.recordedLimit else { return [] }
         return records.filter { $0.instance != HistoryAuthor.thisInstance }.map { EditStep(changes: $0.changes, paths: $0.paths, summary: $0.summary) }
     }
 

@@ -83,6 +83,8 @@ public struct SQLiteHistoryLog: HistoryLog {
 
     public func records(after id: Int64) throws -> [HistoryRecord] { try fetch("WHERE id > ? ORDER BY id", [id]) }
 
+    public func records(after id: Int64, limit: Int) throws -> [HistoryRecord] { try fetch("WHERE id > ? ORDER BY id LIMIT ?", [id, limit]) }
+
     public func recent(by author: HistoryAuthor, limit: Int) throws -> [HistoryRecord] {
         if let user = author.user { return try fetch("WHERE user = ? ORDER BY id DESC LIMIT ?", [user, limit]) }
         guard let session = author.session else { return [] }

@@ -22,6 +22,8 @@ public protocol HistoryLog: Sendable {
     func record(_ id: Int64) throws -> HistoryRecord?
     /// Every record after `id`, oldest first.
     func records(after id: Int64) throws -> [HistoryRecord]
+    /// The first `limit` records after `id`, oldest first (a database reads no more).
+    func records(after id: Int64, limit: Int) throws -> [HistoryRecord]
     /// The newest records first, of `author` only (``HistoryAuthor/made(_:)``), up to `limit`:
     /// where a user's Undo and Redo look for their steps.
     func recent(by author: HistoryAuthor, limit: Int) throws -> [HistoryRecord]
@@ -29,6 +31,8 @@ public protocol HistoryLog: Sendable {
 
 extension HistoryLog {
     public var writtenByStore: Bool { false }
+
+    public func records(after id: Int64, limit: Int) throws -> [HistoryRecord] { Array(try records(after: id).prefix(limit)) }
 
     /// Appends `records` at once (a log with no separate data write).
     public func append(_ records: [HistoryRecord]) throws -> [HistoryRecord] {
