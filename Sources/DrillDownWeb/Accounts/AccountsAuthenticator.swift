@@ -14,12 +14,16 @@ import HummingbirdAuth
 ///    (``SiteContext/session``).
 ///
 /// A token in the URL's query (`access_token=`, `token=`) is refused with 400: URLs end up in logs
-/// and browser histories. Requests no one is recognised in are answered by ``SignInGate`` (here,
-/// not in a middleware of its own: each middleware is a few asynchronous steps more per request).
-struct AccountsAuthenticator: AuthenticatorMiddleware {
-    typealias Context = SiteContext
-    /// What the authenticator works with, in one object: the middleware is copied at each step of
-    /// a request, and a copy is then one retain.
+/// and browser histories. Requests no one is recognised in are answered by ``SignInGate``.
+///
+/// It runs in ``SnapshotMiddleware``'s step (``admit(_:_:)``), not as a middleware of its own
+/// (hummingbird-auth's `AuthenticatorMiddleware`, as it first did): each middleware step is an
+/// asynchronous call more per request, which cost a signed-in page about 0.9k instructions of
+/// the 15k that accounts add (see Docs/benchmarks.md). The request context is hummingbird-auth's
+/// `AuthRequestContext`, and bearer tokens are read with its `headers.bearer`.
+struct AccountsAuthenticator: Sendable {
+    /// What the authenticator works with, in one object: the middleware holding it is copied at
+    /// each step of a request, and a copy is then one retain.
     final class Parts: Sendable {
         let accounts: AccountStore
         let options: AccountsOptions
@@ -43,17 +47,23 @@ struct AccountsAuthenticator: AuthenticatorMiddleware {
         parts = Parts(accounts: accounts, options: options, signer: signer, sessions: sessions)
     }
 
-    func handle(_ request: Request, context: SiteContext, next: (Request, SiteContext) async throws -> Response) async throws -> Response {
+    /// What becomes of a request: it goes on (with its user, when one is recognised, or to a path
+    /// open to all), or it is answered now (``SignInGate``).
+    enum Admission {
+        case pass(SiteContext)
+        case refused(Response)
+    }
+
+    /// Whether `request` goes on, and as whom. Synchronous, so that ``SnapshotMiddleware`` asks
+    /// it in its own step.
+    func admit(_ request: Request, _ context: SiteContext) throws -> Admission {
         guard let (user, session) = try recognise(request) else {
-            if SignInGate.isOpen(request.uri.path) { return try await next(request, context) }
-            return try SignInGate.refusal(request)
+            return SignInGate.isOpen(request.uri.path) ? .pass(context) : .refused(try SignInGate.refusal(request))
         }
         var context = context
         context.signIn(user, session: session)
-        return try await next(request, context)
+        return .pass(context)
     }
-
-    func authenticate(request: Request, context: SiteContext) async throws -> SignedInUser? { try recognise(request)?.user }
 
     /// The request's user and, when a session cookie says who it is, that session's entry.
     func recognise(_ request: Request) throws -> (user: SignedInUser, session: SessionCache.Entry?)? {

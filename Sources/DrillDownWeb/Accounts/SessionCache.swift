@@ -16,7 +16,7 @@ import Synchronization
 /// - an entry holds until its session expires;
 /// - sign-out removes the entry of its cookie (``remove(_:)``), and records the session as ended in
 ///   the users file, whose next generation every instance's entries are stale in (an ended session
-///   is refused when it is checked again: ``AccountsAuthenticator/session(in:file:generation:)``);
+///   is refused when it is checked again: ``AccountsAuthenticator/session(in:_:)``);
 /// - only a cookie whose MAC was checked gets an entry, so values a client makes up cannot fill it.
 ///
 /// A lookup decodes the cookie's MAC (the HMAC the server made, 256 bits no client can choose for

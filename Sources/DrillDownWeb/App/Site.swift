@@ -89,10 +89,11 @@ struct Site: Sendable {
         router.add(middleware: HostCheckMiddleware(policy: hosts))
         router.add(middleware: ErrorPageMiddleware(site: self))
         router.add(middleware: WriteGuardMiddleware(editable: isEditable, accounts: accounts != nil, maxBodyBytes: options.maxBodyBytes, hosts: hosts))
-        if let accounts, let settings = options.accounts {
-            router.add(middleware: AccountsAuthenticator(accounts: accounts, options: settings, signer: csrf, sessions: sessions))
+        // The accounts' authenticator runs first in the snapshot's step (see ``SnapshotMiddleware``).
+        let authenticator = accounts.flatMap { accounts in
+            options.accounts.map { AccountsAuthenticator(accounts: accounts, options: $0, signer: csrf, sessions: sessions) }
         }
-        router.add(middleware: SnapshotMiddleware(site: self))
+        router.add(middleware: SnapshotMiddleware(site: self, authenticator: authenticator))
         addPageRoutes(to: router)
         addAPIRoutes(to: router)
         addFileRoutes(to: router)

@@ -12,13 +12,25 @@ import Hummingbird
 struct SnapshotMiddleware: RouterMiddleware {
     typealias Context = SiteContext
     let site: Site
+    /// On a server with accounts, who may go on and as whom, asked first (in this step rather
+    /// than a middleware step of its own: see ``AccountsAuthenticator/admit(_:_:)``).
+    let authenticator: AccountsAuthenticator?
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        guard let authenticator else { return try await snapshot(request, context: context, next: next) }
+        switch try authenticator.admit(request, context) {
+        case .pass(let context): return try await snapshot(request, context: context, next: next)
+        case .refused(let response): return response
+        }
+    }
+
+    /// The request answered from one snapshot of the data.
+    func snapshot(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         // The probes never touch the data (nor wait for a model busy with its database).
         if request.uri.path == "/healthz" || request.uri.path == "/readyz" { return try await next(request, context) }
         // Every database call of the request ends by its deadline, counted from its arrival.
         if let timeout = site.options.databaseTimeout, RequestDeadline.current == nil {
-            return try await RequestDeadline.$current.withValue(.now + timeout) { try await handle(request, context: context, next: next) }
+            return try await RequestDeadline.$current.withValue(.now + timeout) { try await snapshot(request, context: context, next: next) }
         }
         let user = context.identity
         guard let model = site.model else {
