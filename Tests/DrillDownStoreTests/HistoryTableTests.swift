@@ -42,4 +42,23 @@ struct HistoryTableTests {
         let after = await other.source
         #expect(after.title(of: after.node(at: [0])!) == "Item 1")
     }
+
+    @Test("a log read before the history table exists sees the records written after another connection made it")
+    func tableMadeLater() throws {
+        let folder = try TempFolder()
+        defer { folder.cleanUp() }
+        let path = folder.path("later.sqlite")
+        try DatabaseQueue(path: path).write { db in try db.execute(sql: "CREATE TABLE albums(id INTEGER PRIMARY KEY)") }
+        let log = try SQLiteHistoryLog(path: path)
+        // A model reads the log as it starts keeping the history: the table is not there yet.
+        #expect(try log.page(touching: .root, offset: 0, limit: 1).records.isEmpty)
+        // The store's own connection makes it with its first step.
+        let record = HistoryRecord([.updateTitle([0], title: "x")], paths: [[0]], before: DocumentSource(tree: seedTree), by: HistoryAuthor(user: "ana"))
+        try DatabaseQueue(path: path).write { db in
+            try db.execute(sql: SQLiteHistoryLog.createTable)
+            try SQLiteHistoryLog.insert(record, into: db)
+        }
+        #expect(try log.recent(by: HistoryAuthor(user: "ana"), limit: 16).count == 1)
+        #expect(try log.page(touching: .root, offset: 0, limit: 1).total == 1)
+    }
 }

@@ -59,10 +59,18 @@ public struct SQLiteHistoryLog: HistoryLog {
 
     public func finish(_ ids: [Int64], written: Bool) throws {}
 
+    /// Whether the history table is there, asked of the file each time: the store creates it with
+    /// its first step, on a connection of its own, and GRDB's `tableExists` would go on answering
+    /// from this connection's schema cache what it found before (a log read before the first
+    /// step then never saw a record).
+    static func tableExists(_ db: Database) throws -> Bool {
+        try Bool.fetchOne(db, sql: "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'drilldown_history'") ?? false
+    }
+
     /// Reads rows of `sql` as records (nothing when the table is not there yet).
     func fetch(_ sql: String, _ arguments: StatementArguments = []) throws -> [HistoryRecord] {
         try database.read { db in
-            guard try db.tableExists("drilldown_history") else { return [] }
+            guard try Self.tableExists(db) else { return [] }
             return try Row.fetchAll(db, sql: "SELECT id, record FROM drilldown_history " + sql, arguments: arguments).map { row in
                 var record = try HistoryCoding.decoder.decode(HistoryRecord.self, from: Data((row[1] as String).utf8))
                 record.id = row[0]
@@ -73,7 +81,7 @@ public struct SQLiteHistoryLog: HistoryLog {
 
     public func page(touching path: TreePath, offset: Int, limit: Int) throws -> HistoryPage {
         if path.isRoot {
-            let total = try database.read { db in try db.tableExists("drilldown_history") ? try Int.fetchOne(db, sql: "SELECT count(*) FROM drilldown_history") ?? 0 : 0 }
+            let total = try database.read { db in try Self.tableExists(db) ? try Int.fetchOne(db, sql: "SELECT count(*) FROM drilldown_history") ?? 0 : 0 }
             return HistoryPage(records: try fetch("ORDER BY id DESC LIMIT ? OFFSET ?", [min(limit, Int(Int32.max)), offset]), total: total)
         }
         return HistoryPage(try fetch("ORDER BY id DESC").filter { $0.touches(path) }, offset: offset, limit: limit)
