@@ -62,7 +62,7 @@ struct SessionCookie: Sendable, Equatable {
     /// sixth of a signed-in cached page's instructions.
     static func firstValue<T>(in header: UnsafeBufferPointer<UInt8>, where body: (UnsafeBufferPointer<UInt8>) -> T?) -> T? {
         guard let base = header.baseAddress else { return nil }
-        let end = header.count, prefix = 8
+        let end = header.count, prefix = pairPrefix.utf8.count  // 8: one word
         var start = 0
         while start < end {
             // The pair's end: the next ';' (memchr), or the header's end.
@@ -70,7 +70,7 @@ struct SessionCookie: Sendable, Equatable {
             var low = start, high = semicolon
             while low < high, base[low] == 0x20 || base[low] == 0x09 { low += 1 }
             while high > low, base[high - 1] == 0x20 || base[high - 1] == 0x09 { high -= 1 }
-            if high - low >= 8, UInt64(littleEndian: UnsafeRawPointer(base + low).loadUnaligned(as: UInt64.self)) == pairPrefixWord,
+            if high - low >= prefix, UInt64(littleEndian: UnsafeRawPointer(base + low).loadUnaligned(as: UInt64.self)) == pairPrefixWord,
                 let found = body(UnsafeBufferPointer(start: base + low + prefix, count: high - low - prefix))
             {
                 return found

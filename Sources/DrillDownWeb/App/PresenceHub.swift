@@ -79,7 +79,7 @@ final class PresenceHub: @unchecked Sendable {
     /// Sets the row `user`'s page `page` edits (`.some(nil)`: none) and the levels it shows,
     /// leaving what is `nil` as it was. `false` when the page is not theirs or not open on this instance.
     func update(page: String, user: String, editing: TreePath??, levels: [TreePath]?) -> Bool {
-        let source = editing == nil ? nil : lock.withLock { model }?.versionedSource.source
+        let source = editing == nil ? nil : currentSource
         let beat: PresenceBeat? = lock.withLock {
             guard var beat = local[page], beat.user == user else { return nil }
             if let editing {
@@ -134,9 +134,12 @@ final class PresenceHub: @unchecked Sendable {
 
     /// `beat` with the title of the row it edits, as the data is now (see ``PresenceBeat/remembering(in:)``).
     private func remembered(_ beat: PresenceBeat) -> PresenceBeat {
-        guard beat.editing != nil, let model = lock.withLock({ model }) else { return beat }
-        return beat.remembering(in: model.versionedSource.source)
+        guard beat.editing != nil, let source = currentSource else { return beat }
+        return beat.remembering(in: source)
     }
+
+    /// The followed model's data as it is now; `nil` before a model is followed.
+    private var currentSource: (any Source)? { lock.withLock { model }?.versionedSource.source }
 
     /// The keep-alive of a page of this instance: it is still open. Also forgets the pages whose
     /// beats stopped.
