@@ -129,7 +129,7 @@ public struct WebServer: Sendable {
     public func makeApplication(
         host: String = "127.0.0.1", port: Int = 8080, onRunning: @escaping @Sendable (String) -> Void = { _ in }
     ) -> some ApplicationProtocol {
-        var logger = Logger(label: "drilldown.web")
+        var logger = Logger(label: "drilldown.web", factory: DeferredMetadataLogHandler.init)
         logger.logLevel = .warning
         let shownHost = host.contains(":") ? "[\(host)]" : host
         var live = site

@@ -70,7 +70,7 @@ struct SessionEndTests {
         #expect(session.began.timeIntervalSince1970 == 1_800_000_000.123)
         #expect(session.expires.timeIntervalSince1970 == 1_800_000_000 + SessionCookie.lifetime)
         let value = session.value(signedWith: signer)
-        #expect(value.hasPrefix("v3.") && SessionCookie.check(value, signer: signer) == session)
+        #expect(value.hasPrefix("v4.") && SessionCookie.check(value, signer: signer) == session)
         // Moving the begin later (to outlive a sessionsFrom) breaks the MAC.
         var parts = value.split(separator: ".").map(String.init)
         parts[3] = String(Int64(parts[3])! + 3_600_000)
@@ -79,6 +79,24 @@ struct SessionEndTests {
         #expect(SessionCookie.check("v2" + value.dropFirst(2), signer: signer) == nil)
         let body = "v2" + parts[0 ..< 4].joined(separator: ".").dropFirst(2)
         #expect(SessionCookie.check(body + "." + Base64URL.encode(signer.code(SessionCookie.signed(body))), signer: signer) == nil)
+    }
+
+    @Test("the cookie is short: a 96-bit id and a 128-bit MAC; a version 3 cookie (whole MAC) is refused")
+    func shortCookie() throws {
+        let session = SessionCookie.new(for: "ana")
+        let value = session.value(signedWith: signer)
+        let parts = value.split(separator: ".").map(String.init)
+        #expect(parts.count == 5 && parts[1].count == 16 && parts[4].count == 22 && value.utf8.count == 61)
+        #expect(Base64URL.decode(parts[1])?.count == 12 && Base64URL.decode(parts[4])?.count == 16)
+        // The MAC is the HMAC's first half: the whole HMAC, or its second half, is refused.
+        let body = parts[0 ..< 4].joined(separator: ".")
+        let whole = Array(signer.code(SessionCookie.signed(body)))
+        #expect(Base64URL.decode(parts[4]) == Array(whole.prefix(16)))
+        #expect(SessionCookie.check(body + "." + Base64URL.encode(whole), signer: signer) == nil)
+        #expect(SessionCookie.check(body + "." + Base64URL.encode(whole.suffix(16)), signer: signer) == nil)
+        // A version 3 cookie, signed as version 3 signed (128-bit id, whole MAC), is refused.
+        let v3 = "v3.\(Base64URL.encode(UsersFile.randomBytes(16))).\(parts[2]).\(parts[3])"
+        #expect(SessionCookie.check(v3 + "." + Base64URL.encode(signer.code(SessionCookie.signed(v3))), signer: signer) == nil)
     }
 
     @Test("an old users file loads unchanged and is written back without the new fields")

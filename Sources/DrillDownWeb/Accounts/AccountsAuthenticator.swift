@@ -81,38 +81,69 @@ struct AccountsAuthenticator: Sendable {
             guard loaded.file.user(name) != nil else { throw WebError(status: .forbidden, message: "The proxy signed in '\(name)', who has no account here.") }
             return (SignedInUser(name: name, means: .proxy), nil)
         }
-        if request.headers[.authorization] != nil {
+        switch presented(in: request.headers, loaded) {
+        case .bearer:
             guard let bearer = request.headers.bearer, let user = loaded.file.user(forToken: bearer.token) else {
                 throw WebError(
                     status: .unauthorized, message: "The bearer token is not valid: it was revoked, has expired or is mistyped.",
                     headers: [.wwwAuthenticate: "Bearer"])
             }
             return (SignedInUser(name: user.name, means: .bearer), nil)
+        case .session(let entry): return (entry.user, entry)
+        case .nothing: return nil
         }
-        return session(in: request.headers, loaded).map { ($0.user, $0) }
     }
 
-    /// The entry of the first `dd_auth` cookie in `headers` that holds a session signed by
-    /// ``signer``, not expired, of a user in the users file `loaded`, and not ended there (signed
-    /// out, or begun before the user's `sessionsFrom`: ``UsersFile/hasEnded(_:of:)``): from
-    /// ``sessions`` when it was recognised before in the file's generation, else checked now and
-    /// kept. The cookie is read as bytes where the header holds it (no string is made on a hit).
-    /// A hit needs no check of its own for ended sessions: ending one edits the file, whose next
-    /// generation no entry holds for.
-    func session(in headers: HTTPFields, _ loaded: AccountStore.Loaded) -> SessionCache.Entry? {
+    /// What a request's fields present: an `Authorization` field (which wins over any cookie), else
+    /// the session of its first `dd_auth` cookie that holds one (``session(in:_:)``), else nothing.
+    enum Presented {
+        case bearer
+        case session(SessionCache.Entry)
+        case nothing
+    }
+
+    /// What `headers` present, found in one walk over them (a signed-in page's request looked for
+    /// `Authorization` and then for its cookie in two). A field's name is told by its length
+    /// before its text: comparing two names of different lengths as strings costs ten times more.
+    func presented(in headers: HTTPFields, _ loaded: AccountStore.Loaded) -> Presented {
+        var found: SessionCache.Entry?
         let now = Int(Date().timeIntervalSince1970)
-        return SessionCookie.firstValue(in: headers) { value in
-            if let hit = sessions.entry(value, generation: loaded.generation, now: now) { return hit }
-            let file = loaded.file, generation = loaded.generation
-            let text = String(decoding: value, as: UTF8.self)
-            guard let (session, code) = SessionCookie.verified(text, signer: signer), Int(session.expires.timeIntervalSince1970) > now,
-                let user = file.user(session.user), !file.hasEnded(session, of: user)
-            else { return nil }
-            return sessions.keep(
-                value, code: code, generation: generation, expires: Int(session.expires.timeIntervalSince1970),
-                user: SignedInUser(name: session.user, means: .session(id: session.id)),
-                token: signer.sign(SessionCookie.csrfMessage(user: session.user, session: session.id)))
+        for field in headers {
+            let name = field.name.canonicalName
+            switch name.utf8.count {
+            case 13 where name == "authorization": return .bearer
+            case 6 where found == nil && name == "cookie":
+                found = field.withUnsafeBytesOfValue { SessionCookie.firstValue(in: $0) { entry(for: $0, loaded, now: now) } }
+            default: break
+            }
         }
+        return found.map { .session($0) } ?? .nothing
+    }
+
+    /// The session `headers` present (``presented(in:_:)``), if any.
+    func session(in headers: HTTPFields, _ loaded: AccountStore.Loaded) -> SessionCache.Entry? {
+        if case .session(let entry) = presented(in: headers, loaded) { return entry }
+        return nil
+    }
+
+    /// The entry of the `dd_auth` cookie value `value` when it holds a session signed by
+    /// ``signer``, not expired at `now` (Unix seconds), of a user in the users file `loaded`, and
+    /// not ended there (signed out, or begun before the user's `sessionsFrom`:
+    /// ``UsersFile/hasEnded(_:of:)``): from ``sessions`` when it was recognised before in the file's
+    /// generation, else checked now and kept. The cookie is read as bytes where the header holds it
+    /// (no string is made on a hit). A hit needs no check of its own for ended sessions: ending one
+    /// edits the file, whose next generation no entry holds for.
+    func entry(for value: UnsafeBufferPointer<UInt8>, _ loaded: AccountStore.Loaded, now: Int) -> SessionCache.Entry? {
+        if let hit = sessions.entry(value, generation: loaded.generation, now: now) { return hit }
+        let file = loaded.file, generation = loaded.generation
+        let text = String(decoding: value, as: UTF8.self)
+        guard let (session, code) = SessionCookie.verified(text, signer: signer), Int(session.expires.timeIntervalSince1970) > now,
+            let user = file.user(session.user), !file.hasEnded(session, of: user)
+        else { return nil }
+        return sessions.keep(
+            value, code: code, generation: generation, expires: Int(session.expires.timeIntervalSince1970),
+            user: SignedInUser(name: session.user, means: .session(id: session.id)),
+            token: signer.sign(SessionCookie.csrfMessage(user: session.user, session: session.id)))
     }
 }
 

@@ -16,10 +16,10 @@ import Synchronization
 /// - an entry holds until its session expires;
 /// - sign-out removes the entry of its cookie (``remove(_:)``), and records the session as ended in
 ///   the users file, whose next generation every instance's entries are stale in (an ended session
-///   is refused when it is checked again: ``AccountsAuthenticator/session(in:_:)``);
+///   is refused when it is checked again: ``AccountsAuthenticator/entry(for:_:now:)``);
 /// - only a cookie whose MAC was checked gets an entry, so values a client makes up cannot fill it.
 ///
-/// A lookup decodes the cookie's MAC (the HMAC the server made, 256 bits no client can choose for
+/// A lookup decodes the cookie's MAC (the HMAC the server made, 128 bits no client can choose for
 /// a value of its own) and finds the entry by its first 64 bits; then compares the whole MAC with
 /// the entry's in constant time (swift-crypto's `SymmetricKey` `==`, the cheapest of its
 /// constant-time comparisons to call with bytes: its MAC `==` with bytes is generic, and its
@@ -91,15 +91,15 @@ final class SessionCache: @unchecked Sendable {
 
     /// Keeps an entry for `cookie`, whose MAC `code` was checked, recognised in `generation`; returns it.
     func keep(
-        _ cookie: UnsafeBufferPointer<UInt8>, code: HashedAuthenticationCode<SHA256>, generation: Int, expires: Int, user: SignedInUser, token: String
+        _ cookie: UnsafeBufferPointer<UInt8>, code: SymmetricKey, generation: Int, expires: Int, user: SignedInUser, token: String
     ) -> Entry? {
         SessionCookie.withMAC(of: cookie) { body, mac in
-            guard code == mac else { return nil }
+            guard code == SymmetricKey(data: mac) else { return nil }
             let key = mac.loadUnaligned(as: UInt64.self)
             return lock.withLock {
                 if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
                 serial += 1
-                let made = Entry(body: Array(body), mac: SymmetricKey(data: mac), generation: generation, expires: expires, user: user, token: token, serial: serial)
+                let made = Entry(body: Array(body), mac: code, generation: generation, expires: expires, user: user, token: token, serial: serial)
                 entries[key] = made
                 return made
             }

@@ -4,15 +4,20 @@ import HTTPTypes
 
 /// A signed-in session, kept in the `dd_auth` cookie and signed (HMAC-SHA256) with the secret
 /// every instance shares (`--secret-file`), so a session made on one instance is accepted by all
-/// and none keeps state: `v3.SID.USER.BEGAN.MAC`, where SID is 128 random bits drawn at sign-in
+/// and none keeps state: `v4.SID.USER.BEGAN.MAC`, where SID is 96 random bits drawn at sign-in
 /// (the session's CSRF tokens are bound to it), USER the name, BEGAN the sign-in's Unix time in
-/// milliseconds (the session expires ``lifetime`` after its whole second) and MAC the HMAC of the
-/// rest, the version included; SID, USER and MAC are base64url (``Base64URL``). A value the client
-/// made up or changed fails the MAC and is ignored. BEGAN is what the users file's `sessionsFrom`
-/// is compared with (``UsersFile/hasEnded(_:of:)``), to the millisecond: a session begun just
-/// before a password change ends, one begun just after it does not.
-/// (Version 1 wrote SID and MAC in hex, 31 bytes more to parse on every request, and no begin
-/// time; its cookies are no longer accepted, so an upgrade signs everyone out once.)
+/// milliseconds (the session expires ``lifetime`` after its whole second) and MAC the first 128
+/// bits of the HMAC of the rest, the version included (a truncation RFC 2104 §5 allows down to half
+/// the hash's length); SID, USER and MAC are base64url (``Base64URL``). A value the client made up
+/// or changed fails the MAC and is ignored. BEGAN is what the users file's `sessionsFrom` is
+/// compared with (``UsersFile/hasEnded(_:of:)``), to the millisecond: a session begun just before a
+/// password change ends, one begun just after it does not.
+///
+/// Every byte of the cookie is parsed, checked and copied by the HTTP layer on each request (about
+/// 40 instructions a byte, see Docs/benchmarks.md), so it is kept short: 61 bytes for a
+/// three-letter name. (Version 1 wrote SID and MAC in hex and had no begin time; version 3 had a
+/// 128-bit SID and the whole 256-bit MAC, 27 bytes more. Neither is accepted, so an upgrade signs
+/// everyone out once.)
 struct SessionCookie: Sendable, Equatable {
     /// The cookie's name.
     static let name = "dd_auth"
@@ -24,8 +29,8 @@ struct SessionCookie: Sendable, Equatable {
     static let lifetime: TimeInterval = 12 * 3600
 
     /// The cookie's version, the first field of its value.
-    static let version = "v3"
-    /// The session id: 22 base64url characters (128 bits).
+    static let version = "v4"
+    /// The session id: 16 base64url characters (96 bits).
     var id: String
     /// The signed-in user.
     var user: String
@@ -36,7 +41,7 @@ struct SessionCookie: Sendable, Equatable {
 
     /// A new session for `user`, with a fresh id.
     static func new(for user: String, now: Date = Date()) -> SessionCookie {
-        session(id: Base64URL.encode(UsersFile.randomBytes(16)), user: user, beganMilliseconds: Int64((now.timeIntervalSince1970 * 1000).rounded(.down)))
+        session(id: Base64URL.encode(UsersFile.randomBytes(idBytes)), user: user, beganMilliseconds: Int64((now.timeIntervalSince1970 * 1000).rounded(.down)))
     }
 
     /// The session that began at `milliseconds` (Unix time) and expires ``lifetime`` after its whole second.
@@ -47,14 +52,27 @@ struct SessionCookie: Sendable, Equatable {
             began: Date(timeIntervalSince1970: TimeInterval(milliseconds) / 1000))
     }
 
+    /// How many random bytes a session id has.
+    static let idBytes = 12
+    /// How many bytes of the HMAC a cookie carries.
+    static let macBytes = 16
+    /// The length of a MAC in base64url.
+    private static let macCharacters = 22
+
     /// The cookie's value signed with `signer`.
     func value(signedWith signer: CSRFTokens) -> String {
         let body = "\(Self.version).\(id).\(Base64URL.encode(user.utf8)).\(Int64((began.timeIntervalSince1970 * 1000).rounded()))"
-        return body + "." + Base64URL.encode(signer.code(Self.signed(body)))
+        return body + "." + Base64URL.encode(signer.code(Self.signed(body)).prefix(Self.macBytes))
     }
 
     /// What a cookie's MAC signs: its value up to the MAC, marked as a session's.
     static func signed(_ body: String) -> String { "session|" + body }
+
+    /// The MAC a cookie whose value up to its MAC is `body` carries: the first ``macBytes`` of its
+    /// HMAC under `signer`, as a `SymmetricKey` (whose `==` swift-crypto makes constant-time).
+    static func mac(of body: String, signer: CSRFTokens) -> SymmetricKey {
+        signer.code(signed(body)).withUnsafeBytes { SymmetricKey(data: UnsafeRawBufferPointer(rebasing: $0.prefix(macBytes))) }
+    }
 
     /// The first non-`nil` result of `body` for the values of the `dd_auth` cookie-pairs in one
     /// `Cookie` header, in order, spaces and tabs around a pair trimmed (RFC 6265 §5.2). Read as
@@ -96,28 +114,30 @@ struct SessionCookie: Sendable, Equatable {
 
     /// The session `value` holds and its MAC (what ``SessionCache`` keeps to recognise the cookie
     /// again), when the MAC is `signer`'s, compared in constant time by swift-crypto.
-    static func verified(_ value: String, signer: CSRFTokens) -> (session: SessionCookie, code: HashedAuthenticationCode<SHA256>)? {
+    static func verified(_ value: String, signer: CSRFTokens) -> (session: SessionCookie, code: SymmetricKey)? {
         let parts = value.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-        guard parts.count == 5, parts[0] == version, parts[1].utf8.count == 22, let mac = Base64URL.decode(parts[4]) else { return nil }
-        let code = signer.code(signed(parts[0 ..< 4].joined(separator: ".")))
-        guard code == mac, let time = Int64(parts[3]), let name = Base64URL.decode(parts[2]), let user = String(validating: name, as: UTF8.self)
+        guard parts.count == 5, parts[0] == version, parts[1].utf8.count == idCharacters, parts[4].utf8.count == macCharacters,
+            let sent = Base64URL.decode(parts[4])
+        else { return nil }
+        let code = mac(of: parts[0 ..< 4].joined(separator: "."), signer: signer)
+        guard code == SymmetricKey(data: sent), let time = Int64(parts[3]), let name = Base64URL.decode(parts[2]), let user = String(validating: name, as: UTF8.self)
         else { return nil }
         return (session(id: parts[1], user: user, beganMilliseconds: time), code)
     }
 
     /// `body` called with a cookie value's part before its MAC (with the dot) and the MAC's
-    /// 32 bytes, decoded onto the stack; `nil` when the value does not end in a MAC.
+    /// ``macBytes`` bytes, decoded onto the stack; `nil` when the value does not end in a MAC.
     static func withMAC<T>(of value: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>, UnsafeRawBufferPointer) -> T?) -> T? {
         guard value.count > macCharacters, value[value.count - macCharacters - 1] == UInt8(ascii: ".") else { return nil }
         let split = value.count - macCharacters
-        return withUnsafeTemporaryAllocation(byteCount: 32, alignment: 8) { mac in
+        return withUnsafeTemporaryAllocation(byteCount: macBytes, alignment: 8) { mac in
             guard Base64URL.decode(UnsafeBufferPointer(rebasing: value[split...]), into: mac) else { return nil }
             return body(UnsafeBufferPointer(rebasing: value[..<split]), UnsafeRawBufferPointer(mac))
         }
     }
 
-    /// The length of a MAC in base64url: 32 bytes.
-    private static let macCharacters = 43
+    /// The length of a session id in base64url.
+    private static let idCharacters = 16
 
     /// The `Set-Cookie` value that stores `value` (or, with `nil`, removes the cookie).
     static func setCookie(_ value: String?, secure: Bool) -> String {
