@@ -123,7 +123,11 @@ class PostgresStore:
         self.url = re.sub(r"^(postgres(?:ql)?://[^/]*/)[^?]*", lambda m: m.group(1) + self.name, url)
         self.psql(self.server_url, f"DROP DATABASE IF EXISTS {self.name}", f"CREATE DATABASE {self.name}")
         be.log(f"making {self.name} with {rows} songs")
-        self.make(rows)
+        try:
+            self.make(rows)
+        except BaseException:
+            self.close()
+            raise
 
     @staticmethod
     def psql(url, *statements):
