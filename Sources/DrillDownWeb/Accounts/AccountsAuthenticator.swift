@@ -47,22 +47,16 @@ struct AccountsAuthenticator: Sendable {
         parts = Parts(accounts: accounts, options: options, signer: signer, sessions: sessions)
     }
 
-    /// What becomes of a request: it goes on (with its user, when one is recognised, or to a path
-    /// open to all), or it is answered now (``SignInGate``).
-    enum Admission {
-        case pass(SiteContext)
-        case refused(Response)
-    }
-
-    /// Whether `request` goes on, and as whom. Synchronous, so that ``SnapshotMiddleware`` asks
-    /// it in its own step.
-    func admit(_ request: Request, _ context: SiteContext) throws -> Admission {
+    /// Signs `context` in as the user `request` presents, when one is recognised, and returns
+    /// `nil`: the request goes on (signed in, or to a path open to all). Otherwise returns the
+    /// answer to give now (``SignInGate``). Synchronous, so that ``SnapshotMiddleware`` asks it in
+    /// its own step; the context is changed in place (a copy of it is several retains).
+    func admit(_ request: Request, _ context: inout SiteContext) throws -> Response? {
         guard let (user, session) = try recognise(request) else {
-            return SignInGate.isOpen(request.uri.path) ? .pass(context) : .refused(try SignInGate.refusal(request))
+            return SignInGate.isOpen(request.uri.path) ? nil : try SignInGate.refusal(request)
         }
-        var context = context
         context.signIn(user, session: session)
-        return .pass(context)
+        return nil
     }
 
     /// The request's user and, when a session cookie says who it is, that session's entry.

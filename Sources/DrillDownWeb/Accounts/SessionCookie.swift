@@ -4,7 +4,7 @@ import HTTPTypes
 
 /// A signed-in session, kept in the `dd_auth` cookie and signed (HMAC-SHA256) with the secret
 /// every instance shares (`--secret-file`), so a session made on one instance is accepted by all
-/// and none keeps state: `v4.SID.USER.BEGAN.MAC`, where SID is 96 random bits drawn at sign-in
+/// and none keeps state: `v4.SID.USER.BEGAN.MAC`, where SID is 88 random bits drawn at sign-in
 /// (the session's CSRF tokens are bound to it), USER the name, BEGAN the sign-in's Unix time in
 /// milliseconds (the session expires ``lifetime`` after its whole second) and MAC the first 128
 /// bits of the HMAC of the rest, the version included (a truncation RFC 2104 §5 allows down to half
@@ -13,11 +13,11 @@ import HTTPTypes
 /// compared with (``UsersFile/hasEnded(_:of:)``), to the millisecond: a session begun just before a
 /// password change ends, one begun just after it does not.
 ///
-/// Every byte of the cookie is parsed, checked and copied by the HTTP layer on each request (about
-/// 40 instructions a byte, see Docs/benchmarks.md), so it is kept short: 61 bytes for a
-/// three-letter name. (Version 1 wrote SID and MAC in hex and had no begin time; version 3 had a
-/// 128-bit SID and the whole 256-bit MAC, 27 bytes more. Neither is accepted, so an upgrade signs
-/// everyone out once.)
+/// The cookie is short: 60 bytes for a three-letter name. Its bytes are parsed, checked and copied
+/// by the HTTP layer on every request, and the SID's 15 characters fit a small string, which the
+/// copies of the signed-in user a request makes carry without a reference count. (Version 1 wrote
+/// SID and MAC in hex and had no begin time; version 3 had a 128-bit SID and the whole 256-bit
+/// MAC, 28 bytes more. Neither is accepted, so an upgrade signs everyone out once.)
 struct SessionCookie: Sendable, Equatable {
     /// The cookie's name.
     static let name = "dd_auth"
@@ -30,7 +30,7 @@ struct SessionCookie: Sendable, Equatable {
 
     /// The cookie's version, the first field of its value.
     static let version = "v4"
-    /// The session id: 16 base64url characters (96 bits).
+    /// The session id: 15 base64url characters (88 bits).
     var id: String
     /// The signed-in user.
     var user: String
@@ -53,7 +53,7 @@ struct SessionCookie: Sendable, Equatable {
     }
 
     /// How many random bytes a session id has.
-    static let idBytes = 12
+    static let idBytes = 11
     /// How many bytes of the HMAC a cookie carries.
     static let macBytes = 16
     /// The length of a MAC in base64url.
@@ -137,7 +137,7 @@ struct SessionCookie: Sendable, Equatable {
     }
 
     /// The length of a session id in base64url.
-    private static let idCharacters = 16
+    private static let idCharacters = 15
 
     /// The `Set-Cookie` value that stores `value` (or, with `nil`, removes the cookie).
     static func setCookie(_ value: String?, secure: Bool) -> String {

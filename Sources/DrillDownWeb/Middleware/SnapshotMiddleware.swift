@@ -18,10 +18,9 @@ struct SnapshotMiddleware: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard let authenticator else { return try await snapshot(request, context: context, next: next) }
-        switch try authenticator.admit(request, context) {
-        case .pass(let context): return try await snapshot(request, context: context, next: next)
-        case .refused(let response): return response
-        }
+        var context = context
+        if let refusal = try authenticator.admit(request, &context) { return refusal }
+        return try await snapshot(request, context: context, next: next)
     }
 
     /// The request answered from one snapshot of the data.
