@@ -6,11 +6,15 @@
 
 Serves the bundled music library twice at once from one binary: without `--users`, and with
 `--users` (one viewer, made with `drilldown user add`) and `--secret-file`, signed in once. Then,
-`--rounds` times, runs `wrk -t1 -cCONNECTIONS -dSECONDS` on PATH against each server in turn (the
-order alternating per round, so that neither always runs first), every request to the second server
-carrying the signed-in `dd_auth` cookie as a browser would. Prints each round's req/s, the medians,
-and what accounts cost: 1 − median(with) / median(without). Both servers answer from their page
-cache after the first request, as a level page that people read does.
+`--rounds` times, runs `wrk -t1 -cCONNECTIONS -dSECONDS` on PATH three times (the order rotating
+and reversing per round, so that none always runs first): against the server without accounts with
+no cookie, against it with the signed-in `dd_auth` cookie (which it ignores), and against the
+server with accounts with that cookie, as a browser sends it. Prints each round's req/s, the
+medians, and what accounts cost: 1 − median(signed in) / median(no cookie), the whole cost of a
+signed-in browser's requests, and 1 − median(signed in) / median(same cookie), the server's
+checks alone (the HTTP layer's parsing of a `Cookie` field is paid by any request that carries
+one). Both servers answer from their page cache after the first request, as a level page that
+people read does.
 
 The machine's load moves req/s; the interleaved rounds and medians are there so that both servers
 see the same load. `uptime`'s load average is printed before and after: compare only runs on a
@@ -101,21 +105,20 @@ def main():
             print(f"{args.binary} {args.path} ({'editable' if args.editable else 'read-only'}), wrk -t1 -c{args.connections} "
                   f"{'(servers on CPU 0, wrk on CPU 1) ' if args.pin else ''}"
                   f"-d{args.seconds}s, {args.rounds} rounds, load {load()} before")
-            without, with_ = [], []
+            variants = [("without", plain_port, None), ("same cookie", plain_port, cookie), ("with", accounts_port, cookie)]
+            got = {name: [] for name, _, _ in variants}
             for k in range(args.rounds):
-                order = [("without", plain_port, None), ("with", accounts_port, cookie)]
+                order = variants[k % 3:] + variants[:k % 3]
                 if k % 2:
                     order.reverse()
-                got = {}
                 for name, port, c in order:
-                    got[name] = wrk(port, args.path, args.seconds, args.connections, c)
-                without.append(got["without"])
-                with_.append(got["with"])
-                print(f"round {k + 1:2}: without --users {got['without']:9.0f} req/s   --users, signed in {got['with']:9.0f} req/s   "
-                      f"({got['with'] / got['without'] - 1:+.1%})  load {load()}")
-            a, b = statistics.median(without), statistics.median(with_)
-            print(f"median: without --users {a:.0f} req/s, --users signed in {b:.0f} req/s: accounts cost {1 - b / a:.1%} of req/s "
-                  f"(load {load()} after)")
+                    got[name].append(wrk(port, args.path, args.seconds, args.connections, c))
+                print(f"round {k + 1:2}: without --users {got['without'][-1]:9.0f} req/s, the same with the cookie "
+                      f"{got['same cookie'][-1]:9.0f}   --users, signed in {got['with'][-1]:9.0f} req/s   "
+                      f"({got['with'][-1] / got['without'][-1] - 1:+.1%})  load {load()}")
+            a, c, b = (statistics.median(got[name]) for name in ("without", "same cookie", "with"))
+            print(f"median: without --users {a:.0f} req/s ({c:.0f} with the cookie), --users signed in {b:.0f} req/s: "
+                  f"accounts cost {1 - b / a:.1%} of req/s, the checks alone {1 - b / c:.1%} (load {load()} after)")
         finally:
             for proc in (plain, accounts):
                 proc.terminate()

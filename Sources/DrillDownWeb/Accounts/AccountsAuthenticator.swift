@@ -173,5 +173,5 @@ enum SignInGate {
 
 extension HTTPField.Name {
     /// `WWW-Authenticate`.
-    static var wwwAuthenticate: Self { Self("WWW-Authenticate")! }
+    static let wwwAuthenticate = Self("WWW-Authenticate")!
 }

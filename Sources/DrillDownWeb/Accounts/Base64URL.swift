@@ -1,7 +1,7 @@
 /// Base64url without padding (RFC 4648 §5), as the session cookie writes its id and MAC: a third
 /// shorter than hex, and every byte of a cookie is parsed and split again on each request.
 /// Decoding writes into a buffer the caller gives (the MAC of a request's cookie is decoded onto
-/// the stack, see ``SessionCookie/withMAC(of:_:)``).
+/// the stack when its session is kept, see ``SessionCookie/spells(_:_:)``).
 enum Base64URL {
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
 

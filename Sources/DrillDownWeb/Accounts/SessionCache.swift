@@ -19,8 +19,8 @@ import Synchronization
 ///   is refused when it is checked again: ``AccountsAuthenticator/entry(for:_:now:)``);
 /// - only a cookie whose MAC was checked gets an entry, so values a client makes up cannot fill it.
 ///
-/// A lookup decodes the cookie's MAC (the HMAC the server made, 128 bits no client can choose for
-/// a value of its own) and finds the entry by its first 64 bits; then compares the whole MAC with
+/// A lookup finds the entry by the first 8 characters of the cookie's MAC (the HMAC the server
+/// made, 128 bits no client can choose for a value of its own, in base64url, not decoded); then compares the whole MAC with
 /// the entry's in constant time (swift-crypto's `SymmetricKey` `==`, the cheapest of its
 /// constant-time comparisons to call with bytes: its MAC `==` with bytes is generic, and its
 /// metadata lookups cost twice as much) and the rest of the cookie byte for
@@ -31,7 +31,8 @@ final class SessionCache: Sendable {
     final class Entry: Sendable {
         /// The cookie's value up to its MAC (with the dot).
         let body: [UInt8]
-        /// The cookie's MAC, as the server computed it (a `SymmetricKey` for its constant-time `==`).
+        /// The cookie's MAC as the server wrote it, in base64url (a `SymmetricKey` for its
+        /// constant-time `==`; compared as text, a request's MAC needs no decoding).
         let mac: SymmetricKey
         /// The users file's generation the user was found in.
         let generation: Int
@@ -61,7 +62,7 @@ final class SessionCache: Sendable {
             self.serial = serial
         }
 
-        /// Whether this entry is the one of the cookie whose value is `body` and the MAC `mac`.
+        /// Whether this entry is the one of the cookie whose value is `body` and the MAC `mac` (as written).
         func matches(_ body: UnsafeBufferPointer<UInt8>, _ mac: UnsafeRawBufferPointer) -> Bool {
             // The MAC first, in constant time (swift-crypto's key `==`); the rest is the client's own cookie.
             guard self.mac == SymmetricKey(data: mac), body.count == self.body.count else { return false }
@@ -82,41 +83,37 @@ final class SessionCache: Sendable {
     /// The entry of the cookie value `cookie`, when it was recognised in users file generation
     /// `generation` and has not expired at `now` (Unix seconds).
     func entry(_ cookie: UnsafeBufferPointer<UInt8>, generation: Int, now: Int) -> Entry? {
-        SessionCookie.withMAC(of: cookie) { body, mac in
-            let key = mac.loadUnaligned(as: UInt64.self)
-            guard let found = state.withLock({ $0.entries[key] }), found.generation == generation, found.expires > now, found.matches(body, mac)
-            else { return nil }
-            return found
-        }
+        guard let (body, mac) = SessionCookie.split(cookie),
+            let found = state.withLock({ $0.entries[Self.key(mac)] }), found.generation == generation, found.expires > now, found.matches(body, mac)
+        else { return nil }
+        return found
     }
 
-    /// Keeps an entry for `cookie`, whose MAC `code` was checked, recognised in `generation`; returns it.
+    /// Keeps an entry for `cookie`, whose MAC is `code` (checked), recognised in `generation`; returns it.
     func keep(
         _ cookie: UnsafeBufferPointer<UInt8>, code: SymmetricKey, generation: Int, expires: Int, user: SignedInUser, token: String
     ) -> Entry? {
-        SessionCookie.withMAC(of: cookie) { body, mac in
-            guard code == SymmetricKey(data: mac) else { return nil }
-            let key = mac.loadUnaligned(as: UInt64.self)
-            return state.withLock { state in
-                if state.entries.count >= capacity { state.entries.removeAll(keepingCapacity: true) }
-                state.serial += 1
-                let made = Entry(body: Array(body), mac: code, generation: generation, expires: expires, user: user, token: token, serial: state.serial)
-                state.entries[key] = made
-                return made
-            }
+        guard let (body, mac) = SessionCookie.split(cookie), SessionCookie.spells(mac, code) else { return nil }
+        return state.withLock { state in
+            if state.entries.count >= capacity { state.entries.removeAll(keepingCapacity: true) }
+            state.serial += 1
+            let made = Entry(
+                body: Array(body), mac: SymmetricKey(data: mac), generation: generation, expires: expires, user: user, token: token, serial: state.serial)
+            state.entries[Self.key(mac)] = made
+            return made
         }
     }
 
     /// Forgets the entry of `cookie` (sign-out).
     func remove(_ cookie: UnsafeBufferPointer<UInt8>) {
-        SessionCookie.withMAC(of: cookie) { body, mac -> Bool? in
-            let key = mac.loadUnaligned(as: UInt64.self)
-            state.withLock { state in
-                if let found = state.entries[key], found.matches(body, mac) { state.entries[key] = nil }
-            }
-            return nil
+        guard let (body, mac) = SessionCookie.split(cookie) else { return }
+        state.withLock { state in
+            if let found = state.entries[Self.key(mac)], found.matches(body, mac) { state.entries[Self.key(mac)] = nil }
         }
     }
+
+    /// What an entry is found by: its MAC's first 8 characters (48 of its bits), as one word.
+    private static func key(_ mac: UnsafeRawBufferPointer) -> UInt64 { mac.loadUnaligned(as: UInt64.self) }
 
     /// How many entries are kept (tests).
     var count: Int { state.withLock { $0.entries.count } }

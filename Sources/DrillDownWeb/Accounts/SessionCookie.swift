@@ -125,14 +125,22 @@ struct SessionCookie: Sendable, Equatable {
         return (session(id: parts[1], user: user, beganMilliseconds: time), code)
     }
 
-    /// `body` called with a cookie value's part before its MAC (with the dot) and the MAC's
-    /// ``macBytes`` bytes, decoded onto the stack; `nil` when the value does not end in a MAC.
-    static func withMAC<T>(of value: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>, UnsafeRawBufferPointer) -> T?) -> T? {
+    /// A cookie value's part before its MAC (with the dot) and its MAC as written (``macBytes``
+    /// bytes in base64url, not decoded); `nil` when the value does not end in a MAC.
+    static func split(_ value: UnsafeBufferPointer<UInt8>) -> (body: UnsafeBufferPointer<UInt8>, mac: UnsafeRawBufferPointer)? {
         guard value.count > macCharacters, value[value.count - macCharacters - 1] == UInt8(ascii: ".") else { return nil }
         let split = value.count - macCharacters
-        return withUnsafeTemporaryAllocation(byteCount: macBytes, alignment: 8) { mac in
-            guard Base64URL.decode(UnsafeBufferPointer(rebasing: value[split...]), into: mac) else { return nil }
-            return body(UnsafeBufferPointer(rebasing: value[..<split]), UnsafeRawBufferPointer(mac))
+        return (UnsafeBufferPointer(rebasing: value[..<split]), UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: value[split...])))
+    }
+
+    /// Whether `text` is the base64url of `code` (a MAC ``mac(of:signer:)`` made), compared in
+    /// constant time by swift-crypto. The text is decoded onto the stack; as base64url has one
+    /// spelling per value (``Base64URL``), no other text passes.
+    static func spells(_ text: UnsafeRawBufferPointer, _ code: SymmetricKey) -> Bool {
+        withUnsafeTemporaryAllocation(byteCount: macBytes, alignment: 8) { mac in
+            guard text.count == macCharacters, Base64URL.decode(UnsafeBufferPointer(start: text.baseAddress?.assumingMemoryBound(to: UInt8.self), count: text.count), into: mac)
+            else { return false }
+            return code == SymmetricKey(data: UnsafeRawBufferPointer(mac))
         }
     }
 

@@ -156,5 +156,5 @@ extension SnapshotMiddleware {
 
 extension HTTPField.Name {
     /// `X-CSRF-Token`: the session's token, sent back with writes from scripts.
-    static var csrfToken: Self { Self("X-CSRF-Token") ?? .authorization }
+    static let csrfToken = Self("X-CSRF-Token") ?? .authorization
 }

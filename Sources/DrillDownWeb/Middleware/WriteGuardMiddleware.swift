@@ -67,5 +67,5 @@ struct WriteGuardMiddleware<Context: RequestContext>: RouterMiddleware {
 
 extension HTTPField.Name {
     /// `Sec-Fetch-Site`: where the browser says the request comes from.
-    static var secFetchSite: Self { Self("Sec-Fetch-Site") ?? .origin }
+    static let secFetchSite = Self("Sec-Fetch-Site") ?? .origin
 }

@@ -268,7 +268,7 @@ extension Site {
 
 extension HTTPField.Name {
     /// `Idempotency-Key`: a client's key for one write, so a retry is not applied twice.
-    static var idempotencyKey: Self { Self("Idempotency-Key")! }
+    static let idempotencyKey = Self("Idempotency-Key")!
     /// `Idempotency-Replayed: true`: the answer is an earlier write's, replayed for its key.
-    static var idempotencyReplayed: Self { Self("Idempotency-Replayed")! }
+    static let idempotencyReplayed = Self("Idempotency-Replayed")!
 }

@@ -11,10 +11,10 @@ extension Site {
         router.get("/") { request, _ in
             let query = Query(request.uri.query)
             let filters = try FilterBar(query)
-            let key = PageCache.Key(
+            var key = PageCache.Key(
                 path: "/", offset: try query.int("offset", default: 0), editing: query["edit"] == "1", sort: query["sort"],
                 filter: filters.cacheKey, facet: query["facet"])
-            if let page = cachedPage(key) { return Responses.html(page) }
+            if let page = cachedPage(&key) { return Responses.html(page) }
             let page = try filteredPage(
                 LevelPage(site: self, id: source.root, offset: key.offset, editing: key.editing, sort: try SortMenu.choice(key.sort)), filters, query)
             return Responses.html(keptPage(page, key))
@@ -24,12 +24,12 @@ extension Site {
             // a level and not a detail, and its offset valid then, and still is.
             let query = Query(request.uri.query)
             let filters = try FilterBar(query)
-            let key = (try? query.int("offset", default: 0))
+            var key = (try? query.int("offset", default: 0))
                 .map {
                     PageCache.Key(
                         path: request.uri.path, offset: $0, editing: query["edit"] == "1", sort: query["sort"], filter: filters.cacheKey, facet: query["facet"])
                 }
-            if let key, let page = cachedPage(key) { return Responses.html(page) }
+            if key != nil, let page = cachedPage(&key!) { return Responses.html(page) }
             let (id, canonical) = try NodeLookup.node(request.uri.path.dropFirst(3), in: source)
             let path = source.path(of: id)
             var nav = Navigator(presenter: presenter)
@@ -112,15 +112,17 @@ extension Site {
     }
 
     /// The level page `key` of this request's snapshot with its session's token, when it was
-    /// rendered before (see ``PageCache``).
-    func cachedPage(_ key: PageCache.Key) -> ByteBuffer? {
+    /// rendered before (see ``PageCache``). `key` is made the request's user's (``userKey(_:_:)``)
+    /// in place: a signed-in page's request copied it twice.
+    func cachedPage(_ key: inout PageCache.Key) -> ByteBuffer? {
         // (The task-local state read once: each read copies it.)
         guard let state = RequestState.current else { return pages.page(key, revision: 0, token: "") }
         // A page showing an undo's notice (see ``StepNotice``) is this request's alone.
         guard state.notice == nil else { return nil }
         // A signed-in session's own copy of the page, when its token is the one the page needs.
         let serial = state.session.flatMap { $0.token == state.csrf ? $0.serial : nil }
-        return pages.page(Self.userKey(key, state), revision: state.revision, token: state.csrf, serial: serial)
+        if let user = state.user { key.user = user.name }
+        return pages.page(key, revision: state.revision, token: state.csrf, serial: serial)
     }
 
     /// `key` of the request's user: with accounts, what a page shows (rows, Edit buttons, the

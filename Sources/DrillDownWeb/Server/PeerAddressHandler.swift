@@ -9,16 +9,23 @@ import NIOHTTPTypes
 /// An IPv6 client is named by its /64 (`2001:db8:1:2::/64`), since one host commonly has a
 /// whole /64 to pick addresses from; an IPv4-mapped one (`::ffff:192.0.2.7`) by its IPv4 address.
 /// Behind a reverse proxy every client is the proxy: no forwarded header is trusted.
+///
+/// One handler serves one connection, whose peer does not change: its name is made at the first
+/// request and kept (making it on every request was 1.3 % of a cached page's instructions).
 final class PeerAddressHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
+
+    /// The connection's client name, once made (`.some(nil)`: a Unix socket).
+    private var name: String??
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard case .head(var head) = unwrapInboundIn(data) else {
             context.fireChannelRead(data)
             return
         }
-        head.headerFields[.peerAddress] = context.channel.remoteAddress.flatMap(Self.clientName)
+        if name == nil { name = .some(context.channel.remoteAddress.flatMap(Self.clientName)) }
+        head.headerFields[.peerAddress] = name!
         context.fireChannelRead(wrapInboundOut(.head(head)))
     }
 
@@ -37,7 +44,8 @@ final class PeerAddressHandler: ChannelInboundHandler, RemovableChannelHandler {
 
 extension HTTPField.Name {
     /// `X-DrillDown-Peer`: the client's address, set by ``PeerAddressHandler`` (never the client's own).
-    static var peerAddress: Self { Self("X-DrillDown-Peer") ?? .via }
+    /// (Made once: making a name checks and lowercases it, on every use of a computed one.)
+    static let peerAddress = Self("X-DrillDown-Peer") ?? .via
 }
 
 @available(*, unavailable)
