@@ -16,11 +16,12 @@ import HummingbirdAuth
 /// A token in the URL's query (`access_token=`, `token=`) is refused with 400: URLs end up in logs
 /// and browser histories. Requests no one is recognised in are answered by ``SignInGate``.
 ///
-/// It runs in ``SnapshotMiddleware``'s step (``admit(_:_:)``), not as a middleware of its own
+/// It runs in ``SnapshotMiddleware``'s step (``admit(_:)``), not as a middleware of its own
 /// (hummingbird-auth's `AuthenticatorMiddleware`, as it first did): each middleware step is an
 /// asynchronous call more per request, which cost a signed-in page about 0.9k instructions of
-/// the 15k that accounts add (see Docs/benchmarks.md). The request context is hummingbird-auth's
-/// `AuthRequestContext`, and bearer tokens are read with its `headers.bearer`.
+/// the 15k that accounts then added (see Docs/benchmarks.md); and who it recognised goes into the
+/// request's state, not its context (``SiteContext``). Bearer tokens are read with
+/// hummingbird-auth's `headers.bearer`.
 struct AccountsAuthenticator: Sendable {
     /// What the authenticator works with, in one object: the middleware holding it is copied at
     /// each step of a request, and a copy is then one retain.
@@ -47,16 +48,23 @@ struct AccountsAuthenticator: Sendable {
         parts = Parts(accounts: accounts, options: options, signer: signer, sessions: sessions)
     }
 
-    /// Signs `context` in as the user `request` presents, when one is recognised, and returns
-    /// `nil`: the request goes on (signed in, or to a path open to all). Otherwise returns the
-    /// answer to give now (``SignInGate``). Synchronous, so that ``SnapshotMiddleware`` asks it in
-    /// its own step; the context is changed in place (a copy of it is several retains).
-    func admit(_ request: Request, _ context: inout SiteContext) throws -> Response? {
+    /// What becomes of a request.
+    enum Admission {
+        /// It goes on as `user`, with the entry of the session cookie that said who it is.
+        case signedIn(SignedInUser, SessionCache.Entry?)
+        /// It goes on as no one, to a path open to all.
+        case open
+        /// It is answered now (``SignInGate``).
+        case refused(Response)
+    }
+
+    /// Whether `request` goes on, and as whom. Synchronous, so that ``SnapshotMiddleware`` asks it
+    /// in its own step; it leaves the request's context alone (``SiteContext``).
+    func admit(_ request: Request) throws -> Admission {
         guard let (user, session) = try recognise(request) else {
-            return SignInGate.isOpen(request.uri.path) ? nil : try SignInGate.refusal(request)
+            return SignInGate.isOpen(request.uri.path) ? .open : .refused(try SignInGate.refusal(request))
         }
-        context.signIn(user, session: session)
-        return nil
+        return .signedIn(user, session)
     }
 
     /// The request's user and, when a session cookie says who it is, that session's entry.

@@ -1,51 +1,24 @@
 import Hummingbird
-import HummingbirdAuth
 
-/// The request context of every route: Hummingbird's core context and, on a server with
-/// accounts, who the request comes from (set by ``AccountsAuthenticator``).
-public struct SiteContext: AuthRequestContext, RequestContext {
+/// The request context of every route: Hummingbird's core context. Who the request comes from, on
+/// a server with accounts, is in the request's state (``RequestState/user``), set by
+/// ``SnapshotMiddleware`` from what ``AccountsAuthenticator`` recognised: the context is copied at
+/// each step of a request, and signing it in meant a copy of all its fields (a dozen reference
+/// counts per signed-in request).
+public struct SiteContext: RequestContext {
     public var coreContext: CoreRequestContextStorage
-    /// Who signed in, in one reference: the context is copied at each step of a request, and a
-    /// copy is then one retain (a user's name and session id were one each).
-    private var signedIn: SignedIn?
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
-        signedIn = nil
     }
 
-    /// The signed-in user; `nil` on a server without accounts, or before signing in.
-    public var identity: SignedInUser? {
-        get {
-            switch signedIn {
-            case .session(let entry): entry.user
-            case .other(let box): box.user
-            case nil: nil
-            }
-        }
-        set { signedIn = newValue.map { .other(UserBox(user: $0)) } }
-    }
+    /// The signed-in user; `nil` on a server without accounts, before signing in, or outside
+    /// ``SnapshotMiddleware`` (the probes).
+    public var identity: SignedInUser? { RequestState.current?.user }
 
     /// The signed-in session's cache entry (its CSRF token made once), when the user came with a
     /// session cookie (see ``SessionCache``).
-    var session: SessionCache.Entry? {
-        if case .session(let entry) = signedIn { entry } else { nil }
-    }
-
-    /// Signs the request in as `user`, with `session` when a session cookie said who it is.
-    mutating func signIn(_ user: SignedInUser, session: SessionCache.Entry?) {
-        signedIn = session.map { .session($0) } ?? .other(UserBox(user: user))
-    }
-
-    private enum SignedIn: Sendable {
-        case session(SessionCache.Entry)
-        case other(UserBox)
-    }
-
-    private final class UserBox: Sendable {
-        let user: SignedInUser
-        init(user: SignedInUser) { self.user = user }
-    }
+    var session: SessionCache.Entry? { RequestState.current?.session }
 }
 
 /// Who a request comes from, and how they proved it.

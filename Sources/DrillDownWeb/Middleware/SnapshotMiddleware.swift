@@ -13,25 +13,39 @@ struct SnapshotMiddleware: RouterMiddleware {
     typealias Context = SiteContext
     let site: Site
     /// On a server with accounts, who may go on and as whom, asked first (in this step rather
-    /// than a middleware step of its own: see ``AccountsAuthenticator/admit(_:_:)``).
+    /// than a middleware step of its own: see ``AccountsAuthenticator/admit(_:)``).
     let authenticator: AccountsAuthenticator?
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard let authenticator else { return try await snapshot(request, context: context, next: next) }
-        var context = context
-        if let refusal = try authenticator.admit(request, &context) { return refusal }
-        return try await snapshot(request, context: context, next: next)
+    /// Who a request is signed in as, and the entry of the session cookie that said so. (A struct:
+    /// a tuple's type metadata is looked up at run time in an async function, 2.5k instructions a
+    /// request.)
+    struct SignedIn {
+        let user: SignedInUser
+        let session: SessionCache.Entry?
     }
 
-    /// The request answered from one snapshot of the data.
-    func snapshot(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        guard let authenticator else { return try await snapshot(request, context: context, as: nil, next: next) }
+        switch try authenticator.admit(request) {
+        case .signedIn(let user, let session): return try await snapshot(request, context: context, as: SignedIn(user: user, session: session), next: next)
+        case .open: return try await snapshot(request, context: context, as: nil, next: next)
+        case .refused(let response): return response
+        }
+    }
+
+    /// The request answered from one snapshot of the data, as `signedIn` sees it.
+    func snapshot(
+        _ request: Request, context: Context, as signedIn: SignedIn?, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
         // The probes never touch the data (nor wait for a model busy with its database).
         if request.uri.path == "/healthz" || request.uri.path == "/readyz" { return try await next(request, context) }
         // Every database call of the request ends by its deadline, counted from its arrival.
         if let timeout = site.options.databaseTimeout, RequestDeadline.current == nil {
-            return try await RequestDeadline.$current.withValue(.now + timeout) { try await snapshot(request, context: context, next: next) }
+            return try await RequestDeadline.$current.withValue(.now + timeout) {
+                try await snapshot(request, context: context, as: signedIn, next: next)
+            }
         }
-        let user = context.identity
+        let user = signedIn?.user
         guard let model = site.model else {
             guard let accounts = site.accounts, let user else {
                 return try await Self.answer(from: site.basePresenter.source) { try await next(request, context) }
@@ -45,7 +59,7 @@ struct SnapshotMiddleware: RouterMiddleware {
                 return (RequestState(presenter: presenter, revision: 0, csrf: token, user: user, access: presenter.access, session: session), cookie)
             }
             let state: RequestState, cookie: String?
-            if let session = context.session {
+            if let session = signedIn?.session {
                 state = session.readOnlyState.withLock { kept in
                     let state = kept ?? made(session).state
                     kept = state
@@ -80,17 +94,17 @@ struct SnapshotMiddleware: RouterMiddleware {
             && cookies.contains { $0.contains(StepNotice.cookieName + "=") } ? StepNotice.find(in: cookies) : nil
         var presenter = Presenter(source: source, schema: site.basePresenter.schema, orders: site.orders.orders(at: revision))
         if let accounts = site.accounts, let user { presenter.access = accounts.view(for: user.name, in: source, revision: revision) }
-        let (token, cookie) = csrfToken(for: user, session: context.session, request)
+        let (token, cookie) = csrfToken(for: user, session: signedIn?.session, request)
         let state = RequestState(
             presenter: presenter, revision: revision, csrf: token, history: history, notice: notice, user: user, access: presenter.access,
-            session: context.session)
+            session: signedIn?.session)
         var response = try await RequestState.$current.withValue(state) {
             try await HistoryAuthor.$current.withValue(author) {
                 try await Self.answer(from: source) { try await next(request, context) }
             }
         }
         if notice != nil { response.headers.append(HTTPField(name: .setCookie, value: StepNotice.clearingCookie)) }
-        return Self.finish(&response, token: token, cookie: cookie, session: context.session)
+        return Self.finish(&response, token: token, cookie: cookie, session: signedIn?.session)
     }
 
     /// The CSRF token of the request's session, and the `dd_session` cookie to set when one is
