@@ -97,7 +97,7 @@ struct AccountsAuthenticator: Sendable {
     }
 
     /// What a request's fields present: an `Authorization` field (which wins over any cookie), else
-    /// the session of its first `dd_auth` cookie that holds one (``session(in:_:)``), else nothing.
+    /// the session of its first `dd_auth` cookie that holds one (``entry(for:_:now:)``), else nothing.
     enum Presented {
         case bearer
         case session(SessionCache.Entry)

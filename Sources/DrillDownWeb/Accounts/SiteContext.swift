@@ -2,9 +2,8 @@ import Hummingbird
 
 /// The request context of every route: Hummingbird's core context. Who the request comes from, on
 /// a server with accounts, is in the request's state (``RequestState/user``), set by
-/// ``SnapshotMiddleware`` from what ``AccountsAuthenticator`` recognised: the context is copied at
-/// each step of a request, and signing it in meant a copy of all its fields (a dozen reference
-/// counts per signed-in request).
+/// ``SnapshotMiddleware`` from what ``AccountsAuthenticator`` recognised (signing the context in
+/// meant changing a copy of it, whose fields are several references).
 public struct SiteContext: RequestContext {
     public var coreContext: CoreRequestContextStorage
 

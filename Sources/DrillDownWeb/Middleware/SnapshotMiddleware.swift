@@ -16,9 +16,7 @@ struct SnapshotMiddleware: RouterMiddleware {
     /// than a middleware step of its own: see ``AccountsAuthenticator/admit(_:)``).
     let authenticator: AccountsAuthenticator?
 
-    /// Who a request is signed in as, and the entry of the session cookie that said so. (A struct:
-    /// a tuple's type metadata is looked up at run time in an async function, 2.5k instructions a
-    /// request.)
+    /// Who a request is signed in as, and the entry of the session cookie that said so.
     struct SignedIn {
         let user: SignedInUser
         let session: SessionCache.Entry?
