@@ -72,7 +72,7 @@ final class SessionCache: Sendable {
 
     /// The most entries kept.
     let capacity: Int
-    /// The entries by their MAC's first 64 bits, and the last serial given. (A `Mutex`, not an
+    /// The entries by their MAC's first 8 characters (``key(_:)``), and the last serial given. (A `Mutex`, not an
     /// `NSLock`: taken on every signed-in request, and its uncontended path is a few inline
     /// instructions rather than two calls into pthreads.)
     private let state = Mutex<(entries: [UInt64: Entry], serial: Int)>(([:], 0))

@@ -28,7 +28,7 @@ final class PageCache: @unchecked Sendable {
         var sort: String? = nil
         /// The `where` parameters (``FilterBar/cacheKey``) and the `facet` parameter.
         var filter: String? = nil, facet: String? = nil
-        /// With accounts, the user the page was rendered for (see `Site.userKey`).
+        /// With accounts, the user the page was rendered for (see `Site.makeUsers`).
         var user = ""
     }
 

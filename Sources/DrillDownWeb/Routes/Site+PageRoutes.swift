@@ -112,7 +112,7 @@ extension Site {
     }
 
     /// The level page `key` of this request's snapshot with its session's token, when it was
-    /// rendered before (see ``PageCache``). `key` is made the request's user's (``userKey(_:_:)``)
+    /// rendered before (see ``PageCache``). `key` is made the request's user's (``makeUsers(_:_:)``)
     /// in place: a signed-in page's request copied it twice.
     func cachedPage(_ key: inout PageCache.Key) -> ByteBuffer? {
         // (The task-local state read once: each read copies it.)
@@ -121,18 +121,15 @@ extension Site {
         guard state.notice == nil else { return nil }
         // A signed-in session's own copy of the page, when its token is the one the page needs.
         let serial = state.session.flatMap { $0.token == state.csrf ? $0.serial : nil }
-        if let user = state.user { key.user = user.name }
+        Self.makeUsers(&key, state)
         return pages.page(key, revision: state.revision, token: state.csrf, serial: serial)
     }
 
-    /// `key` of the request's user: with accounts, what a page shows (rows, Edit buttons, the
+    /// Makes `key` the request's user's: with accounts, what a page shows (rows, Edit buttons, the
     /// Sign out button's name) depends on who asks. (A field of its own, not joined to the path:
     /// no new string per request.)
-    static func userKey(_ key: PageCache.Key, _ state: RequestState) -> PageCache.Key {
-        guard let user = state.user else { return key }
-        var key = key
-        key.user = user.name
-        return key
+    static func makeUsers(_ key: inout PageCache.Key, _ state: RequestState) {
+        if let user = state.user { key.user = user.name }
     }
 
     /// `page` rendered with the cache's stand-in token and kept as `key`; returned with the
@@ -151,6 +148,8 @@ extension Site {
         standIn.csrf = pages.placeholder
         let html = RequestState.$current.withValue(standIn) { page.render() }
         guard fallible?.readFailures.count == failures else { return PageCache.cut(html.buffer, at: pages.placeholder).joined(with: state.csrf) }
-        return pages.keep(html, Self.userKey(key, state), revision: state.revision, token: state.csrf)
+        var key = key
+        Self.makeUsers(&key, state)
+        return pages.keep(html, key, revision: state.revision, token: state.csrf)
     }
 }
